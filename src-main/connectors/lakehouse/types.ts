@@ -1,0 +1,148 @@
+import { isDeepStrictEqual } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+
+/**
+ * The one interface publication talks to, whether the lakehouse is a real Databricks
+ * workspace or the local emulator. Names are passed unquoted; connectors quote them.
+ */
+export interface LakehouseConnector {
+  /** Reads one object's metadata (Databricks: `DESCRIBE TABLE EXTENDED … AS JSON`); null when absent. */
+  getObject(catalog: string, schema: string, name: string): Promise<LakehouseObject | null>;
+  /**
+   * Writes a metric view. `replaceWithAlter: false` issues `CREATE OR REPLACE VIEW … WITH METRICS`
+   * with `properties` as TBLPROPERTIES (a replace drops the view's grants). `replaceWithAlter: true`
+   * changes an existing view in place with `ALTER VIEW … AS $$…$$` (owner and grants kept), then
+   * sets `properties`. On failure a LakehouseError says whether the definition was already written.
+   */
+  createOrReplaceMetricView(
+    catalog: string,
+    schema: string,
+    name: string,
+    yaml: string,
+    properties: Record<string, string>,
+    opts: { replaceWithAlter: boolean },
+  ): Promise<void>;
+  /** Drops a view (`DROP VIEW IF EXISTS`); dropping a view that is not there succeeds. */
+  dropView(catalog: string, schema: string, name: string): Promise<void>;
+  /** Proves the caller can read a source (`catalog.schema.table`), e.g. `SELECT 1 FROM … LIMIT 0`. */
+  checkSourceReadable(source: string): Promise<void>;
+  /** Proves the warehouse accepts statements from this credential. */
+  checkWarehouseAccess(): Promise<void>;
+  /** Proves the target catalog and schema exist and can be used. */
+  checkSchemaAccess(catalog: string, schema: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type LakehouseObjectKind = 'METRIC_VIEW' | 'VIEW' | 'TABLE';
+
+/** The parts of a metric view publication reads back to decide ownership and drift. */
+export interface MetricViewDefinition {
+  /** The YAML body as the lakehouse returns it. */
+  yaml: string;
+  properties: Record<string, string>;
+  owner?: string;
+  comment?: string;
+}
+
+export interface LakehouseObject {
+  catalog: string;
+  schema: string;
+  name: string;
+  kind: LakehouseObjectKind;
+  owner?: string;
+  comment?: string;
+  /** TBLPROPERTIES of any kind of object (empty when it has none). */
+  properties: Record<string, string>;
+  /** Present exactly when `kind` is `METRIC_VIEW`. */
+  definition?: MetricViewDefinition;
+}
+
+/** Stable failure codes; publication maps them to per-view outcomes. */
+export const LAKEHOUSE_ERROR_CODES = [
+  'LAKEHOUSE_PERMISSION_DENIED',
+  'LAKEHOUSE_INVALID_DEFINITION',
+  'LAKEHOUSE_NOT_FOUND',
+  'LAKEHOUSE_CONFLICT',
+  'LAKEHOUSE_AUTH_FAILED',
+  'LAKEHOUSE_UNAVAILABLE',
+  'LAKEHOUSE_FAILED',
+] as const;
+export type LakehouseErrorCode = (typeof LAKEHOUSE_ERROR_CODES)[number];
+
+export function isLakehouseErrorCode(value: string): value is LakehouseErrorCode {
+  return (LAKEHOUSE_ERROR_CODES as readonly string[]).includes(value);
+}
+
+export interface LakehouseErrorOptions {
+  /** The lakehouse's own error class, e.g. `TABLE_OR_VIEW_NOT_FOUND`, when it gave one. */
+  errorClass?: string;
+  sqlState?: string;
+  /** Every problem found, when validation found several. */
+  details?: string[];
+  /** True when the new definition was written before a later step (setting properties) failed. */
+  definitionWritten?: boolean;
+  cause?: unknown;
+}
+
+export class LakehouseError extends Error {
+  readonly code: LakehouseErrorCode;
+  readonly errorClass?: string;
+  readonly sqlState?: string;
+  readonly details: string[];
+  readonly definitionWritten: boolean;
+
+  constructor(code: LakehouseErrorCode, message: string, options: LakehouseErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'LakehouseError';
+    this.code = code;
+    if (options.errorClass !== undefined) this.errorClass = options.errorClass;
+    if (options.sqlState !== undefined) this.sqlState = options.sqlState;
+    this.details = options.details ?? [];
+    this.definitionWritten = options.definitionWritten ?? false;
+  }
+}
+
+/**
+ * Parses metric view YAML the way the lakehouse does: Databricks reads it with a YAML 1.1
+ * parser, so an unquoted `on:` key is the boolean `true`, not the string "on".
+ */
+export function parseMetricViewYaml(yaml: string): unknown {
+  return parseYaml(yaml, { version: '1.1', uniqueKeys: true, prettyErrors: true });
+}
+
+/**
+ * The comparable form of a definition: parsed, with `version` as a string (`1.1` and `"1.1"`
+ * mean the same spec version). Mapping key order does not matter to deep equality; list order does.
+ */
+export function canonicalMetricView(yaml: string): unknown {
+  const parsed = parseMetricViewYaml(yaml);
+  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && 'version' in parsed) {
+    const record = parsed as Record<string, unknown>;
+    const version = record.version;
+    if (typeof version === 'number') return { ...record, version: formatVersion(version) };
+  }
+  return parsed;
+}
+
+function formatVersion(version: number): string {
+  // 1.1 parses as a float; keep one decimal so `1` and `1.0` compare as "1.0".
+  return Number.isInteger(version) ? version.toFixed(1) : String(version);
+}
+
+/**
+ * True when two metric view definitions mean the same thing: compared parsed, so layout,
+ * quoting style, comments and key order do not count as changes. Text that does not parse
+ * is only equal to identical text.
+ */
+export function metricViewYamlEquals(a: string, b: string): boolean {
+  if (a === b) return true;
+  let left: unknown;
+  let right: unknown;
+  try {
+    left = canonicalMetricView(a);
+    right = canonicalMetricView(b);
+  } catch {
+    return false;
+  }
+  return isDeepStrictEqual(left, right);
+}

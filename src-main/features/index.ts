@@ -1,0 +1,7 @@
+import type { Api } from '../http/route';
+import { registerSystemRoutes } from './system/routes';
+
+/** Every area's routes. Each area registers itself with one line here. */
+export async function registerFeatures(api: Api): Promise<void> {
+  registerSystemRoutes(api);
+}

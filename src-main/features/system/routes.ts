@@ -1,0 +1,35 @@
+import { createRequire } from 'node:module';
+import * as api from '../../../src-shared/api/system';
+import type { Api } from '../../http/route';
+import { ApiError } from '../../http/problem';
+import { randomToken, sha256 } from '../../platform/tokens/tokens';
+import type { ServiceContext } from '../../context';
+
+const LOGIN_CODE_TTL_MS = 10 * 60 * 1000;
+export const WORKSPACE_SESSION_TTL_S = 12 * 60 * 60;
+
+const version = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
+
+/** A one-time code that opens a workspace session for `userId` (the browser login link). */
+export function createLoginCode(ctx: ServiceContext, userId: number): string {
+  const code = randomToken(24);
+  const now = ctx.clock.now();
+  ctx.db
+    .prepare('INSERT INTO login_codes (code_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
+    .run(sha256(code), userId, now.toISOString(), new Date(now.getTime() + LOGIN_CODE_TTL_MS).toISOString());
+  return code;
+}
+
+export function registerSystemRoutes({ route, app, ctx }: Api): void {
+  route(api.getSpec, {}, () => app.swagger() as unknown as { openapi: string });
+  route(api.getHealth, {}, () => ({ status: 'ok' as const, version }));
+  route(api.exchangeLoginCode, {}, async ({ body }) => {
+    const now = ctx.clock.now().toISOString();
+    const row = ctx.db
+      .prepare('UPDATE login_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id')
+      .get(now, sha256(body.code), now) as { user_id: number } | undefined;
+    if (!row) throw new ApiError(401, 'LOGIN_CODE_INVALID', 'This login link was already used or has expired. Ask for a new one.');
+    const issued = await ctx.tokens.issue({ userId: row.user_id, kind: 'workspace', ttlSeconds: WORKSPACE_SESSION_TTL_S });
+    return { token: issued.token, expiresAt: issued.expiresAt.toISOString() };
+  });
+}

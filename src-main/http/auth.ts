@@ -1,0 +1,183 @@
+import type { FastifyRequest } from 'fastify';
+import { ErrorCodes } from '../../src-shared/api/errors';
+import type { Db } from '../platform/db/connection';
+import type { Clock } from '../platform/clock';
+import { sha256, TokenError, type TokenKind, type TokenService } from '../platform/tokens/tokens';
+import { ApiError } from './problem';
+
+export type Role = 'admin' | 'developer' | 'viewer';
+
+/** The spec's access levels, reusable as route guards. */
+export type AccessLevel = 'deploymentRead' | 'deploymentEdit' | 'schemaRead' | 'schemaUpdate' | 'sqlRunnerRead' | 'admin';
+
+export interface Principal {
+  userId: number | null;
+  email: string | null;
+  name: string | null;
+  role: Role;
+  /** Policy actions granted (`SchemaUpdate`) or withdrawn (`-SqlRunnerRead`) on top of the role. */
+  actions: string[];
+  via: 'apiKey' | TokenKind;
+  sid: string | null;
+  /** OAuth scopes, when the credential is an OAuth token. */
+  scopes: string[] | null;
+  /** A deployment token only opens its own deployment. */
+  deploymentId: number | null;
+  embedTenant: string | null;
+  claims: Record<string, unknown>;
+}
+
+const ROLE_LEVELS: Record<Role, AccessLevel[]> = {
+  admin: ['deploymentRead', 'deploymentEdit', 'schemaRead', 'schemaUpdate', 'sqlRunnerRead', 'admin'],
+  developer: ['deploymentRead', 'deploymentEdit', 'schemaRead', 'schemaUpdate', 'sqlRunnerRead'],
+  viewer: ['deploymentRead', 'schemaRead'],
+};
+
+/** Policy action names (as the platform's policies spell them) → access level. */
+const ACTION_LEVELS: Record<string, AccessLevel> = {
+  DeploymentRead: 'deploymentRead',
+  DeploymentEdit: 'deploymentEdit',
+  SchemaRead: 'schemaRead',
+  SchemaUpdate: 'schemaUpdate',
+  SqlRunnerRead: 'sqlRunnerRead',
+};
+
+export function accessLevelsOf(principal: Principal): Set<AccessLevel> {
+  const levels = new Set<AccessLevel>(ROLE_LEVELS[principal.role]);
+  for (const action of principal.actions) {
+    const denied = action.startsWith('-');
+    const level = ACTION_LEVELS[denied ? action.slice(1) : action];
+    if (!level) continue;
+    if (denied) levels.delete(level);
+    else levels.add(level);
+  }
+  if (principal.via === 'embed') return new Set(['deploymentRead']);
+  return levels;
+}
+
+export function hasAccess(principal: Principal, level: AccessLevel): boolean {
+  return accessLevelsOf(principal).has(level);
+}
+
+const LEVEL_NAMES: Record<AccessLevel, string> = {
+  deploymentRead: 'deployment read',
+  deploymentEdit: 'deployment edit (admin or developer role)',
+  schemaRead: 'SchemaRead',
+  schemaUpdate: 'SchemaUpdate',
+  sqlRunnerRead: 'SQL Runner read',
+  admin: 'admin',
+};
+
+export type AccessRule = AccessLevel | { anyOf: AccessLevel[] };
+
+/** Throws 403 unless the principal satisfies every rule (an `anyOf` rule needs one of its levels). */
+export function assertAccess(principal: Principal, rules: AccessRule[], deploymentId?: number): void {
+  if (deploymentId !== undefined && principal.deploymentId !== null && principal.deploymentId !== deploymentId) {
+    throw new ApiError(403, ErrorCodes.FORBIDDEN, `This token only grants access to deployment ${principal.deploymentId}.`);
+  }
+  const levels = accessLevelsOf(principal);
+  for (const rule of rules) {
+    const options = typeof rule === 'string' ? [rule] : rule.anyOf;
+    if (!options.some((level) => levels.has(level))) {
+      throw new ApiError(
+        403,
+        ErrorCodes.FORBIDDEN,
+        `This operation needs ${options.map((l) => LEVEL_NAMES[l]).join(' or ')} access${deploymentId ? ` on deployment ${deploymentId}` : ''}.`,
+      );
+    }
+  }
+}
+
+interface UserRow {
+  id: number;
+  email: string;
+  name: string;
+  role: Role;
+  actions: string;
+  active: number;
+}
+
+function unauthenticated(detail: string, code: string = ErrorCodes.UNAUTHENTICATED): ApiError {
+  return new ApiError(401, code, detail);
+}
+
+/** Resolves `Authorization: Bearer <JWT>` or `Authorization: Api-Key <key>` into a principal. */
+export class Authenticator {
+  constructor(
+    private readonly db: Db,
+    private readonly tokens: TokenService,
+    private readonly clock: Clock,
+  ) {}
+
+  private loadUser(userId: number): UserRow {
+    const user = this.db.prepare('SELECT id, email, name, role, actions, active FROM users WHERE id = ?').get(userId) as UserRow | undefined;
+    if (!user) throw unauthenticated('The credential belongs to a user that no longer exists.');
+    if (!user.active) throw unauthenticated('The credential belongs to a deactivated user.', 'USER_DEACTIVATED');
+    return user;
+  }
+
+  async authenticate(request: FastifyRequest): Promise<Principal> {
+    const header = request.headers.authorization;
+    if (!header) throw unauthenticated('Send `Authorization: Bearer <token>` or `Authorization: Api-Key <key>`.');
+    const space = header.indexOf(' ');
+    const scheme = space > 0 ? header.slice(0, space).toLowerCase() : '';
+    const value = space > 0 ? header.slice(space + 1).trim() : '';
+    if (!value) throw unauthenticated('The Authorization header has no credential.');
+    if (scheme === 'api-key') return this.fromApiKey(value);
+    if (scheme === 'bearer') return this.fromBearer(value);
+    throw unauthenticated(`Unsupported authorization scheme "${header.slice(0, Math.max(space, 0))}".`);
+  }
+
+  private fromApiKey(key: string): Principal {
+    const row = this.db.prepare('SELECT id, user_id FROM api_keys WHERE key_hash = ?').get(sha256(key)) as
+      | { id: number; user_id: number }
+      | undefined;
+    if (!row) throw unauthenticated('The API key is not valid.');
+    const user = this.loadUser(row.user_id);
+    this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(this.clock.now().toISOString(), row.id);
+    return {
+      userId: user.id,
+      email: user.email,
+      name: user.name,
+      role: user.role,
+      actions: JSON.parse(user.actions) as string[],
+      via: 'apiKey',
+      sid: null,
+      scopes: null,
+      deploymentId: null,
+      embedTenant: null,
+      claims: {},
+    };
+  }
+
+  private async fromBearer(token: string): Promise<Principal> {
+    let verified;
+    try {
+      verified = await this.tokens.verify(token);
+    } catch (error) {
+      if (error instanceof TokenError) {
+        throw unauthenticated(error.message, error.reason === 'revoked' ? ErrorCodes.TOKEN_REVOKED : ErrorCodes.UNAUTHENTICATED);
+      }
+      throw error;
+    }
+    const { payload } = verified;
+    if (verified.kind === 'environment' || verified.kind === 'usage-analytics') {
+      throw unauthenticated('This token is for the data API, not the management API.');
+    }
+    const user = verified.userId !== null ? this.loadUser(verified.userId) : null;
+    if (!user && verified.kind !== 'embed') throw unauthenticated('The token names no user.');
+    return {
+      userId: user?.id ?? null,
+      email: user?.email ?? null,
+      name: user?.name ?? null,
+      role: user?.role ?? 'viewer',
+      actions: user ? (JSON.parse(user.actions) as string[]) : [],
+      via: verified.kind,
+      sid: verified.sid,
+      scopes: Array.isArray(payload.scopes) ? (payload.scopes as string[]) : verified.kind === 'oauth' ? [] : null,
+      deploymentId: typeof payload.deploymentId === 'number' ? payload.deploymentId : null,
+      embedTenant: typeof payload.embedTenant === 'string' ? payload.embedTenant : null,
+      claims: payload,
+    };
+  }
+}

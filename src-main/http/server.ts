@@ -1,0 +1,175 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import fastifyStatic from '@fastify/static';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ErrorCodes } from '../../src-shared/api/errors';
+import { TAGS } from '../../src-shared/api/tags';
+import type { ServiceContext } from '../context';
+import { Authenticator } from './auth';
+import { ApiError, problemBody } from './problem';
+
+/** Strict CSP for the UI: scripts and styles only from the service itself; workers for Monaco. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join('; ');
+
+export interface HttpServer {
+  app: FastifyInstance;
+  /** Ports are known after listen; the Host allowlist follows them. */
+  setPort(port: number): void;
+}
+
+const API_PREFIXES = ['/api/', '/build/'];
+
+export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer> {
+  const allowedHosts = new Set<string>();
+  const sameOrigins = new Set<string>();
+  const setPort = (port: number) => {
+    allowedHosts.clear();
+    sameOrigins.clear();
+    for (const name of ['127.0.0.1', 'localhost']) {
+      allowedHosts.add(`${name}:${port}`);
+      sameOrigins.add(`http://${name}:${port}`);
+    }
+  };
+
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 32 * 1024 * 1024,
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, strict: false } },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+  });
+  app.decorateRequest('principal', null);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Drydock — platform management API',
+        version: '1.0.0',
+        description:
+          'Local implementation of the analytics platform management API: deployments, data model authoring, ' +
+          'warehouse semantic view sync, lakehouse metric view publication, workbooks and promotion.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: [{ url: 'http://127.0.0.1:{port}', variables: { port: { default: '4317' } } }],
+      tags: TAGS.map((t) => ({ ...t })),
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          apiKeyAuth: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Send `Api-Key <key>`.' },
+        },
+      },
+      security: [{ bearerAuth: [] }, { apiKeyAuth: [] }],
+    },
+  });
+
+  const authenticator = new Authenticator(ctx.db, ctx.tokens, ctx.clock);
+
+  // DNS-rebinding guard: only the loopback names this server listens on are served.
+  app.addHook('onRequest', async (request, reply) => {
+    const host = (request.headers.host ?? '').toLowerCase();
+    if (!allowedHosts.has(host)) {
+      reply.code(421).type('application/problem+json');
+      return reply.send(
+        problemBody(421, ErrorCodes.MISDIRECTED_REQUEST, `Host "${host}" is not served here; use http://127.0.0.1 with this port.`),
+      );
+    }
+    const origin = request.headers.origin;
+    if (origin && !sameOrigins.has(origin) && !ctx.config.corsOrigins.includes(origin)) {
+      reply.code(403).type('application/problem+json');
+      return reply.send(problemBody(403, ErrorCodes.CROSS_ORIGIN_REFUSED, `Requests from origin ${origin} are not allowed.`));
+    }
+    if (origin && ctx.config.corsOrigins.includes(origin)) {
+      reply.header('Access-Control-Allow-Origin', origin);
+      reply.header('Vary', 'Origin');
+      if (request.method === 'OPTIONS') {
+        reply.header('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE');
+        reply.header('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+        reply.header('Access-Control-Max-Age', '600');
+        return reply.code(204).send();
+      }
+    }
+    return undefined;
+  });
+
+  // Authenticate every request to a route that is not public; route preHandlers check access.
+  app.addHook('preValidation', async (request) => {
+    const isPublic = (request.routeOptions.schema as { security?: unknown[] } | undefined)?.security?.length === 0;
+    if (isPublic || !API_PREFIXES.some((p) => request.url.startsWith(p))) return;
+    if (!request.routeOptions.url) return;
+    request.principal = await authenticator.authenticate(request);
+  });
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('Cache-Control', reply.getHeader('Cache-Control') ?? 'no-store');
+    return payload;
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    reply.type('application/problem+json');
+    if (error instanceof ApiError) {
+      if (error.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="drydock", Api-Key');
+      return reply.code(error.status).send(error.toProblem(request.url));
+    }
+    if (error.validation) {
+      const where = error.validationContext ?? 'body';
+      const errors = error.validation.map((v) => {
+        const missing = (v.params as { missingProperty?: string }).missingProperty;
+        const pointer = `/${where}${v.instancePath}${missing ? `/${missing}` : ''}`;
+        return { pointer, detail: v.message ?? 'is invalid' };
+      });
+      const detail = errors.map((e) => `${e.pointer} ${e.detail}`).join('; ');
+      return reply.code(400).send(problemBody(400, ErrorCodes.VALIDATION_FAILED, `The request is invalid: ${detail}.`, request.url, { errors }));
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 413) return reply.code(413).send(problemBody(413, ErrorCodes.PAYLOAD_TOO_LARGE, 'The request body is too large.', request.url));
+    if (status === 415) return reply.code(415).send(problemBody(415, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, error.message, request.url));
+    if (status >= 400 && status < 500) {
+      const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? 'MALFORMED_JSON' : 'BAD_REQUEST';
+      return reply.code(status).send(problemBody(status, code, error.message, request.url));
+    }
+    ctx.log.error('unhandled error', { url: request.url, method: request.method, error: error.stack ?? String(error) });
+    return reply.code(500).send(problemBody(500, ErrorCodes.INTERNAL, 'The service failed while handling this request; it has been logged.', request.url));
+  });
+
+  const rendererDir = ctx.config.rendererDir;
+  const hasRenderer = rendererDir !== null && existsSync(join(rendererDir, 'index.html'));
+  if (hasRenderer) {
+    await app.register(fastifyStatic, {
+      root: rendererDir,
+      prefix: '/',
+      index: ['index.html'],
+      wildcard: false,
+      setHeaders: (res) => res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY),
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const isApi = API_PREFIXES.some((p) => request.url.startsWith(p));
+    // Unknown API paths need a credential too, so the route table is not probeable anonymously.
+    if (isApi) await authenticator.authenticate(request);
+    if (!isApi && hasRenderer && request.method === 'GET') {
+      // Client-side routes of the single-page UI.
+      reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+      return reply.sendFile('index.html');
+    }
+    reply.code(404).type('application/problem+json');
+    return reply.send(problemBody(404, ErrorCodes.ROUTE_NOT_FOUND, `No operation ${request.method} ${request.url.split('?')[0]}.`, request.url));
+  });
+
+  return { app, setPort };
+}

@@ -1,0 +1,92 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ServiceContext, Logger } from './context';
+import { registerFeatures } from './features';
+import { createApi } from './http/route';
+import { createHttpServer } from './http/server';
+import { systemClock, type Clock } from './platform/clock';
+import { openDatabase } from './platform/db/connection';
+import { openSecretStore, type SecretStore, type SecretsBackend } from './platform/secrets';
+import { TokenService } from './platform/tokens/tokens';
+import { bootstrapTenant, type BootstrapResult } from './features/system/bootstrap';
+
+export interface ServiceOptions {
+  dataDir: string;
+  /** A backend name, or a ready store (tests inject one). */
+  secrets?: SecretsBackend | SecretStore;
+  clock?: Clock;
+  /** 0 (default) picks a free port. The service listens on 127.0.0.1 only. */
+  port?: number;
+  rendererDir?: string | null;
+  corsOrigins?: string[];
+  /** Admin API key to create on an empty data dir instead of a random one (`DRYDOCK_BOOTSTRAP_API_KEY`). */
+  bootstrapApiKey?: string;
+  log?: Logger;
+}
+
+export interface Service {
+  ctx: ServiceContext;
+  port: number;
+  url: string;
+  bootstrap: BootstrapResult;
+  close(): Promise<void>;
+}
+
+export const consoleLogger: Logger = {
+  info: (message, fields) => console.log(message, fields ? JSON.stringify(fields) : ''),
+  warn: (message, fields) => console.warn(message, fields ? JSON.stringify(fields) : ''),
+  error: (message, fields) => console.error(message, fields ? JSON.stringify(fields) : ''),
+};
+
+export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** Composition root: storage, secrets, tokens, HTTP and every area, on 127.0.0.1. */
+export async function createService(options: ServiceOptions): Promise<Service> {
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? consoleLogger;
+  const secrets =
+    typeof options.secrets === 'object' ? options.secrets : await openSecretStore(options.secrets ?? 'keychain', options.dataDir);
+  const db = openDatabase(join(options.dataDir, 'drydock.sqlite'));
+  const closers: (() => Promise<void> | void)[] = [];
+  try {
+    const tokens = await TokenService.open(db, secrets, clock);
+    const ctx: ServiceContext = {
+      dataDir: options.dataDir,
+      db,
+      secrets,
+      clock,
+      tokens,
+      log,
+      config: { corsOrigins: options.corsOrigins ?? [], rendererDir: options.rendererDir ?? null },
+      onClose: (fn) => closers.push(fn),
+      services: {},
+    };
+    const bootstrap = bootstrapTenant(ctx, options.bootstrapApiKey);
+    const { app, setPort } = await createHttpServer(ctx);
+    await registerFeatures(createApi(app, ctx));
+    await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+    setPort(port);
+    for (const start of (ctx.services.starters as (() => void)[] | undefined) ?? []) start();
+
+    let closed: Promise<void> | null = null;
+    return {
+      ctx,
+      port,
+      url: `http://127.0.0.1:${port}`,
+      bootstrap,
+      close: () =>
+        (closed ??= (async () => {
+          // Stop taking requests and let in-flight ones finish, then release background work.
+          await app.close();
+          for (const fn of closers.reverse()) await fn();
+          db.close();
+        })()),
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
