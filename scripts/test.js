@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// `npm test`: lint (incl. import boundaries), type-check, build, then every test suite —
+// unit and API tests (with a real OS keychain in a D-Bus session where the platform needs one),
+// and end-to-end tests in Debian's chromium. Prints one closing "N passed, N failed" line.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const outDir = join(root, 'test-output');
+mkdirSync(outDir, { recursive: true });
+
+function run(title, command, args, env = {}) {
+  console.log(`\n▶ ${title}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+const has = (bin) => spawnSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' }).status === 0;
+
+let failedSteps = [];
+const step = (title, command, args, env) => {
+  const status = run(title, command, args, env);
+  if (status !== 0) failedSteps.push(title);
+  return status;
+};
+
+step('lint (eslint, import boundaries)', 'npx', ['eslint', '.']);
+step('type-check (tsc --noEmit)', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
+if (step('build (electron-vite)', 'npx', ['electron-vite', 'build']) !== 0) {
+  console.error('\nBuild failed; the tests need the built CLI and renderer.');
+  console.log(`0 passed, 1 failed`);
+  process.exit(1);
+}
+
+const suites = [
+  { name: 'unit and API tests', config: 'vitest.config.ts', report: 'vitest-main.json' },
+  { name: 'end-to-end tests (chromium)', config: 'vitest.e2e.config.ts', report: 'vitest-e2e.json' },
+];
+
+// The keychain backend is tested against the real OS keychain. On Linux without a session bus,
+// start one with an unlocked gnome-keyring for the duration of the run.
+const needsKeyringSession = process.platform === 'linux' && !process.env.DBUS_SESSION_BUS_ADDRESS;
+const canStartKeyring = has('dbus-run-session') && has('gnome-keyring-daemon');
+
+for (const suite of suites) {
+  if (!existsSync(join(root, suite.config))) continue;
+  const reportFile = join(outDir, suite.report);
+  rmSync(reportFile, { force: true });
+  const vitestArgs = ['vitest', 'run', '--config', suite.config, '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`];
+  if (needsKeyringSession && canStartKeyring) {
+    const inner = `echo -n drydock-test | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null 2>&1; exec npx ${vitestArgs.map((a) => `'${a}'`).join(' ')}`;
+    step(suite.name, 'dbus-run-session', ['--', 'sh', '-c', inner]);
+  } else {
+    step(suite.name, 'npx', vitestArgs);
+  }
+}
+
+let passed = 0;
+let failed = 0;
+for (const suite of suites) {
+  const reportFile = join(outDir, suite.report);
+  if (!existsSync(reportFile)) continue;
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  passed += report.numPassedTests ?? 0;
+  failed += report.numFailedTests ?? 0;
+}
+if (failedSteps.length > 0) console.error(`\nFailed steps: ${failedSteps.join(', ')}`);
+const failures = failed + (failedSteps.length > 0 && failed === 0 ? failedSteps.length : 0);
+console.log(`\n${passed} passed, ${failures} failed`);
+process.exit(failedSteps.length > 0 ? 1 : 0);
