@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, type DocumentOptions, type ParseOptions, type SchemaOptions, type Tags } from 'yaml';
 
 /**
  * The one interface publication talks to, whether the lakehouse is a real Databricks
@@ -103,11 +103,25 @@ export class LakehouseError extends Error {
 }
 
 /**
- * Parses metric view YAML the way the lakehouse does: Databricks reads it with a YAML 1.1
- * parser, so an unquoted `on:` key is the boolean `true`, not the string "on".
+ * YAML options that read metric view YAML the way Databricks does: with a YAML 1.1 parser
+ * (SnakeYAML), so an unquoted `on:` key is the boolean `true`, not the string "on". SnakeYAML's
+ * booleans are yes/no/true/false/on/off; unlike the YAML 1.1 schema's default, `y` and `n` stay strings.
  */
+export const METRIC_VIEW_YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
+  version: '1.1',
+  uniqueKeys: true,
+  prettyErrors: true,
+  customTags: (tags: Tags): Tags =>
+    tags.map((tag) => {
+      if (typeof tag !== 'object' || tag.tag !== 'tag:yaml.org,2002:bool' || !('test' in tag) || tag.test === undefined) return tag;
+      const isTrue = tag.identify?.(true) === true;
+      return { ...tag, test: isTrue ? /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/ : /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/ };
+    }),
+};
+
+/** Parses metric view YAML as the lakehouse reads it (see METRIC_VIEW_YAML_OPTIONS). */
 export function parseMetricViewYaml(yaml: string): unknown {
-  return parseYaml(yaml, { version: '1.1', uniqueKeys: true, prettyErrors: true });
+  return parseYaml(yaml, METRIC_VIEW_YAML_OPTIONS);
 }
 
 /**

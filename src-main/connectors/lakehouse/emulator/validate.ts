@@ -1,4 +1,5 @@
 import { parseDocument } from 'yaml';
+import { METRIC_VIEW_YAML_OPTIONS } from '../types';
 
 /**
  * Structural validation of metric view YAML, spec version 1.1, as Databricks applies it when
@@ -51,7 +52,7 @@ export interface ValidateOptions {
 export function validateMetricViewYaml(yaml: string, options: ValidateOptions = {}): MetricViewValidation {
   const problems: string[] = [];
   const tables: MetricViewTableReference[] = [];
-  const document = parseDocument(yaml, { version: '1.1', uniqueKeys: true, prettyErrors: true });
+  const document = parseDocument(yaml, METRIC_VIEW_YAML_OPTIONS);
   if (document.errors.length > 0) {
     return { problems: document.errors.map((error) => `YAML does not parse: ${error.message.split('\n')[0]}`), tables };
   }

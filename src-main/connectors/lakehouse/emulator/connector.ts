@@ -1,0 +1,77 @@
+import type { LakehouseConnector, LakehouseObject } from '../types';
+import { LakehouseEmulator, type LakehouseEmulatorOptions } from './emulator';
+
+export interface LocalLakehouseConnectorOptions {
+  /** Who Drydock acts as in the emulator (default: the emulator's default principal). */
+  principal?: string;
+  /** Close the emulator when the connector closes (set by `open`). */
+  ownsEmulator?: boolean;
+}
+
+/** The lakehouse connector over the local emulator: same contract, same failure codes as Databricks. */
+export class LocalLakehouseConnector implements LakehouseConnector {
+  readonly principal: string;
+  private readonly ownsEmulator: boolean;
+  private closed = false;
+
+  constructor(
+    readonly emulator: LakehouseEmulator,
+    options: LocalLakehouseConnectorOptions = {},
+  ) {
+    this.principal = options.principal ?? emulator.defaultPrincipal;
+    this.ownsEmulator = options.ownsEmulator ?? false;
+  }
+
+  /** Opens the emulator file and a connector that closes it when done. */
+  static open(file: string, options: LakehouseEmulatorOptions & { principal?: string } = {}): LocalLakehouseConnector {
+    return new LocalLakehouseConnector(LakehouseEmulator.open(file, options), { principal: options.principal, ownsEmulator: true });
+  }
+
+  async getObject(catalog: string, schema: string, name: string): Promise<LakehouseObject | null> {
+    this.assertOpen();
+    return this.emulator.describe(this.principal, catalog, schema, name);
+  }
+
+  async createOrReplaceMetricView(
+    catalog: string,
+    schema: string,
+    name: string,
+    yaml: string,
+    properties: Record<string, string>,
+    opts: { replaceWithAlter: boolean },
+  ): Promise<void> {
+    this.assertOpen();
+    if (opts.replaceWithAlter) this.emulator.alterMetricView(this.principal, catalog, schema, name, yaml, properties);
+    else this.emulator.createOrReplaceMetricView(this.principal, catalog, schema, name, yaml, properties);
+  }
+
+  async dropView(catalog: string, schema: string, name: string): Promise<void> {
+    this.assertOpen();
+    this.emulator.dropView(this.principal, catalog, schema, name);
+  }
+
+  async checkSourceReadable(source: string): Promise<void> {
+    this.assertOpen();
+    this.emulator.checkSelect(this.principal, source);
+  }
+
+  async checkWarehouseAccess(): Promise<void> {
+    this.assertOpen();
+    this.emulator.checkWarehouse(this.principal);
+  }
+
+  async checkSchemaAccess(catalog: string, schema: string): Promise<void> {
+    this.assertOpen();
+    this.emulator.checkSchemaAccess(this.principal, catalog, schema);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.ownsEmulator) this.emulator.close();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('This lakehouse connector is closed.');
+  }
+}

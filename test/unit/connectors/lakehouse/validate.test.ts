@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import { validateMetricViewYaml } from '../../../../src-main/connectors/lakehouse';
+import { ORDERS_YAML } from './fixtures';
+
+const problemsOf = (yaml: string, columns?: Record<string, string[]>) =>
+  validateMetricViewYaml(yaml, { columnsOf: (parts) => columns?.[parts.join('.')] }).problems;
+
+const minimal = (body: string) => `version: 1.1\nsource: main.default.orders\n${body}`;
+
+describe('metric view YAML validation (spec 1.1)', () => {
+  it('accepts a complete definition with joins, display names, synonyms and formats', () => {
+    const result = validateMetricViewYaml(ORDERS_YAML);
+    expect(result.problems).toEqual([]);
+    expect(result.tables.map((t) => t.parts.join('.'))).toEqual(['main.default.orders', 'main.default.customers']);
+  });
+
+  it('rejects unknown top-level keys', () => {
+    const problems = problemsOf(minimal('dimensions:\n  - name: s\n    expr: status\ncubes: []\n'));
+    expect(problems).toEqual([expect.stringContaining('unknown top-level key "cubes"')]);
+  });
+
+  it('requires a source', () => {
+    const problems = problemsOf('version: 1.1\nmeasures:\n  - name: n\n    expr: COUNT(1)\n');
+    expect(problems).toEqual([expect.stringContaining('"source" is required')]);
+  });
+
+  it('requires version 1.1 and names the supported version when it is wrong or missing', () => {
+    expect(problemsOf('version: 2.0\nsource: main.default.orders\nmeasures:\n  - name: n\n    expr: COUNT(1)\n')).toEqual([
+      expect.stringMatching(/invalid YAML version 2 .*supported: 1\.1/),
+    ]);
+    expect(problemsOf('source: main.default.orders\nmeasures:\n  - name: n\n    expr: COUNT(1)\n')).toEqual([
+      expect.stringContaining('"version" is required'),
+    ]);
+    expect(problemsOf('version: "1.1"\nsource: main.default.orders\nmeasures:\n  - name: n\n    expr: COUNT(1)\n')).toEqual([]);
+  });
+
+  it('rejects a measure whose expression has no aggregate', () => {
+    const problems = problemsOf(minimal('measures:\n  - name: amount\n    expr: source.amount * 2\n'));
+    expect(problems).toEqual([expect.stringContaining('measures[0] (amount): a measure expression must use an aggregate')]);
+  });
+
+  it('does not take an aggregate name inside a string literal for an aggregate', () => {
+    const problems = problemsOf(minimal(`measures:\n  - name: label\n    expr: "CONCAT('SUM(', status, ')')"\n`));
+    expect(problems).toEqual([expect.stringContaining('must use an aggregate')]);
+  });
+
+  it('accepts MEASURE() composition of another measure and rejects MEASURE() of an unknown one', () => {
+    const ok = minimal('measures:\n  - name: revenue\n    expr: SUM(amount)\n  - name: orders\n    expr: COUNT(1)\n  - name: aov\n    expr: MEASURE(revenue) / MEASURE(orders)\n');
+    expect(problemsOf(ok)).toEqual([]);
+    const bad = minimal('measures:\n  - name: revenue\n    expr: SUM(amount)\n  - name: ratio\n    expr: MEASURE(revenue) / MEASURE(margin)\n');
+    expect(problemsOf(bad)).toEqual([expect.stringContaining('MEASURE(margin) refers to no measure')]);
+  });
+
+  it('rejects an aggregate in a dimension or in the filter', () => {
+    expect(problemsOf(minimal('dimensions:\n  - name: total\n    expr: SUM(amount)\n'))).toEqual([
+      expect.stringContaining('a dimension expression cannot use an aggregate'),
+    ]);
+    expect(problemsOf(minimal('filter: COUNT(1) > 2\ndimensions:\n  - name: s\n    expr: status\n'))).toEqual([
+      expect.stringContaining('filter: aggregate functions are not allowed'),
+    ]);
+  });
+
+  it('rejects a dimension that references an unknown join alias', () => {
+    const problems = problemsOf(minimal('dimensions:\n  - name: region\n    expr: customer.region\n'));
+    expect(problems).toEqual([expect.stringContaining('"customer" is not "source" or a join name')]);
+  });
+
+  it('accepts references to nested (snowflake) join names and ignores dots inside literals and function names', () => {
+    const yaml = minimal(`joins:
+  - name: customer
+    source: main.default.customers
+    'on': source.customer_id = customer.id
+    joins:
+      - name: nation
+        source: main.default.products
+        using: [id]
+dimensions:
+  - name: nation_name
+    expr: customer.nation.name
+  - name: label
+    expr: "CASE WHEN status = 'a.b' THEN system.builtin.lower(status) ELSE 'x.y' END"
+  - name: ratio
+    expr: source.amount * 1.5
+`);
+    expect(problemsOf(yaml)).toEqual([]);
+  });
+
+  it('accepts a struct field of a known source column as not being a join alias', () => {
+    const yaml = minimal('dimensions:\n  - name: city\n    expr: address.city\n');
+    expect(problemsOf(yaml, { 'main.default.orders': ['id', 'address'] })).toEqual([]);
+    expect(problemsOf(yaml, { 'main.default.orders': ['id'] })).toEqual([expect.stringContaining('"address" is not')]);
+  });
+
+  it('rejects duplicate names across dimensions and measures, case-insensitively', () => {
+    const problems = problemsOf(minimal('dimensions:\n  - name: Status\n    expr: status\nmeasures:\n  - name: status\n    expr: COUNT(1)\n'));
+    expect(problems).toEqual([expect.stringContaining('measures[0]: duplicate name "status" (first used by dimensions[0])')]);
+  });
+
+  it('rejects duplicate join names and a join named source', () => {
+    const yaml = minimal(`joins:
+  - name: c
+    source: main.default.customers
+    using: [id]
+  - name: C
+    source: main.default.customers
+    using: [id]
+  - name: source
+    source: main.default.products
+    using: [id]
+measures:
+  - name: n
+    expr: COUNT(1)
+`);
+    const problems = problemsOf(yaml);
+    expect(problems).toContainEqual(expect.stringContaining('duplicate join name "C"'));
+    expect(problems).toContainEqual(expect.stringContaining('a join cannot be named "source"'));
+  });
+
+  it('requires exactly one of on and using on each join, and a join source', () => {
+    const yaml = minimal(`joins:
+  - name: a
+    source: main.default.customers
+  - name: b
+    source: main.default.customers
+    'on': source.customer_id = b.id
+    using: [id]
+  - name: c
+    using: [id]
+measures:
+  - name: n
+    expr: COUNT(1)
+`);
+    const problems = problemsOf(yaml);
+    expect(problems).toContainEqual(expect.stringContaining('joins[0] (a): a join needs "on" or "using"'));
+    expect(problems).toContainEqual(expect.stringContaining('joins[1] (b): use either "on" or "using", not both'));
+    expect(problems).toContainEqual(expect.stringContaining('joins[2] (c): "source" is required'));
+  });
+
+  it('rejects an unquoted on key, which a YAML 1.1 parser reads as boolean true', () => {
+    const yaml = minimal(`joins:
+  - name: customer
+    source: main.default.customers
+    on: source.customer_id = customer.id
+measures:
+  - name: n
+    expr: COUNT(1)
+`);
+    const problems = problemsOf(yaml);
+    expect(problems).toContainEqual(expect.stringContaining('unknown key "true" (an unquoted `on` key is read as boolean true'));
+    expect(problems).toContainEqual(expect.stringContaining('a join needs "on" or "using"'));
+  });
+
+  it('rejects unknown keys in dimensions, measures and windows', () => {
+    const yaml = minimal(`dimensions:
+  - name: s
+    expr: status
+    type: string
+measures:
+  - name: n
+    expr: COUNT(1)
+    drill_members: [s]
+    window:
+      - order: s
+        range: cumulative
+        frame: rows
+`);
+    const problems = problemsOf(yaml);
+    expect(problems).toContainEqual(expect.stringContaining('dimensions[0]: unknown key "type"'));
+    expect(problems).toContainEqual(expect.stringContaining('measures[0]: unknown key "drill_members"'));
+    expect(problems).toContainEqual(expect.stringContaining('measures[0].window[0]: unknown key "frame"'));
+  });
+
+  it('requires at least one dimension or measure, each with name and expr', () => {
+    expect(problemsOf('version: 1.1\nsource: main.default.orders\n')).toEqual([
+      expect.stringContaining('at least one dimension or measure is required'),
+    ]);
+    const problems = problemsOf(minimal('dimensions:\n  - expr: status\n  - name: x\n'));
+    expect(problems).toContainEqual('dimensions[0]: "name" is required');
+    expect(problems).toContainEqual('dimensions[1] (x): "expr" is required');
+  });
+
+  it('reports YAML that does not parse', () => {
+    expect(problemsOf('version: 1.1\nsource: [unclosed\n')[0]).toMatch(/^YAML does not parse/);
+  });
+
+  it('lists the tables a SQL query source reads, skipping CTE names', () => {
+    const yaml = `version: 1.1
+source: |
+  WITH recent AS (SELECT * FROM main.default.orders WHERE created_at > '2024-01-01 from x')
+  SELECT r.*, c.region FROM recent r JOIN main.default.customers c ON r.customer_id = c.id
+measures:
+  - name: n
+    expr: COUNT(1)
+`;
+    const result = validateMetricViewYaml(yaml);
+    expect(result.problems).toEqual([]);
+    expect(result.tables.map((t) => t.parts.join('.'))).toEqual(['main.default.orders', 'main.default.customers']);
+  });
+});
