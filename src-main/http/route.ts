@@ -18,9 +18,9 @@ export interface RouteOptions {
 }
 
 export interface HandlerArgs<D extends RouteDef> {
-  params: D['params'] extends TSchema ? Static<D['params']> : Record<string, never>;
-  query: D['query'] extends TSchema ? Static<D['query']> : Record<string, never>;
-  body: D['body'] extends TSchema ? Static<D['body']> : undefined;
+  params: Static<NonNullable<D['params']>>;
+  query: Static<NonNullable<D['query']>>;
+  body: Static<NonNullable<D['body']>>;
   principal: Principal;
   request: FastifyRequest;
   reply: FastifyReply;

@@ -1,0 +1,83 @@
+import { spawnSync } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startServe } from '../support/serve';
+
+const KEY = 'dd_cli_test_key_abcdefghijklmnopqrstuvwxyz0123';
+const BIN = new URL('../../bin/drydock.js', import.meta.url).pathname;
+
+describe('drydock serve', () => {
+  it('prints its listening line and serves the API with DRYDOCK_BOOTSTRAP_API_KEY as the admin key', async () => {
+    const serve = await startServe({ env: { DRYDOCK_BOOTSTRAP_API_KEY: KEY } });
+    try {
+      expect(serve.output()).toMatch(/Drydock listening on http:\/\/127\.0\.0\.1:\d+/);
+      expect(serve.output()).not.toContain('Admin API key');
+      const me = await fetch(`${serve.url}/api/v1/users/me`, { headers: { authorization: `Api-Key ${KEY}` } });
+      expect(me.status).toBe(200);
+      expect((await fetch(`${serve.url}/api/v1/users/me`)).status).toBe(401);
+    } finally {
+      expect(await serve.stop('SIGTERM')).toBe(0);
+    }
+  });
+
+  it('prints a generated admin key once, on the start that created the tenant', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dd-cli-'));
+    const first = await startServe({ dataDir, env: { DRYDOCK_BOOTSTRAP_API_KEY: '' } });
+    const key = /Admin API key \(shown once, stored only as a hash\): (dd_\S+)/.exec(first.output())?.[1];
+    expect(key).toBeTruthy();
+    expect(await first.stop()).toBe(0);
+    const second = await startServe({ dataDir, env: { DRYDOCK_BOOTSTRAP_API_KEY: '' } });
+    try {
+      expect(second.output()).not.toContain('Admin API key');
+      expect((await fetch(`${second.url}/api/v1/users/me`, { headers: { authorization: `Api-Key ${key}` } })).status).toBe(200);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('prints a one-time login link that opens a session', async () => {
+    const serve = await startServe({ env: { DRYDOCK_BOOTSTRAP_API_KEY: KEY } });
+    try {
+      const code = /\?login=(\S+)/.exec(serve.output())?.[1];
+      expect(code).toBeTruthy();
+      const res = await fetch(`${serve.url}/api/v1/auth/login-code`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code }),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await serve.stop();
+    }
+  });
+
+  it('SIGTERM answers the requests already sent, then exits 0', async () => {
+    const serve = await startServe({ env: { DRYDOCK_BOOTSTRAP_API_KEY: KEY } });
+    const inFlight = fetch(`${serve.url}/api/v1/spec`, { headers: { authorization: `Api-Key ${KEY}` } });
+    await new Promise((r) => setTimeout(r, 5));
+    const exit = serve.stop('SIGTERM');
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(await exit).toBe(0);
+    expect(serve.output()).toContain('SIGTERM');
+  });
+
+  it('refuses a database from a newer Drydock with a clear message and exit 1', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dd-cli-'));
+    const db = new Database(join(dataDir, 'drydock.sqlite'));
+    db.pragma('user_version = 9999');
+    db.close();
+    const result = spawnSync(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--secrets', 'file', '--port', '0'], { encoding: 'utf8' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/newer Drydock/);
+  });
+
+  it('rejects bad options with a usage message', () => {
+    const result = spawnSync(process.execPath, [BIN, 'serve', '--secrets', 'vault'], { encoding: 'utf8' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/--secrets must be/);
+  });
+});
