@@ -1,4 +1,6 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { Ajv, type Options as AjvOptions } from 'ajv';
+import addFormats from 'ajv-formats';
 import swagger from '@fastify/swagger';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
@@ -47,10 +49,16 @@ export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer>
   const app = Fastify({
     logger: false,
     bodyLimit: 32 * 1024 * 1024,
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, strict: false } },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
   });
   app.decorateRequest('principal', null);
+
+  // Query strings and path params arrive as text and are coerced to their schema types; JSON bodies
+  // are validated as sent, so a JSON `null` or number is never coerced into a string.
+  const ajvOptions: AjvOptions = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false };
+  const bodyAjv = addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: false }));
+  const textAjv = addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: 'array' }));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema));
 
   await app.register(swagger, {
     openapi: {

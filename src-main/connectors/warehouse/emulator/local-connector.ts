@@ -1,0 +1,70 @@
+/**
+ * The WarehouseConnector of the local warehouse: each connector is one session (role, warehouse,
+ * current database and schema) on a shared WarehouseEmulator. Reads go through SQL, like the
+ * Snowflake connector's, so privileges and parsing behave the same.
+ */
+import {
+  describeSemanticViewSql,
+  getDdlSql,
+  parseDescribeSemanticView,
+  parseGetDdl,
+  parseShowSemanticViews,
+  showSemanticViewsSql,
+} from '../statements';
+import { WarehouseError, WarehouseErrorCodes, type DescribeRow, type SemanticViewSummary, type WarehouseConnector } from '../types';
+import type { EmulatorSession, SessionContext, WarehouseEmulator } from './emulator';
+
+export interface LocalWarehouseConnectorOptions {
+  /** Defaults to the emulator's seeded role. */
+  role?: string;
+  /** Defaults to the seeded warehouse; null for none. */
+  warehouse?: string | null;
+  database?: string | null;
+  schema?: string | null;
+}
+
+export class LocalWarehouseConnector implements WarehouseConnector {
+  private session: EmulatorSession | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly emulator: WarehouseEmulator,
+    private readonly options: LocalWarehouseConnectorOptions = {},
+  ) {}
+
+  /** The session opens on first use, as a Snowflake connection logs in on first use. */
+  private currentSession(): EmulatorSession {
+    if (this.closed) throw new WarehouseError(WarehouseErrorCodes.CONNECTION_CLOSED, 'The warehouse connection is closed.');
+    if (!this.session) {
+      const context: Partial<SessionContext> = {};
+      if (this.options.role !== undefined) context.role = this.options.role;
+      if (this.options.warehouse !== undefined) context.warehouse = this.options.warehouse;
+      if (this.options.database !== undefined) context.database = this.options.database;
+      if (this.options.schema !== undefined) context.schema = this.options.schema;
+      this.session = this.emulator.openSession(context);
+    }
+    return this.session;
+  }
+
+  async execute(sql: string): Promise<{ rows: Record<string, unknown>[] }> {
+    return this.currentSession().execute(sql);
+  }
+
+  async listSemanticViews(database: string, schema: string): Promise<SemanticViewSummary[]> {
+    return parseShowSemanticViews((await this.execute(showSemanticViewsSql(database, schema))).rows);
+  }
+
+  async describeSemanticView(database: string, schema: string, name: string): Promise<DescribeRow[]> {
+    return parseDescribeSemanticView((await this.execute(describeSemanticViewSql(database, schema, name))).rows);
+  }
+
+  async getDdl(database: string, schema: string, name: string): Promise<string> {
+    return parseGetDdl((await this.execute(getDdlSql(database, schema, name))).rows);
+  }
+
+  /** Ends this session; the emulator (shared, owned by whoever opened it) stays open. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.session = null;
+  }
+}

@@ -1,0 +1,72 @@
+import * as contract from '../../../src-shared/api/deployments';
+import { CLOUD_PROVIDERS } from '../../../src-shared/api/deployments';
+import type { Api } from '../../http/route';
+import { typedRoute } from './typed-route';
+import { paginateArray } from '../../http/pagination';
+import { getBuildState } from './build-state';
+import { REGIONS } from './catalog';
+import {
+  actorLabel,
+  advanceCreationStep,
+  createDeployment,
+  deleteDeployment,
+  getDeployment,
+  listDeployments,
+  resetCreationStep,
+  updateDeployment,
+} from './deployments';
+import { listEnvVars, setEnvVars } from './env-vars';
+import { listDeploymentLogs } from './logs';
+import { listPods } from './pods';
+import { getDeploymentSettings, getVersionCatalog } from './settings';
+import { mintDeploymentToken } from './token';
+
+const ALL_REGIONS = CLOUD_PROVIDERS.flatMap((cloudProvider) =>
+  REGIONS[cloudProvider].map((region, i) => ({
+    id: `${cloudProvider}/${region.code}`,
+    cloudProvider,
+    code: region.code,
+    name: region.name,
+    isDefault: i === 0,
+  })),
+);
+
+export function registerDeploymentsRoutes(api: Api): void {
+  const { ctx } = api;
+  const route = typedRoute(api);
+  const read = { access: ['deploymentRead' as const] };
+  const edit = { access: ['deploymentEdit' as const] };
+  const page = (q: { first?: number; after?: string }) => ({ first: q.first, after: q.after });
+
+  route(contract.listDeployments, read, ({ query, principal }) => listDeployments(ctx, page(query), principal.deploymentId));
+  route(contract.getDeployment, read, ({ params }) => getDeployment(ctx, params.deploymentId));
+  route(contract.createDeployment, edit, ({ body, principal }) => createDeployment(ctx, body, principal));
+  route(contract.updateDeployment, edit, ({ params, body, principal }) => updateDeployment(ctx, params.deploymentId, body, principal));
+  route(contract.deleteDeployment, edit, async ({ params }) => {
+    await deleteDeployment(ctx, params.deploymentId);
+    return null;
+  });
+  route(contract.getDeploymentSettings, read, ({ params }) => getDeploymentSettings(ctx, params.deploymentId));
+  route(contract.listDeploymentVersions, read, ({ params }) => getVersionCatalog(ctx, params.deploymentId));
+  route(contract.getDeploymentBuildStatus, read, ({ params, query }) => getBuildState(ctx, params.deploymentId, query.branch));
+  route(contract.listDeploymentLogs, read, ({ params, query }) =>
+    listDeploymentLogs(ctx, params.deploymentId, { source: query.source, container: query.container }, page(query)),
+  );
+  route(contract.listDeploymentPods, read, ({ params, query }) => listPods(ctx, params.deploymentId, page(query)));
+  route(contract.advanceCreationStep, edit, ({ params, body, principal }) => advanceCreationStep(ctx, params.deploymentId, body?.from, principal));
+  route(contract.resetCreationStep, edit, ({ params, principal }) => resetCreationStep(ctx, params.deploymentId, principal));
+  route(contract.createDeploymentToken, edit, ({ params, body, principal }) =>
+    mintDeploymentToken(ctx, params.deploymentId, principal, body?.expiresIn),
+  );
+  route(contract.listEnvVars, read, ({ params, query }) => listEnvVars(ctx, params.deploymentId, page(query)));
+  route(contract.setEnvVars, edit, async ({ params, body, principal }) => ({
+    items: await setEnvVars(ctx, params.deploymentId, body, actorLabel(principal)),
+  }));
+  route(contract.listRegions, {}, ({ query }) =>
+    paginateArray(
+      ALL_REGIONS.filter((r) => !query.cloudProvider || r.cloudProvider === query.cloudProvider),
+      page(query),
+      (r) => r.id,
+    ),
+  );
+}

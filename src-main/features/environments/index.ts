@@ -1,0 +1,9 @@
+/** What other areas may call on environments. */
+export {
+  getEnvironment,
+  getProductionEnvironment,
+  allEnvironments,
+  ensureDevelopmentEnvironment,
+  ensureStagingEnvironment,
+  removeEnvironment,
+} from './environments';
