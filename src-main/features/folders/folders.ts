@@ -1,0 +1,171 @@
+import type { Folder, FoldersListResponse } from '../../../src-shared/api/folders';
+import type { ServiceContext } from '../../context';
+import type { Principal } from '../../http/auth';
+import { pageWindow, toPage, type PageRequest } from '../../http/pagination';
+import { ApiError, conflict, forbidden, notFound } from '../../http/problem';
+import { userSummary } from '../identity/store';
+import { countReportsInFolder } from '../reports/reports';
+import { canManageItem } from '../workbooks/access';
+import { countWorkbooksInFolder } from '../workbooks/store';
+
+export interface FolderRow {
+  id: number;
+  deployment_id: number;
+  parent_id: number | null;
+  name: string;
+  owner_user_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const FOLDER_NOT_FOUND = 'FOLDER_NOT_FOUND';
+
+export function findFolder(ctx: ServiceContext, deploymentId: number, folderId: number): FolderRow | undefined {
+  return ctx.db.prepare('SELECT * FROM folders WHERE id = ? AND deployment_id = ?').get(folderId, deploymentId) as FolderRow | undefined;
+}
+
+/** The folder, or 404 `FOLDER_NOT_FOUND` when the deployment has no such folder. */
+export function requireFolder(ctx: ServiceContext, deploymentId: number, folderId: number): FolderRow {
+  const row = findFolder(ctx, deploymentId, folderId);
+  if (!row) throw notFound(`Folder ${folderId} of deployment ${deploymentId}`, FOLDER_NOT_FOUND);
+  return row;
+}
+
+/** The folder and its ancestors, nearest first. */
+export function folderChain(ctx: ServiceContext, folderId: number | null): FolderRow[] {
+  const chain: FolderRow[] = [];
+  const seen = new Set<number>();
+  const get = ctx.db.prepare('SELECT * FROM folders WHERE id = ?');
+  let next = folderId;
+  while (next !== null && !seen.has(next)) {
+    seen.add(next);
+    const row = get.get(next) as FolderRow | undefined;
+    if (!row) break;
+    chain.push(row);
+    next = row.parent_id;
+  }
+  return chain;
+}
+
+/** `/A/B` for a folder B inside A; `/` for the top level (no folder). */
+export function folderPath(ctx: ServiceContext, folderId: number | null): string {
+  const names = folderChain(ctx, folderId).map((f) => f.name).reverse();
+  return `/${names.join('/')}`;
+}
+
+export function toFolder(ctx: ServiceContext, principal: Principal, row: FolderRow): Folder {
+  return {
+    id: row.id,
+    deploymentId: row.deployment_id,
+    name: row.name,
+    parentId: row.parent_id,
+    path: folderPath(ctx, row.id),
+    owner: userSummary(ctx, row.owner_user_id),
+    canManage: canManageItem(principal, row.owner_user_id),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function assertNameFree(ctx: ServiceContext, deploymentId: number, parentId: number | null, name: string, exceptId: number | null): void {
+  const clash = ctx.db
+    .prepare('SELECT id FROM folders WHERE deployment_id = ? AND COALESCE(parent_id, 0) = ? AND name = ? COLLATE NOCASE AND id != ?')
+    .get(deploymentId, parentId ?? 0, name, exceptId ?? 0);
+  if (clash) {
+    throw conflict('FOLDER_NAME_TAKEN', `A folder named "${name}" already exists in ${folderPath(ctx, parentId)}.`);
+  }
+}
+
+export function assertCanManageFolder(principal: Principal, row: FolderRow): void {
+  if (!canManageItem(principal, row.owner_user_id)) {
+    throw forbidden(`Only the owner of folder ${row.id} or an admin can change or delete it.`);
+  }
+}
+
+export function listFolders(
+  ctx: ServiceContext,
+  principal: Principal,
+  deploymentId: number,
+  query: PageRequest & { parentId?: number },
+): FoldersListResponse {
+  const { limit, after } = pageWindow<number>(query);
+  const filterParent = query.parentId !== undefined;
+  const where = `deployment_id = ? ${filterParent ? 'AND COALESCE(parent_id, 0) = ?' : ''}`;
+  const args: unknown[] = filterParent ? [deploymentId, query.parentId] : [deploymentId];
+  const rows = ctx.db
+    .prepare(`SELECT * FROM folders WHERE ${where} AND id > ? ORDER BY id LIMIT ?`)
+    .all(...args, after ?? 0, limit) as FolderRow[];
+  const count = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM folders WHERE ${where}`).get(...args) as { n: number }).n;
+  const page = toPage(rows, query, (r) => r.id, (r) => toFolder(ctx, principal, r));
+  return { ...page, data: page.items, count };
+}
+
+export function createFolder(
+  ctx: ServiceContext,
+  principal: Principal,
+  deploymentId: number,
+  input: { name: string; parentId?: number | null },
+): FolderRow {
+  return ctx.db.transaction(() => {
+    const parentId = input.parentId ?? null;
+    if (parentId !== null) requireFolder(ctx, deploymentId, parentId);
+    assertNameFree(ctx, deploymentId, parentId, input.name, null);
+    const now = ctx.clock.now().toISOString();
+    const id = Number(
+      ctx.db
+        .prepare('INSERT INTO folders (deployment_id, parent_id, name, owner_user_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(deploymentId, parentId, input.name, principal.userId, now, now).lastInsertRowid,
+    );
+    return requireFolder(ctx, deploymentId, id);
+  })();
+}
+
+/** Moves a folder (with everything in it) under `parentId` (null = top level); refuses cycles. */
+export function moveFolder(ctx: ServiceContext, principal: Principal, deploymentId: number, folderId: number, parentId: number | null): FolderRow {
+  return updateFolder(ctx, principal, deploymentId, folderId, { parentId });
+}
+
+export function updateFolder(
+  ctx: ServiceContext,
+  principal: Principal,
+  deploymentId: number,
+  folderId: number,
+  input: { name?: string; parentId?: number | null },
+): FolderRow {
+  return ctx.db.transaction(() => {
+    const row = requireFolder(ctx, deploymentId, folderId);
+    assertCanManageFolder(principal, row);
+    const name = input.name ?? row.name;
+    const parentId = input.parentId === undefined ? row.parent_id : input.parentId;
+    if (parentId !== null && parentId !== row.parent_id) {
+      requireFolder(ctx, deploymentId, parentId);
+      if (folderChain(ctx, parentId).some((f) => f.id === folderId)) {
+        throw conflict('FOLDER_CYCLE', `Folder ${folderId} cannot move into itself or one of its own subfolders.`);
+      }
+    }
+    if (name !== row.name || parentId !== row.parent_id) assertNameFree(ctx, deploymentId, parentId, name, folderId);
+    ctx.db
+      .prepare('UPDATE folders SET name = ?, parent_id = ?, updated_at = ? WHERE id = ?')
+      .run(name, parentId, ctx.clock.now().toISOString(), folderId);
+    return requireFolder(ctx, deploymentId, folderId);
+  })();
+}
+
+/** Deletes an empty folder (owner or admin); 409 `FOLDER_NOT_EMPTY` otherwise. */
+export function deleteFolder(ctx: ServiceContext, principal: Principal, deploymentId: number, folderId: number): void {
+  ctx.db.transaction(() => {
+    const row = requireFolder(ctx, deploymentId, folderId);
+    assertCanManageFolder(principal, row);
+    const subfolders = (ctx.db.prepare('SELECT COUNT(*) AS n FROM folders WHERE parent_id = ?').get(folderId) as { n: number }).n;
+    const workbooks = countWorkbooksInFolder(ctx, folderId);
+    const reports = countReportsInFolder(ctx, folderId);
+    if (subfolders + workbooks + reports > 0) {
+      throw new ApiError(
+        409,
+        'FOLDER_NOT_EMPTY',
+        `Folder "${row.name}" still holds ${subfolders} folder(s), ${workbooks} workbook(s) and ${reports} report(s); move or delete them first.`,
+      );
+    }
+    ctx.db.prepare('DELETE FROM folders WHERE id = ?').run(folderId);
+  })();
+}

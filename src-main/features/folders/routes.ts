@@ -1,0 +1,23 @@
+import * as api from '../../../src-shared/api/folders';
+import type { Api } from '../../http/route';
+import { typedRoute } from '../workbooks/typed-route';
+import { createFolder, deleteFolder, listFolders, requireFolder, toFolder, updateFolder } from './folders';
+
+export function registerFolderRoutes(server: Api): void {
+  const { ctx } = server;
+  const route = typedRoute(server);
+  const read = { access: ['deploymentRead' as const] };
+  const edit = { access: ['deploymentEdit' as const] };
+  route(api.listFolders, read, ({ params, query, principal }) => listFolders(ctx, principal, params.deploymentId, query));
+  route(api.createFolder, edit, ({ params, body, principal }) =>
+    toFolder(ctx, principal, createFolder(ctx, principal, params.deploymentId, body)),
+  );
+  route(api.getFolder, read, ({ params, principal }) => toFolder(ctx, principal, requireFolder(ctx, params.deploymentId, params.folderId)));
+  route(api.updateFolder, edit, ({ params, body, principal }) =>
+    toFolder(ctx, principal, updateFolder(ctx, principal, params.deploymentId, params.folderId, body)),
+  );
+  route(api.deleteFolder, edit, ({ params, principal }) => {
+    deleteFolder(ctx, principal, params.deploymentId, params.folderId);
+    return null;
+  });
+}

@@ -1,0 +1,21 @@
+import * as api from '../../../src-shared/api/notifications';
+import type { Api } from '../../http/route';
+import { typedRoute } from '../workbooks/typed-route';
+import { createNotification, deleteNotification, getNotification, listNotifications, updateNotification } from './notifications';
+
+export function registerNotificationRoutes(server: Api): void {
+  const { ctx } = server;
+  const route = typedRoute(server);
+  const read = { access: ['deploymentRead' as const] };
+  const edit = { access: ['deploymentEdit' as const] };
+  route(api.listNotifications, read, ({ params, query }) => listNotifications(ctx, params.deploymentId, query));
+  route(api.createNotification, edit, ({ params, body, principal }) => createNotification(ctx, principal, params.deploymentId, body));
+  route(api.getNotification, read, ({ params }) => getNotification(ctx, params.deploymentId, params.notificationId));
+  route(api.updateNotification, edit, ({ params, body, principal }) =>
+    updateNotification(ctx, principal, params.deploymentId, params.notificationId, body),
+  );
+  route(api.deleteNotification, edit, ({ params }) => {
+    deleteNotification(ctx, params.deploymentId, params.notificationId);
+    return null;
+  });
+}

@@ -1,0 +1,36 @@
+import * as api from '../../../src-shared/api/reports';
+import type { Api } from '../../http/route';
+import { typedRoute } from '../workbooks/typed-route';
+import { connectPlacement, disconnectPlacement, listDocumentPlacements, refreshPlacement } from './placements';
+import { deleteReport, listReports, toReport, upsertReportByPublicId, viewReport } from './reports';
+
+export function registerReportRoutes(server: Api): void {
+  const { ctx } = server;
+  const route = typedRoute(server);
+  const read = { access: ['deploymentRead' as const] };
+  const edit = { access: ['deploymentEdit' as const] };
+  route(api.listReports, read, ({ params, query, principal }) => listReports(ctx, principal, params.deploymentId, query));
+  route(api.getReport, read, ({ params, principal }) => toReport(ctx, principal, viewReport(ctx, params.deploymentId, params.reportId)));
+  route(api.deleteReport, edit, ({ params, principal }) => {
+    deleteReport(ctx, principal, params.deploymentId, params.reportId);
+    return null;
+  });
+  route(api.upsertReportByPublicId, edit, ({ params, body, principal }) => {
+    const { row, created } = upsertReportByPublicId(ctx, principal, params.deploymentId, params.publicId, body);
+    return { ...toReport(ctx, principal, row), created };
+  });
+  // Placing a report in a spreadsheet only needs to read it.
+  route(api.connectReportWorkbook, read, ({ params, body, principal }) =>
+    connectPlacement(ctx, principal, params.deploymentId, params.reportId, body),
+  );
+  route(api.disconnectReportWorkbook, read, ({ params, query }) => {
+    disconnectPlacement(ctx, params.deploymentId, params.reportId, query);
+    return null;
+  });
+  route(api.refreshReportPlacement, read, ({ params, body, principal }) =>
+    refreshPlacement(ctx, principal, params.deploymentId, params.reportId, body),
+  );
+  route(api.listExternalDocumentPlacements, {}, ({ params, query, principal }) =>
+    listDocumentPlacements(ctx, principal, params.externalWorkbookId, query),
+  );
+}

@@ -1,0 +1,73 @@
+import * as promotions from '../../../src-shared/api/promotions';
+import * as api from '../../../src-shared/api/workbooks';
+import type { Api } from '../../http/route';
+import { typedRoute } from './typed-route';
+import { healLegacyWidgets } from './dashboard';
+import { applyPromotion, getProvenance, listPromotionLinks, listPromotions, previewPromotion } from './promotion';
+import { deleteWorkbook, listWorkbooks, requireWorkbook, toWorkbookDetail } from './store';
+import { createWorkbook, duplicateWorkbook, publishDashboard, updateDashboardDraft, upsertWorkbookBySlug } from './workbooks';
+
+/** Where each operation carries a dashboard config in its body. */
+const DASHBOARD_BODY_FIELD: Record<string, string> = {
+  [api.createWorkbook.operationId]: 'dashboardDraft',
+  [api.upsertWorkbookBySlug.operationId]: 'dashboardDraft',
+  [api.updateWorkbookDashboard.operationId]: 'dashboardDraft',
+  [api.publishWorkbookDashboard.operationId]: 'config',
+};
+
+export function registerWorkbookRoutes(server: Api): void {
+  const { app, ctx } = server;
+  const route = typedRoute(server);
+  // The legacy widget type TABS_CONTAINER is no longer advertised but still accepted: heal it
+  // into its CONTAINER form before the body is validated against the advertised enum.
+  app.addHook('preValidation', async (request) => {
+    const operationId = (request.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
+    const field = operationId ? DASHBOARD_BODY_FIELD[operationId] : undefined;
+    if (!field || !request.body || typeof request.body !== 'object') return;
+    healLegacyWidgets((request.body as Record<string, unknown>)[field]);
+  });
+
+  const read = { access: ['deploymentRead' as const] };
+  const edit = { access: ['deploymentEdit' as const] };
+
+  route(api.listWorkbooks, read, ({ params, query, principal }) => listWorkbooks(ctx, principal, params.deploymentId, query));
+  route(api.createWorkbook, edit, ({ params, body, principal }) =>
+    toWorkbookDetail(ctx, principal, createWorkbook(ctx, principal, params.deploymentId, body)),
+  );
+  route(api.getWorkbook, read, ({ params, principal }) =>
+    toWorkbookDetail(ctx, principal, requireWorkbook(ctx, principal, params.deploymentId, params.workbookId)),
+  );
+  route(api.deleteWorkbook, edit, ({ params, principal }) => {
+    deleteWorkbook(ctx, principal, params.deploymentId, params.workbookId);
+    return null;
+  });
+  route(api.upsertWorkbookBySlug, edit, ({ params, body, principal }) => {
+    const { row, created } = upsertWorkbookBySlug(ctx, principal, params.deploymentId, params.slug, body);
+    return { ...toWorkbookDetail(ctx, principal, row), created };
+  });
+  route(api.duplicateWorkbook, edit, ({ params, body, principal }) =>
+    toWorkbookDetail(ctx, principal, duplicateWorkbook(ctx, principal, params.deploymentId, params.workbookId, body ?? {})),
+  );
+  route(api.updateWorkbookDashboard, edit, ({ params, body, principal }) =>
+    updateDashboardDraft(ctx, principal, params.deploymentId, params.workbookId, (body ?? {}) as Record<string, unknown>),
+  );
+  route(api.publishWorkbookDashboard, edit, ({ params, body, principal }) =>
+    publishDashboard(ctx, principal, params.deploymentId, params.workbookId, body?.config),
+  );
+
+  route(promotions.previewWorkbookPromotion, read, ({ params, body, principal }) =>
+    previewPromotion(ctx, principal, params.deploymentId, params.workbookId, body),
+  );
+  route(promotions.applyWorkbookPromotion, read, ({ params, body, principal }) =>
+    applyPromotion(ctx, principal, params.deploymentId, params.workbookId, body),
+  );
+  route(promotions.getWorkbookProvenance, read, ({ params, principal }) =>
+    getProvenance(ctx, principal, params.deploymentId, params.workbookId),
+  );
+  route(promotions.listWorkbookPromotions, read, ({ params, query, principal }) =>
+    listPromotions(ctx, principal, params.deploymentId, params.workbookId, query),
+  );
+  route(promotions.listWorkbookPromotionLinks, read, ({ params, query, principal }) =>
+    listPromotionLinks(ctx, principal, params.deploymentId, params.workbookId, query),
+  );
+}
