@@ -48,6 +48,9 @@ const problemResponse = (description: string) => ({
 /** `/api/v1/deployments/{deploymentId}` → Fastify's `/api/v1/deployments/:deploymentId`. */
 export const toFastifyPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
 
+/** operationIds whose request body may be left out; the OpenAPI document marks those bodies optional. */
+export const optionalBodyOperations = new Set<string>();
+
 export interface Api {
   route<D extends RouteDef>(def: D, options: RouteOptions, handler: Handler<D>): void;
   readonly app: FastifyInstance;
@@ -61,6 +64,7 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext): Api {
     ctx,
     route(def, options, handler) {
       const status = def.status ?? 200;
+      if (def.body && def.bodyOptional) optionalBodyOperations.add(def.operationId);
       const isPublic = def.auth === 'public';
       const successSchema =
         def.produces !== undefined

@@ -10,6 +10,7 @@ import { TAGS } from '../../src-shared/api/tags';
 import type { ServiceContext } from '../context';
 import { Authenticator } from './auth';
 import { ApiError, problemBody } from './problem';
+import { optionalBodyOperations } from './route';
 
 /** Strict CSP for the UI: scripts and styles only from the service itself; workers for Monaco. */
 export const CONTENT_SECURITY_POLICY = [
@@ -25,6 +26,11 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
   "form-action 'self'",
 ].join('; ');
+
+interface OpenApiOperation {
+  operationId?: string;
+  requestBody?: { required?: boolean };
+}
 
 export interface HttpServer {
   app: FastifyInstance;
@@ -80,6 +86,16 @@ export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer>
         },
       },
       security: [{ bearerAuth: [] }, { apiKeyAuth: [] }],
+    },
+    // @fastify/swagger marks every request body required; the contract knows which may be omitted.
+    transformObject: (documentObject) => {
+      const doc = (documentObject as { openapiObject: { paths?: Record<string, Record<string, OpenApiOperation>> } }).openapiObject;
+      for (const ops of Object.values(doc.paths ?? {})) {
+        for (const op of Object.values(ops)) {
+          if (op.operationId && op.requestBody && optionalBodyOperations.has(op.operationId)) op.requestBody.required = false;
+        }
+      }
+      return doc;
     },
   });
 
