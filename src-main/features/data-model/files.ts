@@ -1,0 +1,91 @@
+import type { FileContent, FileList, ValidationResult } from '../../../src-shared/api/data-model';
+import { compileModel, modelFormatOf, type ModelFile } from '../../../src-shared/model';
+import type { ServiceContext } from '../../context';
+import type { Principal } from '../../http/auth';
+import { paginateArray, type PageRequest } from '../../http/pagination';
+import { assertBranchName, defaultBranch, loadBranch } from './branches';
+import { openRepository } from './repository';
+import { assertFilePath, fileSummary, fileText, readWorkingFile, workingTree, type WorkingTree } from './working';
+
+/** Folders the platform reads model files from (`schema/` is the older name of `model/`). */
+const MODEL_FOLDERS = ['model/', 'schema/'];
+
+/** True for a file the model compiler reads: YAML, JS or TS under `model/` (or `schema/`). */
+export function isModelSourcePath(path: string): boolean {
+  return MODEL_FOLDERS.some((folder) => path.startsWith(folder)) && modelFormatOf(path) !== null;
+}
+
+async function branchView(ctx: ServiceContext, deploymentId: number, principal: Principal, requested?: string) {
+  if (requested !== undefined) assertBranchName(requested, '/querystring/branchName');
+  const { repo, deployBranch } = await openRepository(ctx, deploymentId);
+  const branch = defaultBranch(ctx, deploymentId, principal, deployBranch, requested);
+  await loadBranch(ctx, repo, deploymentId, deployBranch, branch);
+  return { repo, tree: await workingTree(ctx, repo, deploymentId, branch) };
+}
+
+export async function listOrReadFiles(
+  ctx: ServiceContext,
+  deploymentId: number,
+  principal: Principal,
+  query: { branchName?: string; path?: string } & PageRequest,
+): Promise<FileContent | FileList> {
+  if (query.path !== undefined) assertFilePath(query.path, '/querystring/path');
+  const { repo, tree } = await branchView(ctx, deploymentId, principal, query.branchName);
+  if (query.path !== undefined) return readWorkingFile(ctx, repo, tree, query.path);
+  const paths = [...tree.files.keys()];
+  const page = paginateArray(paths, query, (p) => p);
+  const items = await Promise.all(page.items.map((path) => fileSummary(repo, tree.files.get(path)!)));
+  return { items, pageInfo: page.pageInfo, branchName: tree.branch, commit: tree.commit, hasUncommittedChanges: tree.edits.size > 0 };
+}
+
+export async function fileHashes(ctx: ServiceContext, deploymentId: number, principal: Principal, branchName?: string) {
+  const { repo, tree } = await branchView(ctx, deploymentId, principal, branchName);
+  const hashes: Record<string, string> = {};
+  for (const [path, file] of tree.files) hashes[path] = (await fileSummary(repo, file)).sha256;
+  return { branchName: tree.branch, commit: tree.commit, hashes };
+}
+
+async function modelFilesOf(repo: Awaited<ReturnType<typeof openRepository>>['repo'], tree: WorkingTree): Promise<ModelFile[]> {
+  const files: ModelFile[] = [];
+  for (const [path, file] of tree.files) if (isModelSourcePath(path)) files.push({ path, content: await fileText(repo, file) });
+  return files;
+}
+
+/** Compiles the branch as the user sees it (with dev-mode edits); compile errors are a result, not a failure. */
+export async function validateBranch(ctx: ServiceContext, deploymentId: number, principal: Principal, branchName?: string): Promise<ValidationResult> {
+  const { repo, tree } = await branchView(ctx, deploymentId, principal, branchName);
+  const files = await modelFilesOf(repo, tree);
+  const { diagnostics, valid } = compileModel(files);
+  return {
+    branchName: tree.branch,
+    commit: tree.commit,
+    valid,
+    fileCount: files.length,
+    errorCount: diagnostics.filter((d) => d.severity === 'error').length,
+    warningCount: diagnostics.filter((d) => d.severity === 'warning').length,
+    diagnostics: diagnostics.map((d) => ({
+      severity: d.severity,
+      code: d.code,
+      message: d.message,
+      file: d.file,
+      line: d.line,
+      column: d.column,
+      ...(d.member !== undefined ? { member: d.member } : {}),
+      ...(d.frame !== undefined ? { frame: d.frame } : {}),
+      ...(d.reason !== undefined ? { reason: d.reason } : {}),
+    })),
+  };
+}
+
+/** Model source files of a branch head, or of the branch with its uncommitted edits. */
+export async function modelFilesOfBranch(ctx: ServiceContext, deploymentId: number, branch: string | undefined, includeWorkingEdits: boolean): Promise<ModelFile[]> {
+  const { repo, deployBranch } = await openRepository(ctx, deploymentId);
+  const name = branch ?? deployBranch;
+  await loadBranch(ctx, repo, deploymentId, deployBranch, name);
+  const tree = await workingTree(ctx, repo, deploymentId, name);
+  if (!includeWorkingEdits) {
+    const committed = [...tree.head].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    tree.files = new Map(committed.map(([path, entry]) => [path, { path, source: 'head' as const, oid: entry.oid }]));
+  }
+  return modelFilesOf(repo, tree);
+}

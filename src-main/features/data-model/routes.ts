@@ -1,0 +1,74 @@
+import * as api from '../../../src-shared/api/data-model';
+import type { Api } from '../../http/route';
+import {
+  assertBranchName,
+  createSharedBranch,
+  defaultBranch,
+  deleteBranch,
+  listBranchStates,
+  setStagingEnvironment,
+  startDevMode,
+  stopDevMode,
+} from './branches';
+import { fileHashes, listOrReadFiles, validateBranch } from './files';
+import { commitWorkingEdits, mergeBranchInto, pullFromParent } from './operations';
+import { openRepository, removeDeploymentRepository } from './repository';
+import { onDeploymentDeleted } from '../deployments';
+import { finishUpload, receiveChunk, startUpload } from './uploads';
+import { deleteFile, renameFile, writeFiles } from './working';
+import { paginateArray } from '../../http/pagination';
+import type { ServiceContext } from '../../context';
+import type { Principal } from '../../http/auth';
+
+const READ = { access: ['deploymentRead' as const] };
+const EDIT = { access: ['deploymentEdit' as const] };
+
+/** The branch a file edit targets: `branchName`, else the caller's dev-mode branch, else the deploy branch (which refuses edits). */
+async function editBranch(ctx: ServiceContext, deploymentId: number, principal: Principal, requested?: string): Promise<string> {
+  if (requested !== undefined) assertBranchName(requested, '/querystring/branchName');
+  const { deployBranch } = await openRepository(ctx, deploymentId);
+  return defaultBranch(ctx, deploymentId, principal, deployBranch, requested);
+}
+
+export function registerDataModelRoutes({ route, ctx }: Api): void {
+  // The repository lives outside SQLite: remove it with its deployment.
+  onDeploymentDeleted(ctx, (deploymentId) => removeDeploymentRepository(ctx, deploymentId));
+
+  route(api.getDataModelFiles, READ, ({ params, query, principal }) => listOrReadFiles(ctx, params.deploymentId, principal, query));
+  route(api.writeDataModelFiles, EDIT, async ({ params, query, body, principal }) =>
+    writeFiles(ctx, params.deploymentId, principal, await editBranch(ctx, params.deploymentId, principal, query.branchName), body.files),
+  );
+  route(api.deleteDataModelFile, EDIT, async ({ params, query, principal }) =>
+    deleteFile(ctx, params.deploymentId, principal, await editBranch(ctx, params.deploymentId, principal, query.branchName), query.path),
+  );
+  route(api.renameDataModelFile, EDIT, async ({ params, query, body, principal }) =>
+    renameFile(ctx, params.deploymentId, principal, await editBranch(ctx, params.deploymentId, principal, query.branchName), body.path, body.newPath),
+  );
+  route(api.validateDataModel, READ, ({ params, query, principal }) => validateBranch(ctx, params.deploymentId, principal, query.branchName));
+
+  route(api.startDataModelUpload, EDIT, ({ params, body, principal }) => startUpload(ctx, params.deploymentId, principal, body));
+  route(api.uploadDataModelFileChunk, EDIT, ({ params, body, principal }) => receiveChunk(ctx, params.deploymentId, principal, body));
+  route(api.finishDataModelUpload, EDIT, ({ params, body, principal }) => finishUpload(ctx, params.deploymentId, principal, body.uploadId));
+  route(api.getDataModelFileHashes, READ, ({ params, query, principal }) => fileHashes(ctx, params.deploymentId, principal, query.branchName));
+
+  route(api.startDevMode, EDIT, ({ params, query, principal }) => startDevMode(ctx, params.deploymentId, principal, query.branchName));
+  route(api.stopDevMode, EDIT, ({ params, principal }) => stopDevMode(ctx, params.deploymentId, principal));
+
+  route(api.listBranches, READ, async ({ params, query }) =>
+    paginateArray(await listBranchStates(ctx, params.deploymentId), query, (b) => b.branchName),
+  );
+  route(api.createBranch, EDIT, ({ params, body, principal }) =>
+    createSharedBranch(ctx, params.deploymentId, principal, body.branchName, body.parentBranch),
+  );
+  route(api.deleteBranch, EDIT, ({ params, query, principal }) => deleteBranch(ctx, params.deploymentId, principal, query.branchName));
+  route(api.setBranchStagingEnvironment, EDIT, ({ params, body, principal }) =>
+    setStagingEnvironment(ctx, params.deploymentId, principal, body.branchName, body.isStagingEnvironmentEnabled),
+  );
+
+  route(api.commitBranch, EDIT, ({ params, body, principal }) => commitWorkingEdits(ctx, params.deploymentId, principal, body ?? {}));
+  route(api.pullBranch, EDIT, ({ params, body, principal }) => pullFromParent(ctx, params.deploymentId, principal, body ?? {}));
+  route(api.mergeBranch, EDIT, ({ params, body, principal }) => mergeBranchInto(ctx, params.deploymentId, principal, body ?? {}, 'parent'));
+  route(api.mergeBranchToDefault, EDIT, ({ params, body, principal }) =>
+    mergeBranchInto(ctx, params.deploymentId, principal, body ?? {}, 'deploy'),
+  );
+}

@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import {
+  DataModelErrorCodes as Codes,
+  filePathProblem,
+  MAX_FILE_BYTES,
+  type ChangeStatus,
+  type FileContent,
+  type FileSummary,
+  type WorkingState,
+} from '../../../src-shared/api/data-model';
+import type { ServiceContext } from '../../context';
+import type { Principal } from '../../http/auth';
+import { ApiError } from '../../http/problem';
+import { GitRepository, pathsShadowedByFiles, type FlatTree } from '../../platform/repo';
+import { assertWritable, loadBranch } from './branches';
+import { openRepository } from './repository';
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** Uncommitted edits of a branch: path → content (null = deleted). */
+export function workingEdits(ctx: ServiceContext, deploymentId: number, branch: string): Map<string, string | null> {
+  const rows = ctx.db
+    .prepare('SELECT path, content FROM model_working_files WHERE deployment_id = ? AND branch = ? ORDER BY path')
+    .all(deploymentId, branch) as { path: string; content: string | null }[];
+  return new Map(rows.map((r) => [r.path, r.content]));
+}
+
+export type WorkingFile = { path: string; source: 'head'; oid: string } | { path: string; source: 'edit'; content: string };
+
+/** A branch as a user sees it: its head commit's files with its uncommitted edits on top. */
+export interface WorkingTree {
+  branch: string;
+  commit: string;
+  head: FlatTree;
+  edits: Map<string, string | null>;
+  files: Map<string, WorkingFile>;
+}
+
+export async function workingTree(ctx: ServiceContext, repo: GitRepository, deploymentId: number, branch: string): Promise<WorkingTree> {
+  const commit = await repo.requireHead(branch);
+  const head = await repo.treeOf(commit);
+  const edits = workingEdits(ctx, deploymentId, branch);
+  const files = new Map<string, WorkingFile>();
+  for (const [path, entry] of head) files.set(path, { path, source: 'head', oid: entry.oid });
+  for (const [path, content] of edits) {
+    if (content === null) files.delete(path);
+    else files.set(path, { path, source: 'edit', content });
+  }
+  return { branch, commit, head, edits, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
+}
+
+export async function fileText(repo: GitRepository, file: WorkingFile): Promise<string> {
+  return file.source === 'edit' ? file.content : decoder.decode(await repo.readBlob(file.oid));
+}
+
+export async function fileSummary(repo: GitRepository, file: WorkingFile): Promise<FileSummary> {
+  if (file.source === 'head') return { path: file.path, ...(await repo.blobInfo(file.oid)), uncommitted: false };
+  const bytes = encoder.encode(file.content);
+  return { path: file.path, size: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex'), uncommitted: true };
+}
+
+export async function readWorkingFile(ctx: ServiceContext, repo: GitRepository, tree: WorkingTree, path: string): Promise<FileContent> {
+  const file = tree.files.get(path);
+  if (!file) throw new ApiError(404, Codes.FILE_NOT_FOUND, `Branch "${tree.branch}" has no file "${path}".`);
+  const summary = await fileSummary(repo, file);
+  return { branchName: tree.branch, commit: tree.commit, path, content: await fileText(repo, file), size: summary.size, sha256: summary.sha256, uncommitted: summary.uncommitted };
+}
+
+/** Uncommitted changes of a branch relative to its head commit, by path. */
+export function uncommittedChanges(tree: Pick<WorkingTree, 'head' | 'edits'>): { path: string; status: ChangeStatus }[] {
+  return [...tree.edits]
+    .map(([path, content]) => ({ path, status: (content === null ? 'deleted' : tree.head.has(path) ? 'modified' : 'added') as ChangeStatus }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+export function assertFilePath(path: string, pointer: string): void {
+  const problem = filePathProblem(path);
+  if (problem) throw new ApiError(400, Codes[problem.code], problem.detail, { errors: [{ pointer, detail: problem.detail }] });
+}
+
+export function assertFileSize(path: string, bytes: number): void {
+  if (bytes > MAX_FILE_BYTES) {
+    throw new ApiError(413, Codes.FILE_TOO_LARGE, `"${path}" has ${bytes} bytes; a model file may have at most ${MAX_FILE_BYTES}.`);
+  }
+}
+
+/**
+ * Records edits over the head commit in one transaction. An edit that brings a file back to its
+ * committed content drops the edit, so "uncommitted changes" stays exact.
+ */
+async function applyEdits(ctx: ServiceContext, deploymentId: number, principal: Principal, tree: WorkingTree, changes: Map<string, string | null>): Promise<void> {
+  const resulting = new Map<string, true>();
+  for (const path of tree.files.keys()) resulting.set(path, true);
+  for (const [path, content] of changes) {
+    if (content === null) resulting.delete(path);
+    else resulting.set(path, true);
+  }
+  const clashes = pathsShadowedByFiles(resulting);
+  if (clashes.length > 0) {
+    throw new ApiError(409, Codes.PATH_CONFLICT, `A file and a folder would share a path: ${clashes.join(', ')}.`, { paths: clashes });
+  }
+  const plan: { path: string; content: string | null; drop: boolean }[] = [];
+  for (const [path, content] of changes) {
+    const committed = tree.head.get(path);
+    const drop = content === null ? committed === undefined : committed !== undefined && committed.oid === (await GitRepository.blobIdOf(content));
+    plan.push({ path, content, drop });
+  }
+  const now = ctx.clock.now().toISOString();
+  const upsert = ctx.db.prepare(
+    `INSERT INTO model_working_files (deployment_id, branch, path, content, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (deployment_id, branch, path) DO UPDATE SET content = excluded.content, updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
+  );
+  const remove = ctx.db.prepare('DELETE FROM model_working_files WHERE deployment_id = ? AND branch = ? AND path = ?');
+  ctx.db.transaction(() => {
+    for (const step of plan) {
+      if (step.drop) remove.run(deploymentId, tree.branch, step.path);
+      else upsert.run(deploymentId, tree.branch, step.path, step.content, principal.userId, now);
+    }
+  })();
+}
+
+/** Drops edits that equal the (moved) head, e.g. after a pull brought the same change. */
+export async function pruneEdits(ctx: ServiceContext, repo: GitRepository, deploymentId: number, branch: string): Promise<void> {
+  const tree = await workingTree(ctx, repo, deploymentId, branch);
+  const redundant: string[] = [];
+  for (const [path, content] of tree.edits) {
+    const committed = tree.head.get(path);
+    if (content === null ? committed === undefined : committed?.oid === (await GitRepository.blobIdOf(content))) redundant.push(path);
+  }
+  if (redundant.length === 0) return;
+  const remove = ctx.db.prepare('DELETE FROM model_working_files WHERE deployment_id = ? AND branch = ? AND path = ?');
+  ctx.db.transaction(() => redundant.forEach((path) => remove.run(deploymentId, branch, path)))();
+}
+
+async function editWorkingTree(
+  ctx: ServiceContext,
+  deploymentId: number,
+  principal: Principal,
+  branch: string,
+  edit: (tree: WorkingTree) => Promise<Map<string, string | null>> | Map<string, string | null>,
+): Promise<WorkingState> {
+  const { repo, deployBranch } = await openRepository(ctx, deploymentId);
+  return repo.exclusive(async () => {
+    assertWritable(await loadBranch(ctx, repo, deploymentId, deployBranch, branch), principal);
+    const before = await workingTree(ctx, repo, deploymentId, branch);
+    await applyEdits(ctx, deploymentId, principal, before, await edit(before));
+    const after = await workingTree(ctx, repo, deploymentId, branch);
+    return { branchName: branch, headCommit: after.commit, uncommittedChanges: uncommittedChanges(after) };
+  });
+}
+
+export function writeFiles(
+  ctx: ServiceContext,
+  deploymentId: number,
+  principal: Principal,
+  branch: string,
+  files: { path: string; content: string }[],
+): Promise<WorkingState> {
+  const seen = new Set<string>();
+  files.forEach((file, i) => {
+    assertFilePath(file.path, `/body/files/${i}/path`);
+    if (seen.has(file.path)) {
+      throw new ApiError(400, Codes.DUPLICATE_PATH, `"${file.path}" is listed twice.`, { errors: [{ pointer: `/body/files/${i}/path`, detail: 'listed twice' }] });
+    }
+    seen.add(file.path);
+    assertFileSize(file.path, Buffer.byteLength(file.content, 'utf8'));
+  });
+  return editWorkingTree(ctx, deploymentId, principal, branch, () => new Map(files.map((f) => [f.path, f.content])));
+}
+
+export function deleteFile(ctx: ServiceContext, deploymentId: number, principal: Principal, branch: string, path: string): Promise<WorkingState> {
+  assertFilePath(path, '/querystring/path');
+  return editWorkingTree(ctx, deploymentId, principal, branch, (tree) => {
+    if (!tree.files.has(path)) throw new ApiError(404, Codes.FILE_NOT_FOUND, `Branch "${branch}" has no file "${path}".`);
+    return new Map([[path, null]]);
+  });
+}
+
+export function renameFile(ctx: ServiceContext, deploymentId: number, principal: Principal, branch: string, from: string, to: string): Promise<WorkingState> {
+  assertFilePath(from, '/body/path');
+  assertFilePath(to, '/body/newPath');
+  if (from === to) {
+    throw new ApiError(400, Codes.INVALID_FILE_PATH, '`newPath` is the same as `path`.', { errors: [{ pointer: '/body/newPath', detail: 'same as path' }] });
+  }
+  return editWorkingTree(ctx, deploymentId, principal, branch, async (tree) => {
+    const file = tree.files.get(from);
+    if (!file) throw new ApiError(404, Codes.FILE_NOT_FOUND, `Branch "${branch}" has no file "${from}".`);
+    if (tree.files.has(to)) throw new ApiError(409, Codes.FILE_EXISTS, `Branch "${branch}" already has a file "${to}".`);
+    const { repo } = await openRepository(ctx, deploymentId);
+    return new Map([
+      [from, null],
+      [to, await fileText(repo, file)],
+    ]);
+  });
+}

@@ -1,0 +1,443 @@
+import fs from 'node:fs';
+import { createHash } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import git, { type TreeEntry } from 'isomorphic-git';
+import { KeyedMutex } from './mutex';
+import { diffTrees, pathsShadowedByFiles, threeWayMerge, type FlatTree, type TreeChange, type TreeFile } from './tree';
+
+export interface Signature {
+  name: string;
+  email: string;
+}
+
+/** A file to write (`content`) or delete (`content: null`) in a commit. */
+export interface FileWrite {
+  path: string;
+  content: Uint8Array | string | null;
+}
+
+export interface CommitInfo {
+  oid: string;
+  message: string;
+  author: Signature;
+  /** ISO-8601 UTC. */
+  committedAt: string;
+  parents: string[];
+}
+
+export interface CommitResult {
+  /** The branch head after the operation (unchanged when nothing changed). */
+  commit: string;
+  changed: boolean;
+  changes: TreeChange[];
+}
+
+export type MergeOutcome = 'up-to-date' | 'fast-forward' | 'merged' | 'conflict';
+
+export interface MergeResult {
+  outcome: MergeOutcome;
+  /** Target head after the merge; for a dry run, the head it would have (null when a merge commit would be created). */
+  commit: string | null;
+  /** Paths changed differently on both sides; non-empty only for `conflict`. */
+  conflicts: string[];
+  /** What the merge changes (or would change) on the target. */
+  changes: TreeChange[];
+}
+
+export type RepoErrorCode = 'BRANCH_NOT_FOUND' | 'BRANCH_EXISTS' | 'BRANCH_NAME_CONFLICT' | 'PATH_CONFLICT' | 'HEAD_MOVED' | 'REPO_BUSY' | 'INVALID_BRANCH_NAME';
+
+/** A failure the caller can explain (missing branch, moved head, file/folder clash…). */
+export class RepoError extends Error {
+  constructor(
+    readonly code: RepoErrorCode,
+    message: string,
+    readonly paths: string[] = [],
+  ) {
+    super(message);
+    this.name = 'RepoError';
+  }
+}
+
+const FILE_MODE = '100644';
+const TREE_MODE = '040000';
+const STALE_LOCK_MS = 10_000;
+
+/**
+ * Branch names git accepts (check-ref-format) and that are safe as file paths under refs/heads:
+ * ASCII letters, digits, `.`, `_`, `-`, `/`; no `..`, no `//`, no component starting with `.` or
+ * ending with `.lock`, not ending with `/` or `.`.
+ */
+export function isValidBranchName(name: string): boolean {
+  if (name.length === 0 || name.length > 100 || name === 'HEAD') return false;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(name)) return false;
+  if (name.includes('..') || name.includes('//') || name.endsWith('/') || name.endsWith('.')) return false;
+  return name.split('/').every((part) => part.length > 0 && !part.startsWith('.') && !part.endsWith('.lock'));
+}
+
+/** Small LRU for immutable, content-addressed objects (the same oid means the same content in any repo). */
+class LruCache<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly capacity: number) {}
+  get(key: K): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+  set(key: K, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
+  }
+}
+
+const treeCache = new LruCache<string, FlatTree>(256);
+const blobInfoCache = new LruCache<string, { size: number; sha256: string }>(20_000);
+const locks = new KeyedMutex();
+
+const toBytes = (content: Uint8Array | string): Uint8Array =>
+  typeof content === 'string' ? new TextEncoder().encode(content) : content;
+
+const isNotFound = (error: unknown): boolean => (error as { code?: string } | null)?.code === 'NotFoundError';
+
+/**
+ * A bare git repository on disk holding one deployment's model files. Everything is read from
+ * commit trees (no working copy that could drift); writes build trees and commits directly and
+ * move branch refs atomically (git's own `.lock` + rename protocol), one writer at a time.
+ * Plain `git` can open it (`git -C <dir> log main`).
+ */
+export class GitRepository {
+  private constructor(
+    readonly gitdir: string,
+    private readonly now: () => Date,
+  ) {}
+
+  static at(gitdir: string, now: () => Date = () => new Date()): GitRepository {
+    return new GitRepository(gitdir, now);
+  }
+
+  /** Runs `fn` as this repository's only writer (re-entrant within the same async chain). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return locks.run(this.gitdir, fn);
+  }
+
+  exists(): boolean {
+    return fs.existsSync(join(this.gitdir, 'HEAD')) && fs.existsSync(join(this.gitdir, 'objects'));
+  }
+
+  /**
+   * Creates the bare repository (if needed) and, when `branch` has no commit yet, an initial commit
+   * on it holding `files`. Idempotent. Returns the branch head.
+   */
+  async initialize(options: { branch: string; files: FileWrite[]; author: Signature; message: string }): Promise<string> {
+    this.assertBranchName(options.branch);
+    return this.exclusive(async () => {
+      fs.mkdirSync(dirname(this.gitdir), { recursive: true });
+      await git.init({ fs, gitdir: this.gitdir, bare: true, defaultBranch: options.branch });
+      const existing = await this.head(options.branch);
+      if (existing) return existing;
+      const tree = new Map<string, TreeFile>();
+      for (const file of options.files) {
+        if (file.content === null) continue;
+        tree.set(file.path, { oid: await this.writeBlob(file.content), mode: FILE_MODE });
+      }
+      const commit = await this.writeCommitOf(tree, [], options.message, options.author);
+      await this.moveRef(options.branch, commit, null);
+      return commit;
+    });
+  }
+
+  /** Deletes the repository folder. */
+  async remove(): Promise<void> {
+    await this.exclusive(async () => fs.rmSync(this.gitdir, { recursive: true, force: true }));
+  }
+
+  // ---- reading ------------------------------------------------------------------------------
+
+  async head(branch: string): Promise<string | null> {
+    if (!isValidBranchName(branch)) return null;
+    try {
+      return await git.resolveRef({ fs, gitdir: this.gitdir, ref: `refs/heads/${branch}` });
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async requireHead(branch: string): Promise<string> {
+    const head = await this.head(branch);
+    if (!head) throw new RepoError('BRANCH_NOT_FOUND', `Branch "${branch}" does not exist.`);
+    return head;
+  }
+
+  async branches(): Promise<string[]> {
+    return (await git.listBranches({ fs, gitdir: this.gitdir })).sort();
+  }
+
+  async readCommit(oid: string): Promise<CommitInfo> {
+    const { commit } = await git.readCommit({ fs, gitdir: this.gitdir, oid });
+    return {
+      oid,
+      message: commit.message,
+      author: { name: commit.author.name, email: commit.author.email },
+      committedAt: new Date(commit.committer.timestamp * 1000).toISOString(),
+      parents: commit.parent,
+    };
+  }
+
+  /** History of a branch, newest first. */
+  async log(branch: string, depth = 50): Promise<CommitInfo[]> {
+    const head = await this.requireHead(branch);
+    const entries = await git.log({ fs, gitdir: this.gitdir, ref: head, depth });
+    return entries.map((e) => ({
+      oid: e.oid,
+      message: e.commit.message,
+      author: { name: e.commit.author.name, email: e.commit.author.email },
+      committedAt: new Date(e.commit.committer.timestamp * 1000).toISOString(),
+      parents: e.commit.parent,
+    }));
+  }
+
+  /** The files of a commit, flattened (path → blob). */
+  async treeOf(commit: string): Promise<FlatTree> {
+    const { commit: object } = await git.readCommit({ fs, gitdir: this.gitdir, oid: commit });
+    return this.flattenTree(object.tree);
+  }
+
+  /** Head commit and files of a branch. */
+  async branchTree(branch: string): Promise<{ commit: string; tree: FlatTree }> {
+    const commit = await this.requireHead(branch);
+    return { commit, tree: await this.treeOf(commit) };
+  }
+
+  async readBlob(oid: string): Promise<Uint8Array> {
+    return (await git.readBlob({ fs, gitdir: this.gitdir, oid })).blob;
+  }
+
+  /** Size and SHA-256 of a blob's content (cached by blob id). */
+  async blobInfo(oid: string): Promise<{ size: number; sha256: string }> {
+    const cached = blobInfoCache.get(oid);
+    if (cached) return cached;
+    const bytes = await this.readBlob(oid);
+    const info = { size: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
+    blobInfoCache.set(oid, info);
+    return info;
+  }
+
+  /** Content of `path` at the head of `branch`, or null when the branch has no such file. */
+  async readFile(branch: string, path: string): Promise<Uint8Array | null> {
+    const { tree } = await this.branchTree(branch);
+    const entry = tree.get(path);
+    return entry ? this.readBlob(entry.oid) : null;
+  }
+
+  /** The git blob id `content` would have, without writing it. */
+  static async blobIdOf(content: Uint8Array | string): Promise<string> {
+    return git.hashBlob({ object: toBytes(content) }).then((r) => r.oid);
+  }
+
+  async mergeBase(a: string, b: string): Promise<string | null> {
+    const bases = (await git.findMergeBase({ fs, gitdir: this.gitdir, oids: [a, b] })) as string[];
+    return bases[0] ?? null;
+  }
+
+  /** Files that differ from commit `from` (null = empty tree) to commit `to`. */
+  async diff(from: string | null, to: string): Promise<TreeChange[]> {
+    const before = from ? await this.treeOf(from) : new Map<string, TreeFile>();
+    return diffTrees(before, await this.treeOf(to));
+  }
+
+  // ---- writing ------------------------------------------------------------------------------
+
+  async writeBlob(content: Uint8Array | string): Promise<string> {
+    return git.writeBlob({ fs, gitdir: this.gitdir, blob: toBytes(content) });
+  }
+
+  /**
+   * One commit on `branch` with all `writes` (or nothing at all when any fails). Skips the commit
+   * when the tree would not change. `expectedHead` guards against a head that moved meanwhile.
+   */
+  async commitChanges(
+    branch: string,
+    writes: FileWrite[],
+    options: { message: string; author: Signature; expectedHead?: string },
+  ): Promise<CommitResult> {
+    return this.exclusive(async () => {
+      const head = await this.requireHead(branch);
+      if (options.expectedHead !== undefined && options.expectedHead !== head) {
+        throw new RepoError('HEAD_MOVED', `Branch "${branch}" moved to ${head.slice(0, 12)} meanwhile.`);
+      }
+      const before = await this.treeOf(head);
+      const after = new Map(before);
+      for (const write of writes) {
+        if (write.content === null) after.delete(write.path);
+        else after.set(write.path, { oid: await this.writeBlob(write.content), mode: before.get(write.path)?.mode ?? FILE_MODE });
+      }
+      const changes = diffTrees(before, after);
+      if (changes.length === 0) return { commit: head, changed: false, changes };
+      const commit = await this.writeCommitOf(after, [head], options.message, options.author);
+      await this.moveRef(branch, commit, head);
+      return { commit, changed: true, changes };
+    });
+  }
+
+  /** Creates `name` pointing at the head of `from` (or at commit `from` when it is an object id). */
+  async createBranch(name: string, from: string): Promise<string> {
+    this.assertBranchName(name);
+    return this.exclusive(async () => {
+      if (await this.head(name)) throw new RepoError('BRANCH_EXISTS', `Branch "${name}" already exists.`);
+      // Refs are files: "a" and "a/b" cannot both be branches.
+      const clash = (await this.branches()).find((b) => b.startsWith(`${name}/`) || name.startsWith(`${b}/`));
+      if (clash) throw new RepoError('BRANCH_NAME_CONFLICT', `Branch "${name}" cannot exist beside branch "${clash}" (git keeps "a" and "a/b" apart).`);
+      const start = /^[0-9a-f]{40}$/.test(from) ? from : await this.requireHead(from);
+      await this.moveRef(name, start, null);
+      return start;
+    });
+  }
+
+  async deleteBranch(name: string): Promise<void> {
+    await this.exclusive(async () => {
+      await this.requireHead(name);
+      await git.deleteRef({ fs, gitdir: this.gitdir, ref: `refs/heads/${name}` });
+    });
+  }
+
+  /** Points `branch` at `commit`, if its head is still `expectedHead`. */
+  async setHead(branch: string, commit: string, expectedHead: string | null): Promise<void> {
+    this.assertBranchName(branch);
+    await this.exclusive(() => this.moveRef(branch, commit, expectedHead));
+  }
+
+  /**
+   * Merges `source` into `target`: nothing to do when the target already contains the source,
+   * fast-forward when the target has no commits of its own, else a merge commit from a tree-level
+   * three-way merge. On conflict nothing is written and the conflicting paths are returned.
+   */
+  async merge(
+    source: string,
+    target: string,
+    options: { message: string; author: Signature; dryRun?: boolean },
+  ): Promise<MergeResult> {
+    return this.exclusive(async () => {
+      const theirs = await this.requireHead(source);
+      const ours = await this.requireHead(target);
+      const base = theirs === ours ? theirs : await this.mergeBase(ours, theirs);
+      if (base === theirs) return { outcome: 'up-to-date', commit: ours, conflicts: [], changes: [] };
+      const oursTree = await this.treeOf(ours);
+      const theirsTree = await this.treeOf(theirs);
+      if (base === ours) {
+        const changes = diffTrees(oursTree, theirsTree);
+        if (!options.dryRun) await this.moveRef(target, theirs, ours);
+        return { outcome: 'fast-forward', commit: theirs, conflicts: [], changes };
+      }
+      const baseTree = base ? await this.treeOf(base) : new Map<string, TreeFile>();
+      const { merged, conflicts } = threeWayMerge(baseTree, oursTree, theirsTree);
+      if (conflicts.length > 0) return { outcome: 'conflict', commit: ours, conflicts, changes: [] };
+      const changes = diffTrees(oursTree, merged);
+      if (options.dryRun) return { outcome: 'merged', commit: null, conflicts: [], changes };
+      const commit = await this.writeCommitOf(merged, [ours, theirs], options.message, options.author);
+      await this.moveRef(target, commit, ours);
+      return { outcome: 'merged', commit, conflicts: [], changes };
+    });
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  private assertBranchName(name: string): void {
+    if (!isValidBranchName(name)) throw new RepoError('INVALID_BRANCH_NAME', `"${name}" is not a valid branch name.`);
+  }
+
+  private async flattenTree(treeOid: string): Promise<FlatTree> {
+    const cached = treeCache.get(treeOid);
+    if (cached) return cached;
+    const files = new Map<string, TreeFile>();
+    const visit = async (oid: string, prefix: string): Promise<void> => {
+      const { tree } = await git.readTree({ fs, gitdir: this.gitdir, oid });
+      for (const entry of tree) {
+        const path = prefix + entry.path;
+        if (entry.type === 'tree') await visit(entry.oid, `${path}/`);
+        // Submodules (`commit` entries) are not model files.
+        else if (entry.type === 'blob') files.set(path, { oid: entry.oid, mode: entry.mode });
+      }
+    };
+    await visit(treeOid, '');
+    treeCache.set(treeOid, files);
+    return files;
+  }
+
+  /** Writes the nested tree objects of a flat file map; returns the root tree id. */
+  private async writeFlatTree(files: ReadonlyMap<string, TreeFile>): Promise<string> {
+    const clashes = pathsShadowedByFiles(files);
+    if (clashes.length > 0) {
+      throw new RepoError('PATH_CONFLICT', `A file and a folder would share a path: ${clashes.join(', ')}.`, clashes);
+    }
+    if (files.size === 0) return git.writeTree({ fs, gitdir: this.gitdir, tree: [] });
+    interface Folder {
+      files: TreeEntry[];
+      folders: Map<string, Folder>;
+    }
+    const root: Folder = { files: [], folders: new Map() };
+    for (const [path, file] of files) {
+      const parts = path.split('/');
+      let folder = root;
+      for (const part of parts.slice(0, -1)) {
+        let child = folder.folders.get(part);
+        if (!child) folder.folders.set(part, (child = { files: [], folders: new Map() }));
+        folder = child;
+      }
+      folder.files.push({ mode: file.mode, path: parts[parts.length - 1], oid: file.oid, type: 'blob' });
+    }
+    const write = async (folder: Folder): Promise<string> => {
+      const entries = [...folder.files];
+      for (const [name, child] of folder.folders) entries.push({ mode: TREE_MODE, path: name, oid: await write(child), type: 'tree' });
+      return git.writeTree({ fs, gitdir: this.gitdir, tree: entries });
+    };
+    const oid = await write(root);
+    treeCache.set(oid, new Map(files));
+    return oid;
+  }
+
+  private async writeCommitOf(tree: ReadonlyMap<string, TreeFile>, parents: string[], message: string, author: Signature): Promise<string> {
+    const treeOid = await this.writeFlatTree(tree);
+    const person = { name: author.name, email: author.email, timestamp: Math.floor(this.now().getTime() / 1000), timezoneOffset: 0 };
+    return git.writeCommit({
+      fs,
+      gitdir: this.gitdir,
+      commit: { message: message.endsWith('\n') ? message : `${message}\n`, tree: treeOid, parent: parents, author: person, committer: person },
+    });
+  }
+
+  /**
+   * Moves a branch ref the way git does: create `<ref>.lock` exclusively, write the new id, rename
+   * over the ref. Readers never see a half-written ref; `expectedHead` makes it a compare-and-set.
+   */
+  private async moveRef(branch: string, commit: string, expectedHead: string | null): Promise<void> {
+    const current = await this.head(branch);
+    if (current !== expectedHead) {
+      throw new RepoError('HEAD_MOVED', `Branch "${branch}" is at ${current ?? 'nothing'}, expected ${expectedHead ?? 'nothing'}.`);
+    }
+    const refFile = join(this.gitdir, 'refs', 'heads', ...branch.split('/'));
+    const lockFile = `${refFile}.lock`;
+    fs.mkdirSync(dirname(refFile), { recursive: true });
+    let handle: number;
+    try {
+      handle = fs.openSync(lockFile, 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A lock left by a crashed writer is stale after a while; a fresh one belongs to another git process.
+      const age = Date.now() - fs.statSync(lockFile).mtimeMs;
+      if (age < STALE_LOCK_MS) throw new RepoError('REPO_BUSY', `Branch "${branch}" is locked by another git process.`);
+      fs.rmSync(lockFile, { force: true });
+      handle = fs.openSync(lockFile, 'wx');
+    }
+    try {
+      fs.writeSync(handle, `${commit}\n`);
+      fs.fsyncSync(handle);
+    } finally {
+      fs.closeSync(handle);
+    }
+    fs.renameSync(lockFile, refFile);
+  }
+}

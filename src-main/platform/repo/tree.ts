@@ -1,0 +1,91 @@
+/** One file of a commit's tree, by repository-relative path (`model/cubes/orders.yml`). */
+export interface TreeFile {
+  oid: string;
+  mode: string;
+}
+
+/** A commit's whole tree flattened to its files: path → blob. Directories are implied by paths. */
+export type FlatTree = ReadonlyMap<string, TreeFile>;
+
+export type ChangeStatus = 'added' | 'modified' | 'deleted';
+
+export interface TreeChange {
+  path: string;
+  status: ChangeStatus;
+  /** Blob before the change (null when added). */
+  beforeOid: string | null;
+  /** Blob after the change (null when deleted). */
+  afterOid: string | null;
+}
+
+const sameFile = (a: TreeFile | undefined, b: TreeFile | undefined): boolean =>
+  a === b || (a !== undefined && b !== undefined && a.oid === b.oid && a.mode === b.mode);
+
+/** Files that differ between two trees, sorted by path. */
+export function diffTrees(before: FlatTree, after: FlatTree): TreeChange[] {
+  const paths = new Set([...before.keys(), ...after.keys()]);
+  const changes: TreeChange[] = [];
+  for (const path of [...paths].sort()) {
+    const a = before.get(path);
+    const b = after.get(path);
+    if (sameFile(a, b)) continue;
+    changes.push({
+      path,
+      status: a === undefined ? 'added' : b === undefined ? 'deleted' : 'modified',
+      beforeOid: a?.oid ?? null,
+      afterOid: b?.oid ?? null,
+    });
+  }
+  return changes;
+}
+
+export interface ThreeWayMergeResult {
+  merged: Map<string, TreeFile>;
+  /** Paths changed differently on both sides (or a file on one side where the other has a folder). */
+  conflicts: string[];
+}
+
+/**
+ * Tree-level three-way merge over blob ids: a path changed on one side only takes that side; a path
+ * changed identically on both sides is fine; a path changed differently on both sides (edit/edit,
+ * edit/delete, add/add with other content) is a conflict. No line-level merging: a conflict is
+ * reported rather than guessed.
+ */
+export function threeWayMerge(base: FlatTree, ours: FlatTree, theirs: FlatTree): ThreeWayMergeResult {
+  const merged = new Map<string, TreeFile>();
+  const conflicts = new Set<string>();
+  const paths = new Set([...base.keys(), ...ours.keys(), ...theirs.keys()]);
+  for (const path of paths) {
+    const b = base.get(path);
+    const o = ours.get(path);
+    const t = theirs.get(path);
+    let result: TreeFile | undefined;
+    if (sameFile(o, t)) result = o;
+    else if (sameFile(o, b)) result = t;
+    else if (sameFile(t, b)) result = o;
+    else {
+      conflicts.add(path);
+      continue;
+    }
+    if (result) merged.set(path, result);
+  }
+  for (const path of pathsShadowedByFiles(merged)) conflicts.add(path);
+  return { merged, conflicts: [...conflicts].sort() };
+}
+
+/** Paths that cannot coexist in one tree: `a` as a file while `a/b` exists (both are returned). */
+export function pathsShadowedByFiles(files: ReadonlyMap<string, unknown>): string[] {
+  const clashes = new Set<string>();
+  for (const path of files.keys()) {
+    let slash = path.indexOf('/');
+    while (slash > 0) {
+      const folder = path.slice(0, slash);
+      if (files.has(folder)) {
+        clashes.add(folder);
+        clashes.add(path);
+      }
+      slash = path.indexOf('/', slash + 1);
+    }
+  }
+  return [...clashes].sort();
+}

@@ -1,0 +1,342 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPath, createDeployment, ORDERS_YML, SALES_VIEW_YML, sha256, useSampleProject } from '../support/data-model';
+import { startTestService, type TestService } from '../support/service';
+import { createUser, type TestUser } from '../support/users';
+
+let svc: TestService;
+let sampleDir: string;
+let developer: TestUser;
+let otherDeveloper: TestUser;
+let viewer: TestUser;
+
+beforeAll(async () => {
+  sampleDir = useSampleProject();
+  svc = await startTestService();
+  developer = createUser(svc, 'developer', { name: 'Dev One', email: 'dev1@example.com' });
+  otherDeveloper = createUser(svc, 'developer');
+  viewer = createUser(svc, 'viewer');
+});
+afterAll(async () => {
+  await svc.stop();
+  rmSync(sampleDir, { recursive: true, force: true });
+});
+
+const files = (id: number, query = '') => `${buildPath(id)}/data-model/files${query}`;
+
+describe('model repository', () => {
+  it('is a real git repository under the data dir whose deploy branch starts with the sample project’s model files', async () => {
+    const id = await createDeployment(svc);
+    const res = await svc.call('GET', files(id));
+    expect(res.status).toBe(200);
+    expect(res.body.branchName).toBe('main');
+    expect(res.body.items.map((f: { path: string }) => f.path)).toEqual(['model/cubes/orders.yml', 'model/views/sales.yml']);
+    const gitdir = join(svc.dataDir, 'repos', String(id));
+    expect(existsSync(gitdir)).toBe(true);
+    const log = execFileSync('git', ['--git-dir', gitdir, 'log', '--format=%s', 'main'], { encoding: 'utf8' });
+    expect(log.trim()).toBe('Initial model (sample project)');
+    expect(execFileSync('git', ['--git-dir', gitdir, 'show', 'main:model/cubes/orders.yml'], { encoding: 'utf8' })).toBe(ORDERS_YML);
+  });
+
+  it('is removed with its deployment', async () => {
+    const id = await createDeployment(svc);
+    await svc.call('GET', files(id));
+    const gitdir = join(svc.dataDir, 'repos', String(id));
+    expect(existsSync(gitdir)).toBe(true);
+    expect((await svc.call('DELETE', `/api/v1/deployments/${id}`)).status).toBe(204);
+    expect(existsSync(gitdir)).toBe(false);
+  });
+
+  it('answers 404 for files of an unknown deployment', async () => {
+    const res = await svc.call('GET', files(999999));
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('GET data-model/files', () => {
+  let id: number;
+  beforeAll(async () => {
+    id = await createDeployment(svc);
+  });
+
+  it('lists the files of a branch with size and SHA-256', async () => {
+    const res = await svc.call('GET', files(id), { auth: viewer.auth });
+    expect(res.status).toBe(200);
+    expect(res.body.items[0]).toEqual({ path: 'model/cubes/orders.yml', size: Buffer.byteLength(ORDERS_YML), sha256: sha256(ORDERS_YML), uncommitted: false });
+    expect(res.body.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(res.body.hasUncommittedChanges).toBe(false);
+  });
+
+  it('reads one file with `path`', async () => {
+    const res = await svc.call('GET', files(id, '?path=model/views/sales.yml'));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ path: 'model/views/sales.yml', content: SALES_VIEW_YML, sha256: sha256(SALES_VIEW_YML), uncommitted: false, branchName: 'main' });
+  });
+
+  it('paginates the list with first/after', async () => {
+    const first = await svc.call('GET', files(id, '?first=1'));
+    expect(first.body.items).toHaveLength(1);
+    expect(first.body.pageInfo.hasNextPage).toBe(true);
+    const second = await svc.call('GET', files(id, `?first=1&after=${first.body.pageInfo.endCursor}`));
+    expect(second.body.items.map((f: { path: string }) => f.path)).toEqual(['model/views/sales.yml']);
+    expect(second.body.pageInfo.hasNextPage).toBe(false);
+  });
+
+  it('answers 404 FILE_NOT_FOUND for a missing file and 404 BRANCH_NOT_FOUND for a missing branch', async () => {
+    expect((await svc.call('GET', files(id, '?path=model/nope.yml'))).body.code).toBe('FILE_NOT_FOUND');
+    const res = await svc.call('GET', files(id, '?branchName=nope'));
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('BRANCH_NOT_FOUND');
+  });
+
+  it('refuses an invalid branch name or path with 400', async () => {
+    expect((await svc.call('GET', files(id, '?branchName=a..b'))).body.code).toBe('INVALID_BRANCH_NAME');
+    const res = await svc.call('GET', files(id, `?path=${encodeURIComponent('../etc/passwd.yml')}`));
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('INVALID_FILE_PATH');
+  });
+
+  it('needs a credential', async () => {
+    expect((await svc.call('GET', files(id), { auth: null })).status).toBe(401);
+  });
+});
+
+describe('writes only on dev-mode branches', () => {
+  let id: number;
+  beforeAll(async () => {
+    id = await createDeployment(svc);
+  });
+
+  it('refuses PUT on the deploy branch with 409 BRANCH_NOT_IN_DEV_MODE and changes nothing', async () => {
+    const before = await svc.call('GET', files(id, '?path=model/cubes/orders.yml'));
+    const res = await svc.call('PUT', files(id), { body: { files: [{ path: 'model/cubes/orders.yml', content: 'cubes: []\n' }] } });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('BRANCH_NOT_IN_DEV_MODE');
+    const after = await svc.call('GET', files(id, '?path=model/cubes/orders.yml'));
+    expect(after.body).toEqual(before.body);
+  });
+
+  it('refuses PUT, DELETE and rename on a shared branch that is not in dev mode', async () => {
+    expect((await svc.call('POST', `${buildPath(id)}/branches`, { body: { branchName: 'feature-a' } })).status).toBe(201);
+    const put = await svc.call('PUT', files(id, '?branchName=feature-a'), { body: { files: [{ path: 'model/x.yml', content: 'x' }] } });
+    expect(put.body.code).toBe('BRANCH_NOT_IN_DEV_MODE');
+    expect((await svc.call('DELETE', files(id, '?branchName=feature-a&path=model/cubes/orders.yml'))).body.code).toBe('BRANCH_NOT_IN_DEV_MODE');
+    const rename = await svc.call('POST', `${files(id)}/rename?branchName=feature-a`, { body: { path: 'model/cubes/orders.yml', newPath: 'model/o.yml' } });
+    expect(rename.body.code).toBe('BRANCH_NOT_IN_DEV_MODE');
+  });
+
+  it('refuses writes to a viewer with 403', async () => {
+    const res = await svc.call('PUT', files(id), { auth: viewer.auth, body: { files: [{ path: 'model/x.yml', content: 'x' }] } });
+    expect(res.status).toBe(403);
+    expect((await svc.call('POST', `${buildPath(id)}/dev-mode`, { auth: viewer.auth })).status).toBe(403);
+  });
+});
+
+describe('dev mode', () => {
+  let id: number;
+  beforeAll(async () => {
+    id = await createDeployment(svc);
+  });
+
+  it('creates a personal dev branch forked from the deploy branch, idempotently', async () => {
+    const main = await svc.call('GET', files(id));
+    const first = await svc.call('POST', `${buildPath(id)}/dev-mode`, { auth: developer.auth });
+    expect(first.status).toBe(200);
+    expect(first.body.created).toBe(true);
+    expect(first.body.branch).toMatchObject({
+      branchName: `dev-${developer.id}`,
+      parentBranch: 'main',
+      kind: 'personal',
+      isDevMode: true,
+      ownerUserId: developer.id,
+      headCommit: main.body.commit,
+      hasUncommittedChanges: false,
+    });
+    const again = await svc.call('POST', `${buildPath(id)}/dev-mode`, { auth: developer.auth });
+    expect(again.body.created).toBe(false);
+    expect(again.body.branch.branchName).toBe(`dev-${developer.id}`);
+  });
+
+  it('reads the caller’s dev branch by default while in dev mode', async () => {
+    const res = await svc.call('GET', files(id), { auth: developer.auth });
+    expect(res.body.branchName).toBe(`dev-${developer.id}`);
+    expect((await svc.call('GET', files(id), { auth: otherDeveloper.auth })).body.branchName).toBe('main');
+  });
+
+  it('keeps written files as uncommitted edits of the dev branch, leaving git and the deploy branch unchanged', async () => {
+    const dev = `dev-${developer.id}`;
+    const headBefore = (await svc.call('GET', files(id, `?branchName=${dev}`))).body.commit;
+    const res = await svc.call('PUT', files(id), {
+      auth: developer.auth,
+      body: { files: [{ path: 'model/cubes/users.yml', content: 'cubes: []\n' }, { path: 'model/views/sales.yml', content: 'views: []\n' }] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      branchName: dev,
+      headCommit: headBefore,
+      uncommittedChanges: [
+        { path: 'model/cubes/users.yml', status: 'added' },
+        { path: 'model/views/sales.yml', status: 'modified' },
+      ],
+    });
+    const read = await svc.call('GET', files(id, '?path=model/views/sales.yml'), { auth: developer.auth });
+    expect(read.body).toMatchObject({ content: 'views: []\n', uncommitted: true, commit: headBefore });
+    expect((await svc.call('GET', files(id, '?branchName=main&path=model/views/sales.yml'))).body.content).toBe(SALES_VIEW_YML);
+    const gitdir = join(svc.dataDir, 'repos', String(id));
+    expect(execFileSync('git', ['--git-dir', gitdir, 'rev-parse', dev], { encoding: 'utf8' }).trim()).toBe(headBefore);
+  });
+
+  it('drops an edit that restores the committed content', async () => {
+    const res = await svc.call('PUT', files(id), { auth: developer.auth, body: { files: [{ path: 'model/views/sales.yml', content: SALES_VIEW_YML }] } });
+    expect(res.body.uncommittedChanges).toEqual([{ path: 'model/cubes/users.yml', status: 'added' }]);
+  });
+
+  it('deletes and renames files as uncommitted edits', async () => {
+    const del = await svc.call('DELETE', files(id, '?path=model/views/sales.yml'), { auth: developer.auth });
+    expect(del.status).toBe(200);
+    expect(del.body.uncommittedChanges).toContainEqual({ path: 'model/views/sales.yml', status: 'deleted' });
+    const rename = await svc.call('POST', `${files(id)}/rename`, { auth: developer.auth, body: { path: 'model/cubes/users.yml', newPath: 'model/cubes/people.yml' } });
+    expect(rename.status).toBe(200);
+    expect(rename.body.uncommittedChanges).toEqual([
+      { path: 'model/cubes/people.yml', status: 'added' },
+      { path: 'model/views/sales.yml', status: 'deleted' },
+    ]);
+    const list = await svc.call('GET', files(id), { auth: developer.auth });
+    expect(list.body.items.map((f: { path: string }) => f.path)).toEqual(['model/cubes/orders.yml', 'model/cubes/people.yml']);
+    expect(list.body.hasUncommittedChanges).toBe(true);
+  });
+
+  it('answers 404 FILE_NOT_FOUND for deleting or renaming a missing file and 409 FILE_EXISTS for renaming onto a file', async () => {
+    expect((await svc.call('DELETE', files(id, '?path=model/none.yml'), { auth: developer.auth })).body.code).toBe('FILE_NOT_FOUND');
+    const missing = await svc.call('POST', `${files(id)}/rename`, { auth: developer.auth, body: { path: 'model/none.yml', newPath: 'model/n.yml' } });
+    expect(missing.status).toBe(404);
+    const onto = await svc.call('POST', `${files(id)}/rename`, { auth: developer.auth, body: { path: 'model/cubes/people.yml', newPath: 'model/cubes/orders.yml' } });
+    expect(onto.status).toBe(409);
+    expect(onto.body.code).toBe('FILE_EXISTS');
+  });
+
+  it('refuses paths outside the repository, absolute paths, other file types, duplicates and oversized files', async () => {
+    const put = (path: string, content = 'x') => svc.call('PUT', files(id), { auth: developer.auth, body: { files: [{ path, content }] } });
+    for (const bad of ['../outside.yml', 'model/../../x.yml', '/etc/x.yml', 'model//x.yml', '.git/config.yml', 'model\\x.yml']) {
+      const res = await put(bad);
+      expect(res.status, bad).toBe(400);
+      expect(res.body.code, bad).toBe('INVALID_FILE_PATH');
+    }
+    const exe = await put('model/tool.exe');
+    expect(exe.body.code).toBe('FILE_TYPE_NOT_ALLOWED');
+    const dup = await svc.call('PUT', files(id), {
+      auth: developer.auth,
+      body: { files: [{ path: 'model/a.yml', content: '1' }, { path: 'model/a.yml', content: '2' }] },
+    });
+    expect(dup.body.code).toBe('DUPLICATE_PATH');
+    const big = await put('model/big.yml', 'x'.repeat(5 * 1024 * 1024 + 1));
+    expect(big.status).toBe(413);
+    expect(big.body.code).toBe('FILE_TOO_LARGE');
+    expect((await svc.call('GET', files(id, '?path=model/a.yml'), { auth: developer.auth })).status).toBe(404);
+  });
+
+  it('refuses a file where a folder is with 409 PATH_CONFLICT', async () => {
+    const res = await svc.call('PUT', files(id), { auth: developer.auth, body: { files: [{ path: 'model/cubes/orders.yml/x.yml', content: 'x' }] } });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('PATH_CONFLICT');
+  });
+
+  it('refuses writes to another user’s dev branch with 403 DEV_BRANCH_OF_ANOTHER_USER', async () => {
+    const res = await svc.call('PUT', files(id, `?branchName=dev-${developer.id}`), {
+      auth: otherDeveloper.auth,
+      body: { files: [{ path: 'model/x.yml', content: 'x' }] },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('DEV_BRANCH_OF_ANOTHER_USER');
+  });
+
+  it('leaving dev mode keeps the edits but refuses writes until the user comes back', async () => {
+    const left = await svc.call('DELETE', `${buildPath(id)}/dev-mode`, { auth: developer.auth });
+    expect(left.status).toBe(200);
+    expect(left.body).toEqual({ isDevMode: false, branchName: `dev-${developer.id}` });
+    const put = await svc.call('PUT', files(id, `?branchName=dev-${developer.id}`), { auth: developer.auth, body: { files: [{ path: 'model/x.yml', content: 'x' }] } });
+    expect(put.body.code).toBe('BRANCH_NOT_IN_DEV_MODE');
+    expect((await svc.call('GET', files(id), { auth: developer.auth })).body.branchName).toBe('main');
+    const back = await svc.call('POST', `${buildPath(id)}/dev-mode`, { auth: developer.auth });
+    expect(back.body).toMatchObject({ created: false, branch: { isDevMode: true, hasUncommittedChanges: true } });
+    expect((await svc.call('GET', files(id, '?path=model/cubes/people.yml'), { auth: developer.auth })).status).toBe(200);
+  });
+
+  it('forks from another parent with `branchName`, keeping one active dev branch per user', async () => {
+    expect((await svc.call('POST', `${buildPath(id)}/branches`, { body: { branchName: 'feature/b' } })).status).toBe(201);
+    const res = await svc.call('POST', `${buildPath(id)}/dev-mode?branchName=feature/b`, { auth: developer.auth });
+    expect(res.body).toMatchObject({ created: true, branch: { branchName: `dev-${developer.id}-feature-b`, parentBranch: 'feature/b', isDevMode: true } });
+    const branches = (await svc.call('GET', `${buildPath(id)}/branches`)).body.items as { branchName: string; isDevMode: boolean }[];
+    expect(branches.filter((b) => b.isDevMode).map((b) => b.branchName)).toEqual([`dev-${developer.id}-feature-b`]);
+  });
+
+  it('answers 404 for dev mode from an unknown parent and 409 for a personal parent', async () => {
+    expect((await svc.call('POST', `${buildPath(id)}/dev-mode?branchName=nope`, { auth: otherDeveloper.auth })).body.code).toBe('BRANCH_NOT_FOUND');
+    const res = await svc.call('POST', `${buildPath(id)}/dev-mode?branchName=dev-${developer.id}`, { auth: otherDeveloper.auth });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('INVALID_PARENT_BRANCH');
+  });
+
+  it('leaving dev mode when not in it answers with no branch', async () => {
+    const res = await svc.call('DELETE', `${buildPath(id)}/dev-mode`, { auth: viewer.auth });
+    expect(res.status).toBe(403);
+    const other = await svc.call('DELETE', `${buildPath(id)}/dev-mode`, { auth: otherDeveloper.auth });
+    expect(other.body).toEqual({ isDevMode: false, branchName: null });
+  });
+});
+
+describe('GET data-model/validate', () => {
+  let id: number;
+  beforeAll(async () => {
+    id = await createDeployment(svc);
+  });
+
+  it('answers 200 valid: true for a model that compiles', async () => {
+    const res = await svc.call('GET', `${buildPath(id)}/data-model/validate`, { auth: viewer.auth });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ branchName: 'main', valid: true, fileCount: 2, errorCount: 0 });
+  });
+
+  it('answers 200 valid: false with the diagnostics of the working edits on compile errors', async () => {
+    await svc.call('POST', `${buildPath(id)}/dev-mode`, { auth: developer.auth });
+    const broken = ORDERS_YML.replace('type: count', 'type: running_total');
+    await svc.call('PUT', `${buildPath(id)}/data-model/files`, { auth: developer.auth, body: { files: [{ path: 'model/cubes/orders.yml', content: broken }] } });
+    const res = await svc.call('GET', `${buildPath(id)}/data-model/validate`, { auth: developer.auth });
+    expect(res.status).toBe(200);
+    expect(res.body.valid).toBe(false);
+    expect(res.body.errorCount).toBeGreaterThan(0);
+    const error = res.body.diagnostics.find((d: { severity: string }) => d.severity === 'error');
+    expect(error).toMatchObject({ file: 'model/cubes/orders.yml', line: expect.any(Number), column: expect.any(Number), code: expect.stringMatching(/^MODEL_/) });
+    expect(error.line).toBe(broken.split('\n').findIndex((l) => l.includes('running_total')) + 1);
+    const main = await svc.call('GET', `${buildPath(id)}/data-model/validate?branchName=main`, { auth: developer.auth });
+    expect(main.body.valid).toBe(true);
+  });
+
+  it('reports YAML syntax errors with line and column', async () => {
+    await svc.call('PUT', `${buildPath(id)}/data-model/files`, { auth: developer.auth, body: { files: [{ path: 'model/cubes/bad.yml', content: 'cubes:\n  - name: [oops\n' }] } });
+    const res = await svc.call('GET', `${buildPath(id)}/data-model/validate`, { auth: developer.auth });
+    const syntax = res.body.diagnostics.find((d: { file: string }) => d.file === 'model/cubes/bad.yml');
+    expect(syntax).toMatchObject({ severity: 'error', line: expect.any(Number), column: expect.any(Number) });
+  });
+
+  it('compiles only model files under model/', async () => {
+    const res = await svc.call('GET', `${buildPath(id)}/data-model/validate?branchName=main`);
+    expect(res.body.fileCount).toBe(2);
+  });
+});
+
+describe('GET data-model/file-hashes', () => {
+  it('gives the SHA-256 of every file of the branch as the user sees it', async () => {
+    const id = await createDeployment(svc);
+    const main = await svc.call('GET', `${buildPath(id)}/data-model/file-hashes`, { auth: viewer.auth });
+    expect(main.status).toBe(200);
+    expect(main.body.hashes).toEqual({ 'model/cubes/orders.yml': sha256(ORDERS_YML), 'model/views/sales.yml': sha256(SALES_VIEW_YML) });
+    await svc.call('POST', `${buildPath(id)}/dev-mode`, { auth: developer.auth });
+    await svc.call('PUT', `${buildPath(id)}/data-model/files`, { auth: developer.auth, body: { files: [{ path: 'model/new.yml', content: 'cubes: []\n' }] } });
+    const dev = await svc.call('GET', `${buildPath(id)}/data-model/file-hashes`, { auth: developer.auth });
+    expect(dev.body.hashes['model/new.yml']).toBe(sha256('cubes: []\n'));
+    expect(dev.body.branchName).toBe(`dev-${developer.id}`);
+  });
+});

@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { TestService } from './service';
+
+export const ORDERS_YML = `cubes:
+  - name: orders
+    sql_table: public.orders
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
+      - name: status
+        sql: status
+        type: string
+    measures:
+      - name: count
+        type: count
+`;
+
+export const SALES_VIEW_YML = `views:
+  - name: sales
+    cubes:
+      - join_path: orders
+        includes:
+          - status
+          - count
+`;
+
+/**
+ * A sample project folder (`model/**` plus a file outside `model/` that must not be copied), made
+ * the one first run loads through `DRYDOCK_SAMPLE_PROJECT`.
+ */
+export function useSampleProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'drydock-sample-'));
+  const files: Record<string, string> = {
+    'model/cubes/orders.yml': ORDERS_YML,
+    'model/views/sales.yml': SALES_VIEW_YML,
+    'cube.js': 'module.exports = {};\n',
+  };
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  process.env.DRYDOCK_SAMPLE_PROJECT = dir;
+  return dir;
+}
+
+/** Creates a deployment through the API and returns its id. */
+export async function createDeployment(svc: TestService, name = `dm-${Math.random().toString(36).slice(2, 8)}`): Promise<number> {
+  const res = await svc.call('POST', '/build/api/v1/deployments/', {
+    body: { name, cloudProvider: 'aws', creationMethod: 'upload', deployMode: 'cli', storageProvider: { type: 'local' } },
+  });
+  if (res.status !== 201) throw new Error(`creating a deployment failed: ${res.status} ${res.text}`);
+  return res.body.id as number;
+}
+
+/** `/build/api/v1/deployments/{id}` */
+export const buildPath = (deploymentId: number) => `/build/api/v1/deployments/${deploymentId}`;
+
+export const sha256 = (content: string | Buffer) => createHash('sha256').update(content).digest('hex');
