@@ -35,6 +35,9 @@ export function startServe(
     const check = () => {
       const match = /Drydock listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(out);
       if (!match) return;
+      // The login link is printed right after the listening line; wait for it unless it was turned off.
+      const wantsLink = !(options.args ?? []).includes('--no-login-link');
+      if (wantsLink && !/\?login=\S+\n/.test(out)) return;
       clearTimeout(timer);
       proc.stdout!.off('data', check);
       resolve({

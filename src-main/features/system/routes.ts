@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import * as api from '../../../src-shared/api/system';
+import packageJson from '../../../package.json';
 import type { Api } from '../../http/route';
 import { ApiError } from '../../http/problem';
 import { randomToken, sha256 } from '../../platform/tokens/tokens';
@@ -8,7 +8,7 @@ import type { ServiceContext } from '../../context';
 const LOGIN_CODE_TTL_MS = 10 * 60 * 1000;
 export const WORKSPACE_SESSION_TTL_S = 12 * 60 * 60;
 
-const version = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
+const { version } = packageJson;
 
 /** A one-time code that opens a workspace session for `userId` (the browser login link). */
 export function createLoginCode(ctx: ServiceContext, userId: number): string {
