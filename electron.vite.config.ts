@@ -1,0 +1,58 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+
+const root = import.meta.dirname;
+const at = (path: string) => resolve(root, path);
+
+/**
+ * The service serves the UI at `/` with a single-page fallback for client routes such as
+ * `/deployments/3`, so asset URLs must be absolute. electron-vite forces `base: './'` for
+ * production renderer builds (it assumes `file://` loading); this puts `/` back.
+ */
+const absoluteBase: Plugin = {
+  name: 'drydock:absolute-base',
+  enforce: 'post',
+  config: () => ({ base: '/' }),
+};
+
+export default defineConfig({
+  // Electron entry (package.json `main`) and the headless CLI share one Node build. The CLI runs
+  // on plain Node 20, so target that rather than Electron's newer Node.
+  main: {
+    build: {
+      outDir: at('out/main'),
+      target: 'node20',
+      externalizeDeps: true,
+      rolldownOptions: {
+        input: { index: at('src-main/app/main.ts'), cli: at('src-main/cli.ts') },
+        output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+      },
+    },
+  },
+  // Sandboxed preloads must be CommonJS and may require only `electron`: bundle everything else.
+  preload: {
+    build: {
+      outDir: at('out/preload'),
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { index: at('src-main/app/preload.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: at('src-renderer'),
+    plugins: [react(), absoluteBase],
+    worker: { format: 'es' },
+    build: {
+      outDir: at('out/renderer'),
+      emptyOutDir: true,
+      minify: true,
+      // Monaco alone is a few MB; it loads lazily, only where an editor is shown.
+      chunkSizeWarningLimit: 4000,
+      rolldownOptions: { input: { index: at('src-renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,127 @@
+import { Component, Suspense, useEffect, useState, type ErrorInfo, type MouseEvent, type ReactNode } from 'react';
+import { Icon } from './icons';
+import { navigate, subpathOf, useRouter } from './router';
+import { HOME_PATH, screenFor, screens, type Screen } from './screens';
+import { useSession } from './session';
+import { SignIn } from './SignIn';
+import { ProblemBanner, Spinner } from '../lib/ui';
+import { toShownError, type ShownError } from '../lib/errors';
+
+export function App() {
+  const status = useSession((s) => s.status);
+  const start = useSession((s) => s.start);
+  const [startError, setStartError] = useState<ShownError | null>(null);
+
+  useEffect(() => {
+    start().catch((error: unknown) => setStartError(toShownError(error, 'Connecting to the service')));
+  }, [start]);
+
+  if (startError) {
+    return (
+      <main className="signin">
+        <div className="signin-card">
+          <ProblemBanner error={startError} />
+          <button type="button" className="btn btn-default" onClick={() => window.location.reload()}>
+            Retry
+          </button>
+        </div>
+      </main>
+    );
+  }
+  if (status === 'starting') return <Spinner label="Connecting to Drydock…" />;
+  if (status === 'signed-out') return <SignIn />;
+  return <Shell />;
+}
+
+function Shell() {
+  const path = useRouter((s) => s.path);
+  const screen = screenFor(path);
+
+  useEffect(() => {
+    if (path === '/' || !screen) navigate(HOME_PATH, { replace: true });
+  }, [path, screen]);
+
+  useEffect(() => {
+    document.title = screen ? `${screen.title} · Drydock` : 'Drydock';
+  }, [screen]);
+
+  return (
+    <div className="shell">
+      <Sidebar current={screen} />
+      <div className="main">
+        <main className="content" aria-label={screen?.title}>
+          {screen && (
+            <ScreenBoundary key={screen.id}>
+              <Suspense fallback={<Spinner />}>
+                <screen.component subpath={subpathOf(path, screen.path) ?? []} />
+              </Suspense>
+            </ScreenBoundary>
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+function Sidebar({ current }: { current: Screen | undefined }) {
+  const sections = [...new Set(screens.map((s) => s.section))];
+  const user = useSession((s) => s.user);
+  const mode = useSession((s) => s.mode);
+  const signOut = useSession((s) => s.signOut);
+  const go = (event: MouseEvent, to: string) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    navigate(to);
+  };
+  return (
+    <nav className="sidebar" aria-label="Main">
+      <div className="brand">
+        <Icon name="logo" size={20} />
+        <span>Drydock</span>
+      </div>
+      {sections.map((section) => (
+        <div className="nav-section" key={section}>
+          <div className="nav-section-title">{section}</div>
+          {screens
+            .filter((s) => s.section === section)
+            .map((s) => (
+              <a key={s.id} href={s.path} className={`nav-item ${current?.id === s.id ? 'active' : ''}`} aria-current={current?.id === s.id ? 'page' : undefined} onClick={(e) => go(e, s.path)}>
+                <Icon name={s.icon} />
+                <span>{s.title}</span>
+              </a>
+            ))}
+        </div>
+      ))}
+      <div className="sidebar-foot">
+        {user ? (
+          <div className="who" title={user.email}>
+            <div className="who-name">{user.name}</div>
+            <div className="who-meta">{user.role}</div>
+          </div>
+        ) : (
+          <div className="who-meta">{mode === 'desktop' ? 'Desktop session' : 'Signed in'}</div>
+        )}
+        {mode === 'browser' && (
+          <button type="button" className="btn btn-ghost btn-small" onClick={() => signOut()}>
+            Sign out
+          </button>
+        )}
+      </div>
+    </nav>
+  );
+}
+
+/** A screen that throws shows its error in place; the rest of the app keeps working. */
+class ScreenBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
+  override state = { error: null as unknown };
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error('Screen failed', error, info.componentStack);
+  }
+  override render() {
+    if (this.state.error) return <ProblemBanner error={toShownError(this.state.error, 'This screen')} onDismiss={() => this.setState({ error: null })} />;
+    return this.props.children;
+  }
+}

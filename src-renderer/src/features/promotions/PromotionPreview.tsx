@@ -1,0 +1,300 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import type { Deployment } from '../../../../src-shared/api/deployments';
+import type { PromotionPreview } from '../../../../src-shared/api/promotions';
+import type { DashboardConfig } from '../../../../src-shared/api/workbooks';
+import { Badge } from '../../lib/ui';
+import { DashboardGrid, type GridGhost } from '../workbooks/DashboardGrid';
+import { formatPosition, widgetTitle, widgetTypeLabel } from '../workbooks/dashboard';
+import { deploymentLabel } from '../workbooks/data';
+import { HashChip } from '../workbooks/HashChip';
+import { AppLink, workbookPath } from '../workbooks/links';
+import {
+  changeCounts,
+  formatValue,
+  looksLikeColor,
+  promotionDetail,
+  widgetMarks,
+  type DashboardChangeDetail,
+  type DashboardSide,
+  type ValueChange,
+  type WidgetChange,
+  type WidgetChangeKind,
+} from './diff';
+import './promotions.css';
+
+const SIDES: { id: DashboardSide; title: string }[] = [
+  { id: 'dashboardPublished', title: 'Published dashboard' },
+  { id: 'dashboardDraft', title: 'Draft dashboard' },
+];
+
+const KIND_TONES: Record<WidgetChangeKind, 'good' | 'bad' | 'info' | 'warn'> = { added: 'good', removed: 'bad', moved: 'info', changed: 'warn' };
+
+/** What a promotion would do: the operation, both hashes, and a visual diff of each dashboard. */
+export function PromotionPreviewView({ preview, deployments, stale, actions }: { preview: PromotionPreview; deployments: Deployment[] | null; stale: boolean; actions?: ReactNode }) {
+  const detail = useMemo(() => promotionDetail(preview), [preview]);
+  const firstChanged = SIDES.find((s) => preview.changes[s.id].changed)?.id ?? 'dashboardPublished';
+  const [side, setSide] = useState<DashboardSide>(firstChanged);
+  const dashboard = detail.dashboards[side];
+  const { source, target } = preview;
+
+  return (
+    <section className={`panel promo-preview ${stale ? 'is-stale' : ''}`} aria-label="Promotion preview">
+      <header className="promo-preview-head">
+        <div className="promo-preview-title">
+          <h2>
+            Preview {stale && <Badge tone="warn">out of date</Badge>}
+          </h2>
+          <div className="promo-route">
+            <Badge tone={preview.operation === 'CREATE' ? 'good' : 'info'}>{preview.operation}</Badge>
+            <span>
+              <span className="strong">{source.name}</span> <span className="muted">in {deploymentLabel(deployments, source.deploymentId)}</span>
+            </span>
+            <span className="promo-arrow" aria-hidden="true">
+              →
+            </span>
+            <span>
+              {target.workbookId !== null ? (
+                <AppLink to={workbookPath(target.deploymentId, target.workbookId)} className="strong">
+                  {target.name}
+                </AppLink>
+              ) : (
+                <span className="strong">new workbook “{target.slug}”</span>
+              )}{' '}
+              <span className="muted">in {deploymentLabel(deployments, target.deploymentId)}</span>
+            </span>
+          </div>
+        </div>
+        {actions && <div className="actions">{actions}</div>}
+      </header>
+
+      <dl className="promo-hashes">
+        <div>
+          <dt>Source hash</dt>
+          <dd>
+            <HashChip hash={preview.sourceHash} label="source hash" />
+          </dd>
+        </div>
+        <div>
+          <dt>Target hash</dt>
+          <dd>{preview.targetHash ? <HashChip hash={preview.targetHash} label="target hash" /> : <span className="muted">none — the workbook will be created</span>}</dd>
+        </div>
+        <div>
+          <dt>Operation</dt>
+          <dd>{preview.operation === 'CREATE' ? `Creates “${target.slug}” in ${deploymentLabel(deployments, target.deploymentId)}` : `Overwrites workbook #${target.workbookId}`}</dd>
+        </div>
+      </dl>
+
+      {preview.changes.identical && (
+        <div className="promo-note promo-note-good" role="status">
+          The target already has exactly this content. Applying would only record another promotion.
+        </div>
+      )}
+      {detail.fields.length > 0 && (
+        <div className="promo-block">
+          <h3>Workbook</h3>
+          <ChangeList changes={detail.fields} label="Workbook field changes" />
+        </div>
+      )}
+
+      <div className="tabs promo-side-tabs" role="tablist" aria-label="Dashboard">
+        {SIDES.map((s) => {
+          const counts = changeCounts(preview.changes[s.id]);
+          const changed = preview.changes[s.id].changed;
+          return (
+            <button key={s.id} type="button" role="tab" aria-selected={side === s.id} className={`tab ${side === s.id ? 'active' : ''}`} onClick={() => setSide(s.id)}>
+              {s.title}{' '}
+              {changed ? (
+                <span className="promo-tab-counts">
+                  {counts.added > 0 && <span className="c-added">+{counts.added}</span>}
+                  {counts.removed > 0 && <span className="c-removed">−{counts.removed}</span>}
+                  {counts.moved > 0 && <span className="c-moved">↔{counts.moved}</span>}
+                  {counts.changed > 0 && <span className="c-changed">~{counts.changed}</span>}
+                  {counts.added + counts.removed + counts.moved + counts.changed === 0 && <span className="c-changed">•</span>}
+                </span>
+              ) : (
+                <span className="muted">(no changes)</span>
+              )}
+            </button>
+          );
+        })}
+      </div>
+      <div role="tabpanel" aria-label={SIDES.find((s) => s.id === side)?.title}>
+        <DashboardDiffView
+          key={side}
+          detail={dashboard}
+          source={side === 'dashboardDraft' ? preview.sourceContent.dashboardDraft : preview.sourceContent.dashboardPublished}
+          target={preview.targetContent ? (side === 'dashboardDraft' ? preview.targetContent.dashboardDraft : preview.targetContent.dashboardPublished) : null}
+          creating={preview.operation === 'CREATE'}
+        />
+      </div>
+    </section>
+  );
+}
+
+function DashboardDiffView({ detail, source, target, creating }: { detail: DashboardChangeDetail; source: DashboardConfig | null; target: DashboardConfig | null; creating: boolean }) {
+  const [focus, setFocus] = useState<string | null>(null);
+  const { diff } = detail;
+  const marks = widgetMarks(detail);
+  const beforeMarks = new Map([...marks].filter(([, kind]) => kind !== 'added'));
+  const afterMarks = new Map([...marks].filter(([, kind]) => kind !== 'removed'));
+  const ghosts: GridGhost[] = detail.widgets
+    .filter((w) => w.move && !w.responsiveOnly)
+    .map((w) => ({ id: w.id, position: w.move!.before, label: widgetTitle(w.after ?? w.before!) ?? w.id }));
+  const counts = changeCounts(diff);
+  const dashboardLevel: { title: string; changes: ValueChange[] }[] = [
+    { title: 'Dashboard fields', changes: detail.fields },
+    { title: 'Theme', changes: detail.theme },
+    { title: 'Layout', changes: detail.layout },
+    { title: 'Settings', changes: detail.settings },
+    { title: 'App source', changes: detail.app },
+  ].filter((group) => group.changes.length > 0);
+
+  return (
+    <div className="promo-diff">
+      <div className="promo-chips" aria-label="Summary of changes">
+        {diff.presence === 'added' && <Badge tone="good">{creating ? 'new dashboard' : 'dashboard added to the target'}</Badge>}
+        {diff.presence === 'removed' && <Badge tone="bad">the target’s dashboard will be removed</Badge>}
+        {diff.presence === 'neither' && <Badge>no dashboard on either side</Badge>}
+        {!diff.changed && diff.presence === 'both' && <Badge tone="good">no changes</Badge>}
+        {counts.added > 0 && <Badge tone="good">{counts.added} added</Badge>}
+        {counts.removed > 0 && <Badge tone="bad">{counts.removed} removed</Badge>}
+        {counts.moved > 0 && <Badge tone="info">{counts.moved} moved</Badge>}
+        {counts.changed > 0 && <Badge tone="warn">{counts.changed} changed</Badge>}
+        {diff.fieldsChanged.length > 0 && <Badge tone="warn">{diff.fieldsChanged.join(', ')} changed</Badge>}
+        {diff.themeChanged && <Badge tone="warn">theme changed</Badge>}
+        {diff.layoutChanged && <Badge tone="warn">layout changed</Badge>}
+        {diff.settingsChanged && <Badge tone="warn">settings changed</Badge>}
+        {diff.appChanged && <Badge tone="warn">app source changed</Badge>}
+        {detail.orderChanged && <Badge>widget order changed</Badge>}
+      </div>
+
+      {diff.presence !== 'neither' && (
+        <div className="promo-compare">
+          <figure>
+            <figcaption>
+              <span className="strong">Target now</span> <span className="muted">{target ? `${target.widgets?.length ?? 0} widgets` : 'no dashboard'}</span>
+            </figcaption>
+            {target ? (
+              <DashboardGrid config={target} label="Target now" marks={beforeMarks} dimUnmarked={diff.changed} compact focusId={focus} onFocus={setFocus} />
+            ) : (
+              <div className="dash-canvas promo-absent">{creating ? 'The workbook does not exist in the target yet.' : 'The target has no dashboard here.'}</div>
+            )}
+          </figure>
+          <div className="promo-compare-arrow" aria-hidden="true">
+            →
+          </div>
+          <figure>
+            <figcaption>
+              <span className="strong">After promotion</span> <span className="muted">{source ? `${source.widgets?.length ?? 0} widgets` : 'no dashboard'}</span>
+            </figcaption>
+            {source ? (
+              <DashboardGrid config={source} label="After promotion" marks={afterMarks} ghosts={ghosts} dimUnmarked={diff.changed} compact focusId={focus} onFocus={setFocus} />
+            ) : (
+              <div className="dash-canvas promo-absent">The target’s dashboard is removed.</div>
+            )}
+          </figure>
+        </div>
+      )}
+
+      {detail.widgets.length > 0 && (
+        <div className="promo-block">
+          <h3>Widgets</h3>
+          <table className="table promo-widget-table" aria-label="Widget changes">
+            <thead>
+              <tr>
+                <th>Change</th>
+                <th>Widget</th>
+                <th>Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {detail.widgets.map((w) => (
+                <WidgetChangeRow key={w.id} change={w} focused={focus === w.id} onFocus={setFocus} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {dashboardLevel.map((group) => (
+        <div className="promo-block" key={group.title}>
+          <h3>{group.title}</h3>
+          <ChangeList changes={group.changes} label={`${group.title} changes`} />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function WidgetChangeRow({ change, focused, onFocus }: { change: WidgetChange; focused: boolean; onFocus: (id: string | null) => void }) {
+  const widget = change.after ?? change.before;
+  const title = widget ? widgetTitle(widget) : null;
+  return (
+    <tr className={`promo-row-${change.kinds[0]} ${focused ? 'selected' : ''}`} onMouseEnter={() => onFocus(change.id)} onMouseLeave={() => onFocus(null)}>
+      <td>
+        <span className="promo-kinds">
+          {change.kinds.map((kind) => (
+            <Badge key={kind} tone={KIND_TONES[kind]}>
+              {kind}
+            </Badge>
+          ))}
+        </span>
+      </td>
+      <td>
+        <div className="promo-widget-name">
+          <span className="strong">{title ?? <span className="muted">untitled</span>}</span>
+          <span className="muted">
+            {widget ? widgetTypeLabel(widget.type) : ''} · <code>{change.id}</code>
+          </span>
+        </div>
+      </td>
+      <td className="promo-details">
+        {change.kinds.includes('added') && change.after && <span className="muted">at {formatPosition(change.after.position)}</span>}
+        {change.kinds.includes('removed') && change.before && <span className="muted">was at {formatPosition(change.before.position)}</span>}
+        {change.move &&
+          (change.responsiveOnly ? (
+            <div className="muted">responsive layouts differ (position unchanged)</div>
+          ) : (
+            <div className="promo-move">
+              <code>{formatPosition(change.move.before)}</code> <span aria-hidden="true">→</span>
+              <span className="sr-only">to</span> <code>{formatPosition(change.move.after)}</code>
+            </div>
+          ))}
+        {change.values.length > 0 && <ChangeList changes={change.values} label={`Changes of ${title ?? change.id}`} compact />}
+      </td>
+    </tr>
+  );
+}
+
+/** `path  before → after`, with colour swatches where a value is a colour. */
+function ChangeList({ changes, label, compact = false }: { changes: ValueChange[]; label: string; compact?: boolean }) {
+  return (
+    <ul className={`promo-changes ${compact ? 'compact' : ''}`} aria-label={label}>
+      {changes.map((c) => (
+        <li key={c.path}>
+          <code className="promo-path">{c.path || 'value'}</code>
+          <span className="promo-before">
+            <Value value={c.before} />
+          </span>
+          <span className="promo-to" aria-hidden="true">
+            →
+          </span>
+          <span className="sr-only">becomes</span>
+          <span className="promo-after">
+            <Value value={c.after} />
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Value({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <span className="muted">(none)</span>;
+  return (
+    <span className="promo-value" title={typeof value === 'string' ? value : JSON.stringify(value)}>
+      {looksLikeColor(value) && <span className="promo-swatch" style={{ background: value }} aria-hidden="true" />}
+      <code>{formatValue(value)}</code>
+    </span>
+  );
+}

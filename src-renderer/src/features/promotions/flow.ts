@@ -1,0 +1,143 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiProblem } from '../../../../src-shared/api/client';
+import { applyWorkbookPromotion, previewWorkbookPromotion, type PromotionPreview, type WorkbookPromotion } from '../../../../src-shared/api/promotions';
+import { api } from '../../app/session';
+import { toShownError, type ShownError } from '../../lib/errors';
+
+export interface PromotionRequest {
+  sourceDeploymentId: number;
+  sourceWorkbookId: number;
+  targetDeploymentId: number | null;
+  /** null: let the service choose (the workbook last promoted to, else the same slug, else a new one). */
+  targetWorkbookId: number | null;
+}
+
+/** Why an apply was refused because the preview no longer describes the workbooks (409). */
+export interface StalePreview {
+  side: 'source' | 'target';
+  /** The hash the preview showed, and the one the service sees now (null: no such workbook). */
+  previewHash: string | null;
+  currentHash: string | null;
+  /** The service's own explanation. */
+  detail: string;
+}
+
+export interface PromotionFlow {
+  preview: PromotionPreview | null;
+  previewing: boolean;
+  applying: boolean;
+  result: WorkbookPromotion | null;
+  stale: StalePreview | null;
+  error: ShownError | null;
+  /** Sent with the apply of the current preview: a repeat (double click, retry) applies once. */
+  idempotencyKey: string | null;
+  runPreview(): Promise<void>;
+  apply(): Promise<void>;
+  dismissError(): void;
+}
+
+const newKey = (): string =>
+  typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function'
+    ? `ui-${crypto.randomUUID()}`
+    : `ui-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+
+const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** A 409 that says the preview is stale, read into what the UI explains; null for any other failure. */
+export function stalePreviewOf(error: unknown): StalePreview | null {
+  if (!(error instanceof ApiProblem) || error.status !== 409) return null;
+  const extras = error.problem ?? {};
+  if (error.code === 'PROMOTION_SOURCE_CHANGED') {
+    return { side: 'source', previewHash: stringOrNull(extras.previewSourceHash), currentHash: stringOrNull(extras.currentSourceHash), detail: error.detail };
+  }
+  if (error.code === 'PROMOTION_TARGET_CHANGED') {
+    return { side: 'target', previewHash: stringOrNull(extras.previewTargetHash), currentHash: stringOrNull(extras.currentTargetHash), detail: error.detail };
+  }
+  return null;
+}
+
+/**
+ * Preview → apply, with what the service guarantees made visible: each preview gets its own
+ * idempotency key, the apply sends the preview's hashes, and a stale preview is kept (greyed)
+ * next to the explanation instead of being thrown away.
+ */
+export function usePromotionFlow(request: PromotionRequest, onApplied?: (promotion: WorkbookPromotion) => void): PromotionFlow {
+  const [preview, setPreview] = useState<PromotionPreview | null>(null);
+  const [idempotencyKey, setKey] = useState<string | null>(null);
+  const [previewing, setPreviewing] = useState(false);
+  const [applying, setApplying] = useState(false);
+  const [result, setResult] = useState<WorkbookPromotion | null>(null);
+  const [stale, setStale] = useState<StalePreview | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
+  // Guards that state updates cannot: a second click arriving before the re-render.
+  const inFlight = useRef(false);
+  const generation = useRef(0);
+
+  const { sourceDeploymentId, sourceWorkbookId, targetDeploymentId, targetWorkbookId } = request;
+
+  // A different source or target makes the preview (and what followed it) meaningless.
+  useEffect(() => {
+    generation.current += 1;
+    setPreview(null);
+    setKey(null);
+    setResult(null);
+    setStale(null);
+    setError(null);
+  }, [sourceDeploymentId, sourceWorkbookId, targetDeploymentId, targetWorkbookId]);
+
+  const runPreview = useCallback(async () => {
+    if (targetDeploymentId === null) return;
+    const mine = ++generation.current;
+    setPreviewing(true);
+    setError(null);
+    try {
+      const fresh = await api.call(previewWorkbookPromotion, {
+        params: { deploymentId: sourceDeploymentId, workbookId: sourceWorkbookId },
+        body: { targetDeploymentId, ...(targetWorkbookId !== null ? { targetWorkbookId } : {}) },
+      });
+      if (mine !== generation.current) return;
+      setPreview(fresh);
+      setKey(newKey());
+      setResult(null);
+      setStale(null);
+    } catch (failure) {
+      if (mine === generation.current) setError(toShownError(failure, 'Preview'));
+    } finally {
+      if (mine === generation.current) setPreviewing(false);
+    }
+  }, [sourceDeploymentId, sourceWorkbookId, targetDeploymentId, targetWorkbookId]);
+
+  const apply = useCallback(async () => {
+    if (!preview || !idempotencyKey || inFlight.current || result || stale) return;
+    inFlight.current = true;
+    const mine = generation.current;
+    setApplying(true);
+    setError(null);
+    try {
+      const promotion = await api.call(applyWorkbookPromotion, {
+        params: { deploymentId: sourceDeploymentId, workbookId: sourceWorkbookId },
+        body: {
+          targetDeploymentId: preview.target.deploymentId,
+          // Pin the workbook the preview compared with, so the apply cannot land elsewhere.
+          ...(preview.target.workbookId !== null ? { targetWorkbookId: preview.target.workbookId } : {}),
+          sourceHash: preview.sourceHash,
+          targetHash: preview.targetHash,
+          idempotencyKey,
+        },
+      });
+      if (mine !== generation.current) return;
+      setResult(promotion);
+      onApplied?.(promotion);
+    } catch (failure) {
+      if (mine !== generation.current) return;
+      const staleness = stalePreviewOf(failure);
+      if (staleness) setStale(staleness);
+      else setError(toShownError(failure, 'Promotion'));
+    } finally {
+      inFlight.current = false;
+      if (mine === generation.current) setApplying(false);
+    }
+  }, [preview, idempotencyKey, result, stale, sourceDeploymentId, sourceWorkbookId, onApplied]);
+
+  return { preview, previewing, applying, result, stale, error, idempotencyKey, runPreview, apply, dismissError: () => setError(null) };
+}

@@ -1,0 +1,130 @@
+import { useEffect, useState } from 'react';
+import type { Workbook } from '../../../../src-shared/api/workbooks';
+import type { Deployment } from '../../../../src-shared/api/deployments';
+import { navigate } from '../../app/router';
+import type { ScreenProps } from '../../app/screens';
+import { Badge, Button, EmptyState, Field, ProblemBanner, Spinner, Time } from '../../lib/ui';
+import { deploymentLabel, useDebounced, useDeploymentList, useWorkbookList } from './data';
+import { AppLink, idOf, promotionPath, workbookPath, workbooksPath } from './links';
+import { PromotionSummary } from './PromotionSummary';
+import { WorkbookView } from './WorkbookView';
+import './workbooks.css';
+
+/** `/workbooks[/:deploymentId]` lists workbooks; `/workbooks/:deploymentId/:workbookId[/published|draft]` shows one. */
+export default function WorkbooksScreen({ subpath }: ScreenProps) {
+  const [depText, wbText, versionText] = subpath;
+  const deploymentId = idOf(depText);
+  const workbookId = idOf(wbText);
+  const deployments = useDeploymentList();
+
+  if ((depText !== undefined && deploymentId === null) || (wbText !== undefined && workbookId === null)) {
+    return <ProblemBanner error={{ title: 'Not found', detail: `“${subpath.join('/')}” is not a workbook address.`, code: null, status: null, fields: [] }} />;
+  }
+  if (deploymentId !== null && workbookId !== null) {
+    const version = versionText === 'draft' || versionText === 'published' ? versionText : null;
+    return <WorkbookView deploymentId={deploymentId} workbookId={workbookId} version={version} deployments={deployments.data} />;
+  }
+  return <WorkbookList deploymentId={deploymentId} deployments={deployments.data} deploymentsLoading={deployments.loading} />;
+}
+
+function WorkbookList({ deploymentId, deployments, deploymentsLoading }: { deploymentId: number | null; deployments: Deployment[] | null; deploymentsLoading: boolean }) {
+  const [search, setSearch] = useState('');
+  const settled = useDebounced(search);
+  const workbooks = useWorkbookList(deploymentId, settled);
+
+  // Without a deployment in the address, show the first one's workbooks.
+  useEffect(() => {
+    if (deploymentId === null && deployments && deployments.length > 0) navigate(workbooksPath(deployments[0].id), { replace: true });
+  }, [deploymentId, deployments]);
+
+  return (
+    <section className="page">
+      <header className="page-head">
+        <h1>Workbooks {workbooks.data && deploymentId !== null && <span className="count">{workbooks.data.length}</span>}</h1>
+        <div className="actions">
+          <Button onClick={workbooks.reload} busy={workbooks.loading && workbooks.data !== null} disabled={deploymentId === null}>
+            Refresh
+          </Button>
+        </div>
+      </header>
+      <div className="wb-toolbar">
+        <Field label="Deployment" htmlFor="wb-deployment">
+          <select id="wb-deployment" value={deploymentId ?? ''} onChange={(e) => navigate(workbooksPath(Number(e.target.value)))} disabled={!deployments?.length}>
+            {deploymentId === null && <option value="">{deploymentsLoading ? 'Loading…' : 'Choose a deployment'}</option>}
+            {deploymentId !== null && !deployments?.some((d) => d.id === deploymentId) && <option value={deploymentId}>{deploymentLabel(deployments, deploymentId)}</option>}
+            {(deployments ?? []).map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Search" htmlFor="wb-search">
+          <input id="wb-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name or slug" autoComplete="off" />
+        </Field>
+      </div>
+      <ProblemBanner error={workbooks.error} />
+      {deployments && deployments.length === 0 ? (
+        <EmptyState title="No deployments yet">
+          Workbooks live in a deployment. <AppLink to="/deployments">Create a deployment first.</AppLink>
+        </EmptyState>
+      ) : deploymentId === null || (!workbooks.data && workbooks.loading) ? (
+        <Spinner label="Loading workbooks…" />
+      ) : workbooks.data && workbooks.data.length === 0 ? (
+        <EmptyState title={settled.trim() ? `No workbook matches “${settled.trim()}”` : 'No workbooks in this deployment'}>
+          {settled.trim() ? 'Try another name or slug.' : 'Create one through the API (POST …/workbooks) or promote one here from another deployment.'}
+        </EmptyState>
+      ) : (
+        workbooks.data && <WorkbookTable deploymentId={deploymentId} workbooks={workbooks.data} deployments={deployments} />
+      )}
+    </section>
+  );
+}
+
+function WorkbookTable({ deploymentId, workbooks, deployments }: { deploymentId: number; workbooks: Workbook[]; deployments: Deployment[] | null }) {
+  return (
+    <table className="table table-hover" aria-label="Workbooks">
+      <thead>
+        <tr>
+          <th>Name</th>
+          <th>Folder</th>
+          <th>Owner</th>
+          <th>Dashboard</th>
+          <th>Promotion</th>
+          <th>Updated</th>
+          <th className="actions-col" aria-label="Actions" />
+        </tr>
+      </thead>
+      <tbody>
+        {workbooks.map((wb) => (
+          <tr key={wb.id} className="clickable" onClick={() => navigate(workbookPath(deploymentId, wb.id))}>
+            <td>
+              <div className="wb-name">
+                <AppLink to={workbookPath(deploymentId, wb.id)} className="strong">
+                  {wb.name}
+                </AppLink>
+                <small>{wb.slug}</small>
+              </div>
+            </td>
+            <td>
+              <code>{wb.folderPath}</code>
+            </td>
+            <td>{wb.user?.name ?? <span className="muted">—</span>}</td>
+            <td>{wb.publishedAt ? <Badge tone="good">published</Badge> : <Badge>draft only</Badge>}</td>
+            <td>
+              <PromotionSummary workbook={wb} deployments={deployments} />
+            </td>
+            <td>
+              <Time value={wb.updatedAt} />
+            </td>
+            <td className="actions-col">
+              <AppLink to={promotionPath(deploymentId, wb.id)} className="btn btn-ghost btn-small" ariaLabel={`Promote ${wb.name}`}>
+                Promote…
+              </AppLink>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,121 @@
+import { useEffect, useRef, type ButtonHTMLAttributes, type ReactNode } from 'react';
+import type { ShownError } from './errors';
+import { fieldPath } from './errors';
+
+export function ProblemBanner({ error, onDismiss }: { error: ShownError | null; onDismiss?: () => void }) {
+  if (!error) return null;
+  return (
+    <div className="problem" role="alert">
+      <div className="problem-head">
+        <strong>{error.title}</strong>
+        {error.code && <code className="problem-code">{error.code}</code>}
+        {onDismiss && (
+          <button type="button" className="icon-button" aria-label="Dismiss" onClick={onDismiss}>
+            ×
+          </button>
+        )}
+      </div>
+      <div className="problem-detail">{error.detail}</div>
+      {error.fields.length > 0 && (
+        <ul className="problem-fields">
+          {error.fields.map((field, index) => (
+            <li key={`${field.pointer}-${index}`}>
+              <code>{fieldPath(field.pointer) || field.pointer}</code> {field.detail}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function Button({
+  variant = 'default',
+  busy = false,
+  children,
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: 'default' | 'primary' | 'danger' | 'ghost'; busy?: boolean }) {
+  return (
+    <button type="button" {...rest} className={`btn btn-${variant} ${rest.className ?? ''}`} disabled={rest.disabled || busy} aria-busy={busy}>
+      {busy && <span className="spinner" aria-hidden="true" />}
+      {children}
+    </button>
+  );
+}
+
+export function Field({ label, hint, error, children, htmlFor }: { label: string; hint?: ReactNode; error?: string | null; children: ReactNode; htmlFor: string }) {
+  return (
+    <div className={`field ${error ? 'field-invalid' : ''}`}>
+      <label htmlFor={htmlFor}>{label}</label>
+      {children}
+      {error ? <div className="field-error">{error}</div> : hint ? <div className="field-hint">{hint}</div> : null}
+    </div>
+  );
+}
+
+export function Spinner({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div className="loading" role="status">
+      <span className="spinner" aria-hidden="true" /> {label}
+    </div>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty">
+      <div className="empty-title">{title}</div>
+      {children && <div className="empty-body">{children}</div>}
+    </div>
+  );
+}
+
+export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'good' | 'warn' | 'bad' | 'info'; children: ReactNode }) {
+  return <span className={`badge badge-${tone}`}>{children}</span>;
+}
+
+/** A modal dialog on the native <dialog> element (focus trapping and Escape come with it). */
+export function Dialog({ title, open, onClose, children, footer }: { title: string; open: boolean; onClose: () => void; children: ReactNode; footer?: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} className="dialog" aria-label={title} onClose={onClose} onCancel={onClose}>
+      <header className="dialog-head">
+        <h2>{title}</h2>
+        <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+          ×
+        </button>
+      </header>
+      <div className="dialog-body">{children}</div>
+      {footer && <footer className="dialog-foot">{footer}</footer>}
+    </dialog>
+  );
+}
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+
+/** `3 min ago` for recent times, a date otherwise; the exact time is in the title attribute. */
+export function Time({ value }: { value: string | null | undefined }) {
+  if (!value) return <span className="muted">—</span>;
+  const date = new Date(value);
+  const seconds = Math.round((date.getTime() - Date.now()) / 1000);
+  const abs = Math.abs(seconds);
+  const text =
+    abs < 60
+      ? relative.format(seconds, 'second')
+      : abs < 3600
+        ? relative.format(Math.round(seconds / 60), 'minute')
+        : abs < 86400
+          ? relative.format(Math.round(seconds / 3600), 'hour')
+          : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  return (
+    <time dateTime={value} title={date.toLocaleString()}>
+      {text}
+    </time>
+  );
+}

@@ -1,0 +1,221 @@
+/**
+ * End-to-end harness: a real `drydock serve` process (built CLI, real SQLite, file secrets in a
+ * temp dir) and Debian's chromium driven by playwright-core. Every e2e test of every screen
+ * reuses this: `const e2e = await startE2E()` … `await e2e.teardown()`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const SCREENSHOT_DIR = join(ROOT, 'test-output', 'e2e');
+export const E2E_API_KEY = 'dd_e2e_admin_key_0123456789abcdefghijklmnop';
+export const CHROMIUM = process.env.DRYDOCK_E2E_CHROMIUM ?? '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+];
+
+// ---- the service -------------------------------------------------------------------------
+
+export interface E2EServer {
+  url: string;
+  /** One-time login link printed by `serve --open-login`. */
+  loginUrl: string;
+  apiKey: string;
+  dataDir: string;
+  /** Everything the process printed so far (for failure messages). */
+  output(): string;
+  /** API calls with the admin key, to set up or check state behind the UI. */
+  api(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+  stop(): Promise<void>;
+}
+
+export async function startServer(options: { env?: Record<string, string> } = {}): Promise<E2EServer> {
+  const cli = join(ROOT, 'out', 'main', 'cli.js');
+  if (!existsSync(cli)) throw new Error('Drydock is not built (out/main/cli.js is missing): run `npm run build`.');
+  const dataDir = mkdtempSync(join(tmpdir(), 'drydock-e2e-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(ROOT, 'bin', 'drydock.js'), 'serve', '--data-dir', dataDir, '--secrets', 'file', '--port', '0', '--open-login'],
+    { cwd: ROOT, env: { ...process.env, DRYDOCK_BOOTSTRAP_API_KEY: E2E_API_KEY, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  const { url, loginUrl } = await new Promise<{ url: string; loginUrl: string }>((resolve, reject) => {
+    const deadline = setTimeout(() => fail(new Error(`drydock serve did not start within 30 s. Output:\n${output}`)), 30_000);
+    const check = () => {
+      const listening = /Drydock listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      const login = /(http:\/\/127\.0\.0\.1:\d+\/\?login=[\w-]+)/.exec(output);
+      if (listening && login) {
+        cleanup();
+        resolve({ url: listening[1], loginUrl: login[1] });
+      }
+    };
+    const onExit = (code: number | null) => fail(new Error(`drydock serve exited (${code}) before it was ready. Output:\n${output}`));
+    const fail = (error: Error) => {
+      cleanup();
+      child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+      reject(error);
+    };
+    const cleanup = () => {
+      clearTimeout(deadline);
+      child.stdout!.off('data', check);
+      child.off('exit', onExit);
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', onExit);
+  });
+
+  const api: E2EServer['api'] = async (method, path, body) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Api-Key ${E2E_API_KEY}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+
+  return {
+    url,
+    loginUrl,
+    apiKey: E2E_API_KEY,
+    dataDir,
+    output: () => output,
+    api,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---- the browser -------------------------------------------------------------------------
+
+export interface E2EBrowser {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors, uncaught page errors and CSP violations seen so far. */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+/** A fresh chromium profile (own --user-data-dir) with one page. */
+export async function openBrowser(): Promise<E2EBrowser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (install Debian's chromium or set DRYDOCK_E2E_CHROMIUM).`);
+  const userDataDir = mkdtempSync(join(tmpdir(), 'drydock-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1360, height: 860 },
+    colorScheme: 'light',
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(15_000);
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    // Chromium logs every 4xx response; the UI shows those to the user, so they are not problems.
+    if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) {
+      problems.push(`console: ${message.text()}`);
+    }
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  return {
+    context,
+    page,
+    problems,
+    async close() {
+      await context.close().catch(() => {});
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---- signing in ----------------------------------------------------------------------------
+
+/** Opens the one-time login link and waits for the app shell. */
+export async function signInWithLoginLink(page: Page, server: E2EServer): Promise<void> {
+  await page.goto(server.loginUrl);
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  expect(new URL(page.url()).searchParams.has('login'), 'the login code is stripped from the URL').toBe(false);
+}
+
+/** Uses the sign-in screen with the admin API key. */
+export async function signInWithApiKey(page: Page, server: E2EServer, key = server.apiKey): Promise<void> {
+  await page.goto(server.url);
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+// ---- screenshots -----------------------------------------------------------------------------
+
+/** Saves `test-output/e2e/<name>.png` (full page) and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  // Let fonts, transitions and lazily loaded chunks settle.
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  return path;
+}
+
+// ---- all together --------------------------------------------------------------------------
+
+export interface E2E extends E2EBrowser {
+  server: E2EServer;
+  teardown(): Promise<void>;
+}
+
+/** Server + browser, signed in through the login link unless told otherwise. */
+export async function startE2E(options: { signIn?: 'login-link' | 'none' } = {}): Promise<E2E> {
+  const server = await startServer();
+  let browser: E2EBrowser;
+  try {
+    browser = await openBrowser();
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  const e2e: E2E = {
+    ...browser,
+    server,
+    async teardown() {
+      await browser.close();
+      await server.stop();
+    },
+  };
+  if (options.signIn !== 'none') {
+    try {
+      await signInWithLoginLink(browser.page, server);
+    } catch (error) {
+      await e2e.teardown();
+      throw error;
+    }
+  }
+  return e2e;
+}
