@@ -1,0 +1,499 @@
+// The compile pipeline with incremental re-checking. Every entity (cube, view, view group) caches its resolved
+// shape and its diagnostics together with the names it read: shape dependencies (extends, the cubes of a view's
+// join paths) and check dependencies (references, join targets). Editing one file invalidates the shapes of the
+// names it defines and, transitively, of shapes built from them; then re-checks exactly the entities that read
+// an invalidated shape. A full compile is the same engine with every entity dirty, so both give the same result.
+
+import { analyzeLakehousePublishWith, analyzeWarehousePushWith } from './analyze';
+import type { ModelLookup } from './analyze';
+import { checkCube, checkView, checkViewGroup } from './check';
+import type { CheckEnv } from './check';
+import { DiagnosticCodes as C } from './codes';
+import { modelFormatOf, parseModelFile } from './parse';
+import { resolveCube, resolveView } from './resolve';
+import type { ResolveEnv, ResolvedView } from './resolve';
+import { normalizeEntity } from './schema';
+import type { CubeDef, EntityDef, ViewDef, ViewGroupDef } from './schema';
+import type {
+  CompileOptions,
+  CompileResult,
+  CompiledCube,
+  CompiledModel,
+  Diagnostic,
+  JoinGraphEdge,
+  ModelFile,
+  ParsedFile,
+  ViewGroup,
+} from './types';
+
+interface FileState {
+  parsed: ParsedFile;
+  defs: EntityDef[];
+  /** Parse and per-definition diagnostics. */
+  diagnostics: Diagnostic[];
+}
+
+interface EntityState {
+  def: CubeDef | ViewDef | ViewGroupDef;
+  shapeValid: boolean;
+  resolving: boolean;
+  cube?: CompiledCube;
+  view?: ResolvedView;
+  shapeDiagnostics: Diagnostic[];
+  shapeDeps: Set<string>;
+  /** The shape read every cube's joins (a join path hop that is not a direct join). */
+  readsAllJoins: boolean;
+  checkedCube?: CompiledCube;
+  checkDiagnostics: Diagnostic[];
+  checkDeps: Set<string>;
+}
+
+const GROUP_PREFIX = '#group:';
+
+export interface IncrementalCompiler {
+  update(file: ModelFile): CompileResult;
+  remove(path: string): CompileResult;
+  result(): CompileResult;
+  stats(): { lastRecheckedEntities: number };
+}
+
+function compareDefs(a: { file: string; index: number }, b: { file: string; index: number }): number {
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index;
+}
+
+function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  if (a.line !== b.line) return a.line - b.line;
+  if (a.column !== b.column) return a.column - b.column;
+  if (a.code !== b.code) return a.code < b.code ? -1 : 1;
+  if (a.message !== b.message) return a.message < b.message ? -1 : 1;
+  if (a.severity !== b.severity) return a.severity < b.severity ? -1 : 1;
+  return (a.member ?? '') < (b.member ?? '') ? -1 : (a.member ?? '') > (b.member ?? '') ? 1 : 0;
+}
+
+class Engine {
+  private readonly files = new Map<string, FileState>();
+  /** Cube/view name → definitions, first one wins (ordered by file path, then position). */
+  private readonly registry = new Map<string, (CubeDef | ViewDef)[]>();
+  private readonly groupRegistry = new Map<string, ViewGroupDef[]>();
+  private readonly entities = new Map<string, EntityState>();
+  private readonly shapeDependents = new Map<string, Set<string>>();
+  private readonly checkDependents = new Map<string, Set<string>>();
+  private readonly allJoinsReaders = new Set<string>();
+  private opaqueProject = false;
+  private lastRechecked = 0;
+  private cached: CompileResult | null = null;
+
+  constructor(private readonly options: CompileOptions) {}
+
+  stats() {
+    return { lastRecheckedEntities: this.lastRechecked };
+  }
+
+  /** Replace (or, with null content, remove) files, then bring every cache up to date. */
+  apply(changes: { path: string; content: string | null }[]): void {
+    const changed = new Set<string>();
+    let filesChanged = false;
+    for (const { path, content } of changes) {
+      const old = this.files.get(path);
+      if (old && content !== null && modelFormatOf(path) !== null && this.contentOf(old) === content) continue;
+      if (old) {
+        this.unregister(old, changed);
+        this.files.delete(path);
+        filesChanged = true;
+      }
+      if (content === null || modelFormatOf(path) === null) continue;
+      const state = this.load({ path, content });
+      this.files.set(path, state);
+      this.register(state, changed);
+      filesChanged = true;
+    }
+    if (!filesChanged && this.cached) {
+      this.lastRechecked = 0;
+      return;
+    }
+    this.cached = null;
+    const opaque = [...this.files.values()].some((f) => f.parsed.opaqueDefinitions);
+    const everything = opaque !== this.opaqueProject;
+    this.opaqueProject = opaque;
+    this.recompute(changed, everything);
+  }
+
+  private readonly contents = new WeakMap<FileState, string>();
+
+  private contentOf(state: FileState): string | undefined {
+    return this.contents.get(state);
+  }
+
+  private load(file: ModelFile): FileState {
+    const parsed = parseModelFile(file);
+    const diagnostics = [...parsed.diagnostics];
+    const defs: EntityDef[] = [];
+    for (const raw of parsed.entities) {
+      const { def, diagnostics: d } = normalizeEntity(raw, file.path, parsed.format, parsed.templated);
+      defs.push(def);
+      diagnostics.push(...d);
+    }
+    const state = { parsed, defs, diagnostics };
+    this.contents.set(state, file.content);
+    return state;
+  }
+
+  private register(state: FileState, changed: Set<string>): void {
+    for (const def of state.defs) {
+      if (def.kind === 'view_group') {
+        const list = this.groupRegistry.get(def.name) ?? [];
+        list.push(def);
+        list.sort(compareDefs);
+        this.groupRegistry.set(def.name, list);
+        changed.add(GROUP_PREFIX + def.name);
+      } else {
+        const list = this.registry.get(def.name) ?? [];
+        list.push(def);
+        list.sort(compareDefs);
+        this.registry.set(def.name, list);
+        changed.add(def.name);
+      }
+    }
+  }
+
+  private unregister(state: FileState, changed: Set<string>): void {
+    for (const def of state.defs) {
+      const key = def.kind === 'view_group' ? GROUP_PREFIX + def.name : def.name;
+      const registry = def.kind === 'view_group' ? this.groupRegistry : this.registry;
+      const list = (registry.get(def.name) ?? []).filter((d) => d !== def);
+      if (list.length) registry.set(def.name, list as never);
+      else registry.delete(def.name);
+      changed.add(key);
+    }
+  }
+
+  private winner(key: string): CubeDef | ViewDef | ViewGroupDef | undefined {
+    if (key.startsWith(GROUP_PREFIX)) return this.groupRegistry.get(key.slice(GROUP_PREFIX.length))?.[0];
+    return this.registry.get(key)?.[0];
+  }
+
+  private recompute(changed: Set<string>, everything: boolean): void {
+    // Entity states follow the registry winners.
+    for (const key of changed) {
+      const def = this.winner(key);
+      const state = this.entities.get(key);
+      if (!def) {
+        if (state) this.dropEntity(key, state);
+        continue;
+      }
+      if (!state || state.def !== def) {
+        if (state) this.dropEntity(key, state);
+        this.entities.set(key, this.newEntity(def));
+      }
+    }
+
+    // Shapes to rebuild: changed names and, transitively, shapes built from them.
+    const shapeDirty = new Set<string>();
+    if (everything) for (const key of this.entities.keys()) shapeDirty.add(key);
+    const queue = [...changed, ...shapeDirty];
+    for (const key of queue) shapeDirty.add(key);
+    for (let i = 0; i < queue.length; i++) {
+      const key = queue[i]!;
+      const dependents = [...(this.shapeDependents.get(key) ?? [])];
+      if (!key.startsWith(GROUP_PREFIX)) dependents.push(...this.allJoinsReaders);
+      for (const d of dependents) {
+        if (shapeDirty.has(d)) continue;
+        shapeDirty.add(d);
+        queue.push(d);
+      }
+    }
+    for (const key of shapeDirty) {
+      const state = this.entities.get(key);
+      if (state) state.shapeValid = false;
+    }
+
+    // Entities to re-check: dirty shapes and every entity that read one.
+    const recheck = new Set<string>();
+    for (const key of shapeDirty) {
+      if (this.entities.has(key)) recheck.add(key);
+      for (const d of this.checkDependents.get(key) ?? []) if (this.entities.has(d)) recheck.add(d);
+    }
+    for (const key of shapeDirty) if (this.entities.has(key)) this.shapeOf(key);
+
+    const ordered = [...recheck].sort((a, b) => this.rank(a) - this.rank(b) || (a < b ? -1 : 1));
+    for (const key of ordered) this.check(key);
+    if (this.options.analyzers) for (const key of ordered) if (this.entities.get(key)!.def.kind === 'view') this.analyze(key);
+    this.lastRechecked = recheck.size;
+  }
+
+  private rank(key: string): number {
+    const kind = this.entities.get(key)!.def.kind;
+    return kind === 'cube' ? 0 : kind === 'view' ? 1 : 2;
+  }
+
+  private newEntity(def: CubeDef | ViewDef | ViewGroupDef): EntityState {
+    return {
+      def,
+      shapeValid: false,
+      resolving: false,
+      shapeDiagnostics: [],
+      shapeDeps: new Set(),
+      readsAllJoins: false,
+      checkDiagnostics: [],
+      checkDeps: new Set(),
+    };
+  }
+
+  private dropEntity(key: string, state: EntityState): void {
+    this.unlink(key, state.shapeDeps, this.shapeDependents);
+    this.unlink(key, state.checkDeps, this.checkDependents);
+    this.allJoinsReaders.delete(key);
+    this.entities.delete(key);
+  }
+
+  private unlink(key: string, deps: Set<string>, index: Map<string, Set<string>>): void {
+    for (const dep of deps) {
+      const set = index.get(dep);
+      if (!set) continue;
+      set.delete(key);
+      if (set.size === 0) index.delete(dep);
+    }
+  }
+
+  private link(key: string, deps: Set<string>, index: Map<string, Set<string>>): void {
+    for (const dep of deps) {
+      let set = index.get(dep);
+      if (!set) index.set(dep, (set = new Set()));
+      set.add(key);
+    }
+  }
+
+  /** Resolved cube or view of a name, rebuilding it first when invalid. */
+  private shapeOf(key: string): EntityState | undefined {
+    const state = this.entities.get(key);
+    if (!state) return undefined;
+    if (state.shapeValid || state.resolving || state.def.kind === 'view_group') return state;
+    state.resolving = true;
+    this.unlink(key, state.shapeDeps, this.shapeDependents);
+    state.shapeDeps = new Set();
+    state.readsAllJoins = false;
+    const env = this.resolveEnv(state);
+    if (state.def.kind === 'cube') {
+      const { cube, diagnostics } = resolveCube(state.def, env);
+      state.cube = cube;
+      state.shapeDiagnostics = diagnostics;
+    } else {
+      const { resolved, diagnostics } = resolveView(state.def, env);
+      state.view = resolved;
+      state.shapeDiagnostics = diagnostics;
+    }
+    state.shapeDeps.delete(key);
+    this.link(key, state.shapeDeps, this.shapeDependents);
+    if (state.readsAllJoins) this.allJoinsReaders.add(key);
+    else this.allJoinsReaders.delete(key);
+    state.resolving = false;
+    state.shapeValid = true;
+    return state;
+  }
+
+  private resolveEnv(state: EntityState): ResolveEnv {
+    const deps = state.shapeDeps;
+    return {
+      opaqueProject: this.opaqueProject,
+      definition: (name) => {
+        deps.add(name);
+        const def = this.registry.get(name)?.[0];
+        return def;
+      },
+      cube: (name) => {
+        deps.add(name);
+        const s = this.shapeOf(name);
+        return s?.def.kind === 'cube' ? s.cube : undefined;
+      },
+      joinTargets: () => {
+        state.readsAllJoins = true;
+        const graph = new Map<string, string[]>();
+        // Sorted so that ties between equally short join chains break the same way in every run.
+        for (const name of [...this.entities.keys()].sort()) {
+          if (this.entities.get(name)!.def.kind !== 'cube') continue;
+          const cube = this.shapeOf(name)?.cube;
+          if (cube) graph.set(name, cube.joins.map((j) => j.name));
+        }
+        return graph;
+      },
+    };
+  }
+
+  private checkEnv(state: EntityState): CheckEnv {
+    const deps = state.checkDeps;
+    return {
+      opaqueProject: this.opaqueProject,
+      entity: (name) => {
+        deps.add(name);
+        const s = this.shapeOf(name);
+        if (!s) return undefined;
+        return s.def.kind === 'cube' ? s.cube : s.def.kind === 'view' ? s.view?.view : undefined;
+      },
+    };
+  }
+
+  private check(key: string): void {
+    const state = this.entities.get(key)!;
+    this.unlink(key, state.checkDeps, this.checkDependents);
+    state.checkDeps = new Set();
+    const env = this.checkEnv(state);
+    const def = state.def;
+    if (def.kind === 'cube') {
+      const { cube, diagnostics } = checkCube(state.cube!, def, env);
+      state.checkedCube = cube;
+      state.checkDiagnostics = diagnostics;
+    } else if (def.kind === 'view') {
+      state.checkDiagnostics = checkView(state.view!, env);
+    } else {
+      state.checkDiagnostics = checkViewGroup(def, env);
+    }
+    state.checkDeps.delete(key);
+    this.link(key, state.checkDeps, this.checkDependents);
+  }
+
+  /** Analyzer findings of a view, surfaced as warnings; reads are recorded as check dependencies. */
+  private analyze(key: string): void {
+    const state = this.entities.get(key)!;
+    const deps = state.checkDeps;
+    const lookup: ModelLookup = {
+      cube: (name) => {
+        deps.add(name);
+        const s = this.entities.get(name);
+        if (!s || s.def.kind !== 'cube') return undefined;
+        // The checked cube also reflects what its own checks read (e.g. the joined cube's key columns).
+        for (const d of s.checkDeps) deps.add(d);
+        return s.checkedCube ?? s.cube;
+      },
+      view: (name) => {
+        deps.add(name);
+        const s = this.entities.get(name);
+        return s?.def.kind === 'view' ? s.view?.view : undefined;
+      },
+    };
+    const push = analyzeWarehousePushWith(lookup, state.def.name);
+    const publish = analyzeLakehousePublishWith(lookup, state.def.name, { catalogConfigured: this.options.catalogConfigured });
+    const surfaced: Diagnostic[] = [];
+    for (const issue of push.issues) {
+      surfaced.push({ ...issue, severity: 'warning', code: C.NOT_PUSHABLE, reason: issue.code, message: `Not pushable as a warehouse semantic view — ${issue.message}` });
+    }
+    for (const reason of publish.blockedReasons) {
+      surfaced.push({ ...reason, severity: 'warning', code: C.NOT_PUBLISHABLE, reason: reason.code, message: `Not publishable as a lakehouse metric view — ${reason.message}` });
+    }
+    for (const w of publish.warnings) {
+      surfaced.push({ ...w, severity: w.code === C.METADATA_NOT_REPRESENTABLE ? 'info' : 'warning' });
+    }
+    deps.delete(key);
+    this.link(key, deps, this.checkDependents);
+    state.checkDiagnostics = [...state.checkDiagnostics, ...surfaced];
+  }
+
+  result(): CompileResult {
+    if (this.cached) return this.cached;
+    const diagnostics: Diagnostic[] = [];
+    for (const f of this.files.values()) diagnostics.push(...f.diagnostics);
+    diagnostics.push(...this.registryDiagnostics());
+    for (const state of this.entities.values()) diagnostics.push(...state.shapeDiagnostics, ...state.checkDiagnostics);
+    diagnostics.sort(compareDiagnostics);
+    const model = this.model();
+    this.cached = { model, diagnostics, valid: !diagnostics.some((d) => d.severity === 'error') };
+    return this.cached;
+  }
+
+  private registryDiagnostics(): Diagnostic[] {
+    const out: Diagnostic[] = [];
+    for (const [name, defs] of this.registry) {
+      if (defs.length < 2) continue;
+      const first = defs[0]!;
+      for (const def of defs.slice(1)) {
+        const sameKind = def.kind === first.kind;
+        const code = !sameKind ? C.CUBE_VIEW_NAME_CONFLICT : def.kind === 'cube' ? C.DUPLICATE_CUBE : C.DUPLICATE_VIEW;
+        const message = sameKind
+          ? `${def.kind === 'cube' ? 'Cube' : 'View'} '${name}' in ${def.file} is already defined in ${first.file}:${first.loc.line}`
+          : `${def.kind === 'cube' ? 'Cube' : 'View'} '${name}' in ${def.file} has the same name as the ${first.kind} in ${first.file}:${first.loc.line}; cubes and views share one namespace`;
+        out.push({ severity: 'error', code, message, file: def.file, line: def.loc.line, column: def.loc.column, member: name });
+      }
+    }
+    for (const [name, defs] of this.groupRegistry) {
+      const first = defs[0]!;
+      for (const def of defs.slice(1)) {
+        out.push({
+          severity: 'error',
+          code: C.DUPLICATE_VIEW_GROUP,
+          message: `View group '${name}' in ${def.file} is already defined in ${first.file}:${first.loc.line}`,
+          file: def.file,
+          line: def.loc.line,
+          column: def.loc.column,
+          member: name,
+        });
+      }
+    }
+    return out;
+  }
+
+  private model(): CompiledModel {
+    const model: CompiledModel = { cubes: {}, views: {}, viewGroups: {}, joinGraph: {}, files: {} };
+    const winners = [...this.registry.values()].map((defs) => defs[0]!).sort(compareDefs);
+    for (const def of winners) {
+      const state = this.entities.get(def.name);
+      if (!state) continue;
+      if (def.kind === 'cube' && state.checkedCube) model.cubes[def.name] = state.checkedCube;
+    }
+    for (const def of winners) {
+      const state = this.entities.get(def.name);
+      if (!state || def.kind !== 'view' || !state.view) continue;
+      model.views[def.name] = state.view.view;
+      for (const split of state.view.splitViews) if (!this.registry.has(split.name) && !model.views[split.name]) model.views[split.name] = split;
+    }
+    for (const cube of Object.values(model.cubes)) {
+      const edges: JoinGraphEdge[] = [];
+      for (const join of cube.joins) {
+        if (model.cubes[join.name]) edges.push({ from: cube.name, to: join.name, relationship: join.relationship, equi: !!join.equi });
+      }
+      model.joinGraph[cube.name] = edges;
+    }
+    const groups = [...this.groupRegistry.values()].map((defs) => defs[0]!).sort(compareDefs);
+    for (const g of groups) {
+      const group: ViewGroup = { name: g.name, loc: g.loc, title: g.title, description: g.description, views: g.views.map((v) => v.name) };
+      model.viewGroups[g.name] = group;
+    }
+    for (const view of Object.values(model.views)) {
+      for (const name of view.viewGroups) {
+        const group = (model.viewGroups[name] ??= { name, loc: view.loc, views: [] });
+        if (!group.views.includes(view.name)) group.views.push(view.name);
+      }
+    }
+    const paths = [...this.files.keys()].sort();
+    for (const path of paths) {
+      const p = this.files.get(path)!.parsed;
+      model.files[path] = { format: p.format, templated: p.templated, dynamic: p.dynamic, opaqueDefinitions: p.opaqueDefinitions };
+    }
+    return model;
+  }
+}
+
+export function createIncrementalCompiler(options: CompileOptions = {}): IncrementalCompiler {
+  const engine = new Engine(options);
+  return {
+    update(file) {
+      engine.apply([{ path: file.path, content: file.content }]);
+      return engine.result();
+    },
+    remove(path) {
+      engine.apply([{ path, content: null }]);
+      return engine.result();
+    },
+    result() {
+      return engine.result();
+    },
+    stats() {
+      return engine.stats();
+    },
+  };
+}
+
+export function compileModel(files: ModelFile[], options: CompileOptions = {}): CompileResult {
+  const engine = new Engine(options);
+  engine.apply(files.map((f) => ({ path: f.path, content: f.content })));
+  return engine.result();
+}

@@ -1,0 +1,133 @@
+// `npm run bench -- model`: data-model compiler on a generated project of 200 cubes (20 dimensions, 10 measures,
+// 1 segment, 1 join to the previous cube each) and 50 views. Prints full-validate time, one-file incremental
+// re-validate time (median of 7 runs each) and peak heap. Targets on the 2-core machine: full ≤ 300 ms,
+// incremental ≤ 30 ms.
+
+import { compileModel, createIncrementalCompiler } from '../../src-shared/model';
+import type { ModelFile } from '../../src-shared/model';
+
+export const CUBES = 200;
+export const VIEWS = 50;
+const RUNS = 7;
+
+const MEASURE_TYPES = ['count', 'sum', 'avg', 'min', 'max', 'count_distinct', 'sum', 'sum', 'avg', 'number'];
+
+export function cubeFile(i: number, variant = 0): ModelFile {
+  const lines = ['cubes:', `  - name: cube_${i}`, `    sql_table: analytics.table_${i}`, `    title: Cube ${i}${variant ? ` (v${variant})` : ''}`];
+  if (i > 0) {
+    lines.push(
+      '    joins:',
+      `      - name: cube_${i - 1}`,
+      `        sql: "{CUBE}.parent_id = {cube_${i - 1}.id}"`,
+      '        relationship: many_to_one',
+    );
+  }
+  lines.push('    dimensions:', '      - name: id', '        sql: id', '        type: number', '        primary_key: true');
+  lines.push('      - name: parent_id', '        sql: parent_id', '        type: number');
+  for (let d = 2; d < 20; d++) {
+    const type = d % 6 === 0 ? 'time' : d % 4 === 0 ? 'number' : 'string';
+    lines.push(`      - name: dim_${d}`, `        sql: "{CUBE}.col_${d}"`, `        type: ${type}`);
+  }
+  lines.push('    measures:');
+  for (let m = 0; m < 10; m++) {
+    const type = MEASURE_TYPES[m]!;
+    lines.push(`      - name: measure_${m}`, `        type: ${type}`);
+    if (type === 'number') lines.push('        sql: "{measure_1} / NULLIF({measure_0}, 0)"');
+    else if (type !== 'count') lines.push(`        sql: amount_${m}`);
+  }
+  lines.push('    segments:', '      - name: active', '        sql: "{CUBE}.dim_2 = \'active\'"');
+  return { path: `model/cubes/cube_${i}.yml`, content: `${lines.join('\n')}\n` };
+}
+
+export function viewFile(k: number): ModelFile {
+  const root = CUBES - 1 - k * 3;
+  const lines = [
+    'views:',
+    `  - name: view_${k}`,
+    `    description: Generated view ${k}`,
+    '    cubes:',
+    `      - join_path: cube_${root}`,
+    '        includes:',
+    ...['id', 'dim_2', 'dim_3', 'dim_6', 'measure_0', 'measure_1', 'measure_2', 'active'].map((m) => `          - ${m}`),
+    `      - join_path: cube_${root}.cube_${root - 1}`,
+    '        prefix: true',
+    '        includes: "*"',
+    '        excludes:',
+    '          - parent_id',
+    `      - join_path: cube_${root}.cube_${root - 1}.cube_${root - 2}`,
+    '        alias: grand',
+    '        prefix: true',
+    '        includes:',
+    '          - dim_4',
+    '          - name: measure_3',
+    '            alias: smallest',
+  ];
+  return { path: `model/views/view_${k}.yml`, content: `${lines.join('\n')}\n` };
+}
+
+export function generateProject(): ModelFile[] {
+  const files: ModelFile[] = [];
+  for (let i = 0; i < CUBES; i++) files.push(cubeFile(i));
+  for (let k = 0; k < VIEWS; k++) files.push(viewFile(k));
+  return files;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+const mb = (v: number) => `${(v / 1024 / 1024).toFixed(1)} MB`;
+
+export async function run(): Promise<void> {
+  const files = generateProject();
+  const bytes = files.reduce((n, f) => n + f.content.length, 0);
+  console.log(`project: ${CUBES} cubes × (20 dimensions, 10 measures, 1 segment, 1 join) + ${VIEWS} views, ${files.length} files, ${(bytes / 1024).toFixed(0)} KiB`);
+
+  let peakHeap = process.memoryUsage().heapUsed;
+  const sample = () => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed));
+
+  // Full validate: a fresh compile of every file.
+  const full: number[] = [];
+  const fullCpu: number[] = [];
+  let errors = 0;
+  for (let r = 0; r < RUNS; r++) {
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    const result = compileModel(files);
+    full.push(performance.now() - t);
+    const used = process.cpuUsage(cpu);
+    fullCpu.push((used.user + used.system) / 1000);
+    sample();
+    errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+  }
+
+  // Incremental: edit one cube file in the middle of the join chain (alternating two contents).
+  const compiler = createIncrementalCompiler();
+  for (const f of files) compiler.update(f);
+  sample();
+  const target = CUBES / 2;
+  const incremental: number[] = [];
+  const incrementalCpu: number[] = [];
+  let rechecked = 0;
+  for (let r = 0; r < RUNS; r++) {
+    const edited = cubeFile(target, (r % 2) + 1);
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    compiler.update(edited);
+    incremental.push(performance.now() - t);
+    const used = process.cpuUsage(cpu);
+    incrementalCpu.push((used.user + used.system) / 1000);
+    rechecked = compiler.stats().lastRecheckedEntities;
+    sample();
+  }
+
+  console.log(`full validate:        median ${ms(median(full))}  (runs: ${full.map((v) => v.toFixed(0)).join(', ')} ms; ${errors} errors)  target ≤ 300 ms`);
+  console.log(
+    `incremental (1 file): median ${ms(median(incremental))}  (runs: ${incremental.map((v) => v.toFixed(1)).join(', ')} ms; ${rechecked} entities re-checked)  target ≤ 30 ms`,
+  );
+  // Process CPU time is steadier than wall time when other work shares the cores (it includes GC threads).
+  console.log(`cpu time (median):    full ${ms(median(fullCpu))}, incremental ${ms(median(incrementalCpu))}`);
+  console.log(`peak heap used:       ${mb(peakHeap)}  (rss ${mb(process.memoryUsage().rss)})`);
+}
