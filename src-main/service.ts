@@ -6,6 +6,7 @@ import { createApi } from './http/route';
 import { createHttpServer } from './http/server';
 import { systemClock, type Clock } from './platform/clock';
 import { openDatabase } from './platform/db/connection';
+import { JobRunner } from './platform/jobs';
 import { openSecretStore, type SecretStore, type SecretsBackend } from './platform/secrets';
 import { TokenService } from './platform/tokens/tokens';
 import { bootstrapTenant, type BootstrapResult } from './features/system/bootstrap';
@@ -22,6 +23,11 @@ export interface ServiceOptions {
   /** Admin API key to create on an empty data dir instead of a random one (`DRYDOCK_BOOTSTRAP_API_KEY`). */
   bootstrapApiKey?: string;
   log?: Logger;
+  /**
+   * How long a job claim lasts without a heartbeat, i.e. how soon another process takes up the
+   * jobs of one that died (default 30 s; `DRYDOCK_JOB_LEASE_MS`).
+   */
+  jobLeaseMs?: number;
 }
 
 export interface Service {
@@ -62,14 +68,22 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       onClose: (fn) => closers.push(fn),
       services: {},
     };
+    // Areas register their job kinds while their routes are registered, so the runner exists first.
+    const jobLeaseMs = options.jobLeaseMs ?? (Number(process.env.DRYDOCK_JOB_LEASE_MS) || undefined);
+    const jobs = new JobRunner({ db, clock, log, ...(jobLeaseMs ? { leaseMs: jobLeaseMs } : {}) });
+    ctx.services.jobs = jobs;
     const bootstrap = bootstrapTenant(ctx, options.bootstrapApiKey);
     const { app, setPort } = await createHttpServer(ctx);
     await registerFeatures(createApi(app, ctx));
+    // Registered after the areas' closers so it runs before them (LIFO): running jobs are released
+    // while the connectors and stores they use are still open.
+    ctx.onClose(() => jobs.stop());
     await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
     setPort(port);
     for (const start of (ctx.services.starters as (() => void)[] | undefined) ?? []) start();
+    jobs.start();
 
     let closed: Promise<void> | null = null;
     return {

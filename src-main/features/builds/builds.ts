@@ -1,0 +1,260 @@
+import { compileModel, type CompiledModel, type Diagnostic, type ModelFile } from '../../../src-shared/model';
+import type { ServiceContext } from '../../context';
+import { getJobRunner, JobOutcome, type Job, type JobContext } from '../../platform/jobs';
+import { getDeployBranch, recordBuildState } from '../deployments';
+import { onBranchCommit } from '../data-model';
+import { deployBranchHead, modelFilesAtCommit } from './source';
+
+export const BUILD_JOB_KIND = 'build';
+
+/** Builds kept per deployment and branch besides the latest successful one. */
+const KEEP_BUILDS = 20;
+
+export type BuildStatusValue = 'queued' | 'building' | 'succeeded' | 'failed';
+
+export interface BuildRecord {
+  /** Also the build job's id. */
+  id: string;
+  deploymentId: number;
+  branch: string;
+  commit: string;
+  status: BuildStatusValue;
+  diagnostics: Diagnostic[];
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export interface BuildSnapshot {
+  build: BuildRecord;
+  files: ModelFile[];
+  model: CompiledModel;
+}
+
+interface BuildInputs {
+  deploymentId: number;
+  branch: string;
+  commit: string;
+}
+
+interface BuildResult {
+  commit: string;
+  valid: boolean;
+  errorCount: number;
+  warningCount: number;
+  viewCount: number;
+}
+
+interface BuildRow {
+  id: string;
+  deployment_id: number;
+  branch: string;
+  commit_sha: string;
+  status: BuildStatusValue;
+  diagnostics: string;
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+const COLUMNS = 'id, deployment_id, branch, commit_sha, status, diagnostics, error, created_at, finished_at';
+
+const toRecord = (row: BuildRow): BuildRecord => ({
+  id: row.id,
+  deploymentId: row.deployment_id,
+  branch: row.branch,
+  commit: row.commit_sha,
+  status: row.status,
+  diagnostics: JSON.parse(row.diagnostics) as Diagnostic[],
+  error: row.error,
+  createdAt: row.created_at,
+  finishedAt: row.finished_at,
+});
+
+// ---- reading -------------------------------------------------------------------------------------
+
+export function getBuild(ctx: ServiceContext, buildId: string): BuildRecord | null {
+  const row = ctx.db.prepare(`SELECT ${COLUMNS} FROM model_builds WHERE id = ?`).get(buildId) as BuildRow | undefined;
+  return row ? toRecord(row) : null;
+}
+
+/** Builds of a branch, newest first. */
+export function listBuilds(ctx: ServiceContext, deploymentId: number, branch: string, limit = 50): BuildRecord[] {
+  const rows = ctx.db
+    .prepare(`SELECT ${COLUMNS} FROM model_builds WHERE deployment_id = ? AND branch = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`)
+    .all(deploymentId, branch, limit) as BuildRow[];
+  return rows.map(toRecord);
+}
+
+/** The newest successful build of a branch (default: the deploy branch), by when its commit arrived. */
+export function getLatestSuccessfulBuild(ctx: ServiceContext, deploymentId: number, branch?: string): BuildRecord | null {
+  const row = ctx.db
+    .prepare(
+      `SELECT ${COLUMNS} FROM model_builds WHERE deployment_id = ? AND branch = ? AND status = 'succeeded'
+       ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+    )
+    .get(deploymentId, branch ?? getDeployBranch(ctx, deploymentId)) as BuildRow | undefined;
+  return row ? toRecord(row) : null;
+}
+
+/** The files and compiled model a successful build recorded; null for other builds. */
+export function loadBuildSnapshot(ctx: ServiceContext, buildId: string): BuildSnapshot | null {
+  const row = ctx.db.prepare(`SELECT ${COLUMNS}, files, model FROM model_builds WHERE id = ?`).get(buildId) as
+    | (BuildRow & { files: string | null; model: string | null })
+    | undefined;
+  if (!row || row.status !== 'succeeded' || row.files === null || row.model === null) return null;
+  return { build: toRecord(row), files: JSON.parse(row.files) as ModelFile[], model: JSON.parse(row.model) as CompiledModel };
+}
+
+// ---- starting ------------------------------------------------------------------------------------
+
+/**
+ * Queues a build of `commit` unless it was already built or is being built (the same commit
+ * compiles the same way; only a build that could not read its files is tried again). Returns the
+ * build, new or existing.
+ */
+export function startBuild(ctx: ServiceContext, deploymentId: number, branch: string, commit: string, createdBy: number | null = null): BuildRecord {
+  const runner = getJobRunner(ctx);
+  return ctx.db.transaction((): BuildRecord => {
+    const existing = ctx.db
+      .prepare(
+        `SELECT ${COLUMNS} FROM model_builds WHERE deployment_id = ? AND branch = ? AND commit_sha = ?
+           AND (status != 'failed' OR diagnostics != '[]')
+         ORDER BY created_at DESC LIMIT 1`,
+      )
+      .get(deploymentId, branch, commit) as BuildRow | undefined;
+    if (existing) return toRecord(existing);
+    const job = runner.enqueue<BuildInputs>({ kind: BUILD_JOB_KIND, deploymentId, inputs: { deploymentId, branch, commit }, createdBy });
+    ctx.db
+      .prepare(`INSERT INTO model_builds (id, deployment_id, branch, commit_sha, status, created_at) VALUES (?, ?, ?, ?, 'queued', ?)`)
+      .run(job.id, deploymentId, branch, commit, job.createdAt);
+    return getBuild(ctx, job.id)!;
+  })();
+}
+
+/**
+ * The build publication reads, as at this moment: the latest successful build of the deploy
+ * branch; else one still queued or running; else (no build of the head yet) a new build of the
+ * head. Null when the deploy branch's builds all failed.
+ */
+export async function buildForPublication(ctx: ServiceContext, deploymentId: number, createdBy: number | null): Promise<BuildRecord | null> {
+  const succeeded = getLatestSuccessfulBuild(ctx, deploymentId);
+  if (succeeded) return succeeded;
+  const branch = getDeployBranch(ctx, deploymentId);
+  const pending = ctx.db
+    .prepare(
+      `SELECT ${COLUMNS} FROM model_builds WHERE deployment_id = ? AND branch = ? AND status IN ('queued', 'building')
+       ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+    )
+    .get(deploymentId, branch) as BuildRow | undefined;
+  if (pending) return toRecord(pending);
+  const head = await deployBranchHead(ctx, deploymentId);
+  if (head.commit === null) return null;
+  const build = startBuild(ctx, deploymentId, head.branch, head.commit, createdBy);
+  return build.status === 'failed' ? null : build;
+}
+
+/** Waits until a build has ended (or `signal` aborts); returns it. */
+export async function waitForBuild(ctx: ServiceContext, buildId: string, signal?: AbortSignal, intervalMs = 25): Promise<BuildRecord | null> {
+  for (;;) {
+    const build = getBuild(ctx, buildId);
+    if (!build || build.status === 'succeeded' || build.status === 'failed') return build;
+    signal?.throwIfAborted();
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+// ---- the job -------------------------------------------------------------------------------------
+
+function summarize(diagnostics: Diagnostic[]): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const first = errors[0];
+  return `${errors.length} compile error${errors.length === 1 ? '' : 's'}${first ? `; first: ${first.file}:${first.line}: ${first.message}` : ''}`.slice(0, 500);
+}
+
+async function runBuild(ctx: ServiceContext, job: Job<BuildInputs, BuildResult>, jobCtx: JobContext): Promise<BuildResult | JobOutcome<BuildResult>> {
+  const { deploymentId, branch, commit } = job.inputs;
+  const now = () => ctx.clock.now().toISOString();
+  const hadSuccess = getLatestSuccessfulBuild(ctx, deploymentId, branch) !== null;
+  const isDeployBranch = getDeployBranch(ctx, deploymentId) === branch;
+  const report = (buildStatus: 'building' | 'succeeded' | 'failed', detail: string | null) => {
+    if (!isDeployBranch) return;
+    // The previous successful build keeps serving while a new one builds or after it failed.
+    const deployStatus = buildStatus === 'succeeded' ? 'deployed' : hadSuccess ? 'deployed' : buildStatus === 'failed' ? 'failed' : 'deploying';
+    recordBuildState(ctx, deploymentId, branch, { buildStatus, deployStatus, commit, buildJobId: job.id, detail });
+  };
+  ctx.db.prepare(`UPDATE model_builds SET status = 'building' WHERE id = ?`).run(job.id);
+  report('building', null);
+  jobCtx.progress('reading files', 10);
+  let files: ModelFile[];
+  try {
+    files = await modelFilesAtCommit(ctx, deploymentId, commit);
+  } catch (error) {
+    const message = `Could not read the model at ${commit.slice(0, 12)}: ${(error as Error).message}`;
+    ctx.db.prepare(`UPDATE model_builds SET status = 'failed', error = ?, finished_at = ? WHERE id = ?`).run(message, now(), job.id);
+    report('failed', message.slice(0, 500));
+    return JobOutcome.failed({ code: 'BUILD_SOURCE_UNREADABLE', message });
+  }
+  jobCtx.progress('compiling', 40);
+  const compiled = compileModel(files);
+  const errorCount = compiled.diagnostics.filter((d) => d.severity === 'error').length;
+  const result: BuildResult = {
+    commit,
+    valid: compiled.valid,
+    errorCount,
+    warningCount: compiled.diagnostics.filter((d) => d.severity === 'warning').length,
+    viewCount: Object.keys(compiled.model.views).length,
+  };
+  if (!compiled.valid) {
+    const detail = summarize(compiled.diagnostics);
+    ctx.db
+      .prepare(`UPDATE model_builds SET status = 'failed', diagnostics = ?, error = ?, finished_at = ? WHERE id = ?`)
+      .run(JSON.stringify(compiled.diagnostics), detail, now(), job.id);
+    report('failed', detail);
+    return JobOutcome.failed({ code: 'BUILD_COMPILE_FAILED', message: detail, details: { errorCount } }, result);
+  }
+  ctx.db.transaction(() => {
+    ctx.db
+      .prepare(`UPDATE model_builds SET status = 'succeeded', files = ?, model = ?, diagnostics = ?, finished_at = ? WHERE id = ?`)
+      .run(JSON.stringify(files), JSON.stringify(compiled.model), JSON.stringify(compiled.diagnostics), now(), job.id);
+    pruneBuilds(ctx, deploymentId, branch);
+  })();
+  report('succeeded', null);
+  return result;
+}
+
+/** Drops old builds, always keeping the latest successful one (publication reads it). */
+function pruneBuilds(ctx: ServiceContext, deploymentId: number, branch: string): void {
+  const latest = getLatestSuccessfulBuild(ctx, deploymentId, branch);
+  ctx.db
+    .prepare(
+      `DELETE FROM model_builds WHERE deployment_id = ? AND branch = ? AND status IN ('succeeded', 'failed') AND id != ?
+         AND id NOT IN (SELECT id FROM model_builds WHERE deployment_id = ? AND branch = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
+    )
+    .run(deploymentId, branch, latest?.id ?? '', deploymentId, branch, KEEP_BUILDS);
+}
+
+/**
+ * Registers the build job and starts a build for every new commit of a deploy branch. Builds
+ * never start a publication (lakehouse publication is on demand only).
+ */
+export function setUpBuilds(ctx: ServiceContext): void {
+  const runner = getJobRunner(ctx);
+  runner.register<BuildInputs, BuildResult>(BUILD_JOB_KIND, (job, jobCtx) => runBuild(ctx, job, jobCtx), { concurrency: 2 });
+  onBranchCommit(ctx, (deploymentId, branch, commit) => {
+    try {
+      if (getDeployBranch(ctx, deploymentId) !== branch) return;
+      const build = startBuild(ctx, deploymentId, branch, commit);
+      if (build.status === 'queued') {
+        recordBuildState(ctx, deploymentId, branch, {
+          buildStatus: 'queued',
+          deployStatus: getLatestSuccessfulBuild(ctx, deploymentId, branch) ? 'deployed' : 'deploying',
+          commit,
+          buildJobId: build.id,
+        });
+      }
+    } catch (error) {
+      ctx.log.error('could not start a build', { deploymentId, branch, commit, error: (error as Error).message });
+    }
+  });
+}

@@ -1,0 +1,15 @@
+/** What other areas may call on builds: the deployed builds publication reads. */
+export {
+  BUILD_JOB_KIND,
+  buildForPublication,
+  getBuild,
+  getLatestSuccessfulBuild,
+  listBuilds,
+  loadBuildSnapshot,
+  startBuild,
+  waitForBuild,
+  type BuildRecord,
+  type BuildSnapshot,
+  type BuildStatusValue,
+} from './builds';
+export { registerBuilds } from './register';
