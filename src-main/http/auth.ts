@@ -128,6 +128,24 @@ export class Authenticator {
     throw unauthenticated(`Unsupported authorization scheme "${header.slice(0, Math.max(space, 0))}".`);
   }
 
+  /**
+   * The user's own actions after those granted by policies attached to the user or to a group
+   * they are in (tables of migration 008), so a user's own `-Action` still withdraws one.
+   */
+  private actionsOf(user: UserRow): string[] {
+    const rows = this.db
+      .prepare(
+        `SELECT actions FROM access_policies WHERE id IN (
+           SELECT policy_id FROM access_policy_attachments WHERE user_id = ?
+           UNION
+           SELECT a.policy_id FROM access_policy_attachments a JOIN user_group_members m ON m.group_id = a.group_id WHERE m.user_id = ?
+         ) ORDER BY id`,
+      )
+      .all(user.id, user.id) as { actions: string }[];
+    const granted = new Set(rows.flatMap((row) => JSON.parse(row.actions) as string[]));
+    return [...granted, ...(JSON.parse(user.actions) as string[])];
+  }
+
   private fromApiKey(key: string): Principal {
     const row = this.db.prepare('SELECT id, user_id FROM api_keys WHERE key_hash = ?').get(sha256(key)) as
       | { id: number; user_id: number }
@@ -140,7 +158,7 @@ export class Authenticator {
       email: user.email,
       name: user.name,
       role: user.role,
-      actions: JSON.parse(user.actions) as string[],
+      actions: this.actionsOf(user),
       via: 'apiKey',
       sid: null,
       scopes: null,
@@ -171,7 +189,7 @@ export class Authenticator {
       email: user?.email ?? null,
       name: user?.name ?? null,
       role: user?.role ?? 'viewer',
-      actions: user ? (JSON.parse(user.actions) as string[]) : [],
+      actions: user ? this.actionsOf(user) : [],
       via: verified.kind,
       sid: verified.sid,
       scopes: Array.isArray(payload.scopes) ? (payload.scopes as string[]) : verified.kind === 'oauth' ? [] : null,

@@ -1,0 +1,3 @@
+/** What other areas may call on groups and policies. */
+export { getGroup, getPolicy } from './groups';
+export { registerAccessRoutes } from './routes';

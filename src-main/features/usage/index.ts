@@ -1,0 +1,1 @@
+export { registerUsageRoutes } from './routes';
