@@ -19,6 +19,7 @@ export interface Screen {
 export const screens: Screen[] = [
   { id: 'models', title: 'Models', path: '/models', section: 'Build', icon: 'models', component: lazy(() => import('../features/models/ModelsScreen')) },
   { id: 'syncs', title: 'Syncs', path: '/syncs', section: 'Build', icon: 'syncs', component: lazy(() => import('../features/syncs/SyncsScreen')) },
+  { id: 'workbooks', title: 'Workbooks', path: '/workbooks', section: 'Build', icon: 'models', component: lazy(() => import('../features/workbooks/WorkbooksScreen')) },
   { id: 'promotions', title: 'Promotions', path: '/promotions', section: 'Build', icon: 'promotions', component: lazy(() => import('../features/promotions/PromotionsScreen')) },
   { id: 'deployments', title: 'Deployments', path: '/deployments', section: 'Operate', icon: 'deployments', component: lazy(() => import('../features/deployments/DeploymentsScreen')) },
   { id: 'admin', title: 'Admin', path: '/admin', section: 'Operate', icon: 'admin', component: lazy(() => import('../features/admin/AdminScreen')) },

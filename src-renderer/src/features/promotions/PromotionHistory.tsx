@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Deployment } from '../../../../src-shared/api/deployments';
-import { listWorkbookPromotions, type WorkbookPromotion } from '../../../../src-shared/api/promotions';
+import { listWorkbookPromotions, type DashboardDiff, type WorkbookPromotion } from '../../../../src-shared/api/promotions';
 import { api } from '../../app/session';
 import { toShownError, type ShownError } from '../../lib/errors';
 import { Badge, Button, ProblemBanner, Spinner, Time } from '../../lib/ui';
@@ -85,9 +85,6 @@ export function PromotionHistory({
 
 function HistoryItem({ promotion: p, workbookId, deployments, highlight }: { promotion: WorkbookPromotion; workbookId: number; deployments: Deployment[] | null; highlight: boolean }) {
   const outgoing = p.source.workbookId === workbookId;
-  const published = changeCounts(p.changes.dashboardPublished);
-  const draft = changeCounts(p.changes.dashboardDraft);
-  const sum = (k: keyof typeof published) => published[k] + draft[k];
   const side = (s: WorkbookPromotion['source']) =>
     s.workbookId !== null ? (
       <AppLink to={workbookPath(s.deploymentId, s.workbookId)}>{s.name}</AppLink>
@@ -113,23 +110,52 @@ function HistoryItem({ promotion: p, workbookId, deployments, highlight }: { pro
         {side(p.target)} <span className="muted">({deploymentLabel(deployments, p.target.deploymentId)})</span>
       </div>
       <div className="prov-line prov-meta">
-        {p.changes.identical ? (
-          <span>no content change</span>
-        ) : (
-          <span className="promo-tab-counts">
-            {sum('added') > 0 && <span className="c-added">+{sum('added')}</span>}
-            {sum('removed') > 0 && <span className="c-removed">−{sum('removed')}</span>}
-            {sum('moved') > 0 && <span className="c-moved">↔{sum('moved')}</span>}
-            {sum('changed') > 0 && <span className="c-changed">~{sum('changed')}</span>}
-            <span>widgets</span>
-            {(p.changes.dashboardPublished.themeChanged || p.changes.dashboardDraft.themeChanged) && <span>· theme</span>}
-            {(p.changes.dashboardPublished.layoutChanged || p.changes.dashboardDraft.layoutChanged) && <span>· layout</span>}
-            {p.changes.fieldsChanged.length > 0 && <span>· {p.changes.fieldsChanged.join(', ')}</span>}
-          </span>
-        )}
+        <ChangeSummary promotion={p} />
         <span>·</span>
         <HashChip hash={p.targetHashAfter} label="written hash" length={8} />
       </div>
     </li>
+  );
+}
+
+function Counts({ diff }: { diff: DashboardDiff }) {
+  const c = changeCounts(diff);
+  return (
+    <span className="promo-tab-counts">
+      {c.added > 0 && <span className="c-added">+{c.added}</span>}
+      {c.removed > 0 && <span className="c-removed">−{c.removed}</span>}
+      {c.moved > 0 && <span className="c-moved">↔{c.moved}</span>}
+      {c.changed > 0 && <span className="c-changed">~{c.changed}</span>}
+    </span>
+  );
+}
+
+/** One line of what a promotion changed: widget counts per dashboard, then theme, layout, fields. */
+function ChangeSummary({ promotion: p }: { promotion: WorkbookPromotion }) {
+  const { dashboardPublished: published, dashboardDraft: draft } = p.changes;
+  if (p.changes.identical) return <span>no content change</span>;
+  if (p.operation === 'CREATE') {
+    const widgets = Math.max(published.widgetsAdded.length, draft.widgetsAdded.length);
+    return <span>new workbook · {widgets === 1 ? '1 widget' : `${widgets} widgets`}</span>;
+  }
+  const extras = [
+    (published.themeChanged || draft.themeChanged) && 'theme',
+    (published.layoutChanged || draft.layoutChanged) && 'layout',
+    ...p.changes.fieldsChanged,
+  ].filter(Boolean);
+  return (
+    <>
+      {published.changed && (
+        <span>
+          published <Counts diff={published} />
+        </span>
+      )}
+      {draft.changed && (
+        <span>
+          draft <Counts diff={draft} />
+        </span>
+      )}
+      {extras.length > 0 && <span>{extras.join(' · ')}</span>}
+    </>
   );
 }

@@ -4,7 +4,7 @@ import type { PromotionPreview } from '../../../../src-shared/api/promotions';
 import type { DashboardConfig } from '../../../../src-shared/api/workbooks';
 import { Badge } from '../../lib/ui';
 import { DashboardGrid, type GridGhost } from '../workbooks/DashboardGrid';
-import { formatPosition, widgetTitle, widgetTypeLabel } from '../workbooks/dashboard';
+import { formatPosition, parentOf, widgetTitle, widgetTypeLabel } from '../workbooks/dashboard';
 import { deploymentLabel } from '../workbooks/data';
 import { HashChip } from '../workbooks/HashChip';
 import { AppLink, workbookPath } from '../workbooks/links';
@@ -141,13 +141,15 @@ function DashboardDiffView({ detail, source, target, creating }: { detail: Dashb
     .filter((w) => w.move && !w.responsiveOnly)
     .map((w) => ({ id: w.id, position: w.move!.before, label: widgetTitle(w.after ?? w.before!) ?? w.id }));
   const counts = changeCounts(diff);
+  // Names of containers, for widgets that sit inside one (their position is within it).
+  const names = new Map([...(target?.widgets ?? []), ...(source?.widgets ?? [])].map((w) => [w.id, widgetTitle(w) ?? w.id]));
   const dashboardLevel: { title: string; changes: ValueChange[] }[] = [
     { title: 'Dashboard fields', changes: detail.fields },
     { title: 'Theme', changes: detail.theme },
     { title: 'Layout', changes: detail.layout },
     { title: 'Settings', changes: detail.settings },
     { title: 'App source', changes: detail.app },
-  ].filter((group) => group.changes.length > 0);
+  ].filter((group) => group.changes.length > 0 && diff.presence === 'both');
 
   return (
     <div className="promo-diff">
@@ -160,12 +162,17 @@ function DashboardDiffView({ detail, source, target, creating }: { detail: Dashb
         {counts.removed > 0 && <Badge tone="bad">{counts.removed} removed</Badge>}
         {counts.moved > 0 && <Badge tone="info">{counts.moved} moved</Badge>}
         {counts.changed > 0 && <Badge tone="warn">{counts.changed} changed</Badge>}
-        {diff.fieldsChanged.length > 0 && <Badge tone="warn">{diff.fieldsChanged.join(', ')} changed</Badge>}
-        {diff.themeChanged && <Badge tone="warn">theme changed</Badge>}
-        {diff.layoutChanged && <Badge tone="warn">layout changed</Badge>}
-        {diff.settingsChanged && <Badge tone="warn">settings changed</Badge>}
-        {diff.appChanged && <Badge tone="warn">app source changed</Badge>}
-        {detail.orderChanged && <Badge>widget order changed</Badge>}
+        {/* On one side only, everything is new or gone: per-part badges would only repeat that. */}
+        {diff.presence === 'both' && (
+          <>
+            {diff.fieldsChanged.length > 0 && <Badge tone="warn">{diff.fieldsChanged.join(', ')} changed</Badge>}
+            {diff.themeChanged && <Badge tone="warn">theme changed</Badge>}
+            {diff.layoutChanged && <Badge tone="warn">layout changed</Badge>}
+            {diff.settingsChanged && <Badge tone="warn">settings changed</Badge>}
+            {diff.appChanged && <Badge tone="warn">app source changed</Badge>}
+            {detail.orderChanged && <Badge>widget order changed</Badge>}
+          </>
+        )}
       </div>
 
       {diff.presence !== 'neither' && (
@@ -209,7 +216,7 @@ function DashboardDiffView({ detail, source, target, creating }: { detail: Dashb
             </thead>
             <tbody>
               {detail.widgets.map((w) => (
-                <WidgetChangeRow key={w.id} change={w} focused={focus === w.id} onFocus={setFocus} />
+                <WidgetChangeRow key={w.id} change={w} focused={focus === w.id} onFocus={setFocus} names={names} />
               ))}
             </tbody>
           </table>
@@ -226,9 +233,11 @@ function DashboardDiffView({ detail, source, target, creating }: { detail: Dashb
   );
 }
 
-function WidgetChangeRow({ change, focused, onFocus }: { change: WidgetChange; focused: boolean; onFocus: (id: string | null) => void }) {
+function WidgetChangeRow({ change, focused, onFocus, names }: { change: WidgetChange; focused: boolean; onFocus: (id: string | null) => void; names: Map<string, string> }) {
   const widget = change.after ?? change.before;
   const title = widget ? widgetTitle(widget) : null;
+  const parent = widget ? parentOf(widget) : null;
+  const where = parent ? `in ${names.get(parent.parentId) ?? parent.parentId}${parent.tab ? ` › ${parent.tab}` : ''} ` : '';
   return (
     <tr className={`promo-row-${change.kinds[0]} ${focused ? 'selected' : ''}`} onMouseEnter={() => onFocus(change.id)} onMouseLeave={() => onFocus(null)}>
       <td>
@@ -249,8 +258,8 @@ function WidgetChangeRow({ change, focused, onFocus }: { change: WidgetChange; f
         </div>
       </td>
       <td className="promo-details">
-        {change.kinds.includes('added') && change.after && <span className="muted">at {formatPosition(change.after.position)}</span>}
-        {change.kinds.includes('removed') && change.before && <span className="muted">was at {formatPosition(change.before.position)}</span>}
+        {change.kinds.includes('added') && change.after && <span className="muted">{where}at {formatPosition(change.after.position)}</span>}
+        {change.kinds.includes('removed') && change.before && <span className="muted">{where ? `was ${where}` : 'was '}at {formatPosition(change.before.position)}</span>}
         {change.move &&
           (change.responsiveOnly ? (
             <div className="muted">responsive layouts differ (position unchanged)</div>

@@ -24,6 +24,7 @@ export default function PromotionsScreen({ subpath }: ScreenProps) {
   const deployments = useDeploymentList();
   // Bumped after each promotion: lists, histories and provenance reload.
   const [version, setVersion] = useState(0);
+  const refresh = useCallback(() => setVersion((v) => v + 1), []);
 
   useEffect(() => {
     if (deploymentId === null && deployments.data && deployments.data.length > 0) navigate(promotionPath(deployments.data[0].id), { replace: true });
@@ -53,7 +54,8 @@ export default function PromotionsScreen({ subpath }: ScreenProps) {
                 sourceWorkbookId={workbookId}
                 deployments={deployments.data}
                 version={version}
-                onApplied={() => setVersion((v) => v + 1)}
+                onApplied={refresh}
+                onChanged={refresh}
               />
             ) : (
               <EmptyState title="Choose a workbook to promote">
@@ -106,7 +108,7 @@ function SourcePicker({ deploymentId, workbookId, deployments, version }: { depl
                   <code>{wb.slug}</code>
                   {wb.folderPath !== '/' && <span>{wb.folderPath}</span>}
                   {!wb.publishedAt && <Badge>draft only</Badge>}
-                  <PromotionSummary workbook={wb} deployments={deployments} />
+                  {wb.promotion && <PromotionSummary workbook={wb} deployments={deployments} />}
                 </span>
               </AppLink>
             </li>
@@ -125,12 +127,14 @@ function Workbench({
   deployments,
   version,
   onApplied,
+  onChanged,
 }: {
   sourceDeploymentId: number;
   sourceWorkbookId: number;
   deployments: Deployment[] | null;
   version: number;
   onApplied: (promotion: WorkbookPromotion) => void;
+  onChanged: () => void;
 }) {
   const source = useQuery(
     (signal) => api.call(getWorkbook, { params: { deploymentId: sourceDeploymentId, workbookId: sourceWorkbookId }, signal }),
@@ -149,6 +153,8 @@ function Workbench({
   const flow = usePromotionFlow(
     { sourceDeploymentId, sourceWorkbookId, targetDeploymentId, targetWorkbookId },
     useCallback((promotion: WorkbookPromotion) => onApplied(promotion), [onApplied]),
+    // A stale preview means a workbook changed: its provenance (drift flags) is stale too.
+    useCallback(() => onChanged(), [onChanged]),
   );
   const targetCandidates = (targets.data ?? []).filter((wb) => !(targetDeploymentId === sourceDeploymentId && wb.id === sourceWorkbookId));
   const knownTargetId = flow.result?.target.workbookId ?? flow.preview?.target.workbookId ?? targetWorkbookId;
@@ -224,7 +230,7 @@ function Workbench({
             </div>
           </div>
           <div className="promo-ends-action">
-            <Button variant={flow.preview && !flow.stale ? 'default' : 'primary'} onClick={() => void flow.runPreview()} busy={flow.previewing} disabled={targetDeploymentId === null}>
+            <Button variant={flow.preview ? 'default' : 'primary'} onClick={() => void flow.runPreview()} busy={flow.previewing} disabled={targetDeploymentId === null}>
               {flow.preview ? 'Preview again' : 'Preview'}
             </Button>
           </div>
@@ -242,7 +248,7 @@ function Workbench({
       )}
 
       <div className="promo-sides">
-        <div className="promo-side" aria-label="Source history">
+        <div className="promo-side">
           <ProvenancePanel
             deploymentId={sourceDeploymentId}
             workbookId={sourceWorkbookId}
@@ -256,7 +262,7 @@ function Workbench({
             <PromotionHistory deploymentId={sourceDeploymentId} workbookId={sourceWorkbookId} deployments={deployments} version={version} highlightId={flow.result?.id ?? null} label="Source promotions" />
           </section>
         </div>
-        <div className="promo-side" aria-label="Target history">
+        <div className="promo-side">
           {knownTargetId !== null && knownTargetDeployment !== null ? (
             <>
               <ProvenancePanel

@@ -151,7 +151,7 @@ export function changeCounts(diff: DashboardDiff): { added: number; removed: num
 /** A JSON value as one short line for a change list. */
 export function formatValue(value: unknown, max = 120): string {
   if (value === null || value === undefined) return '—';
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value);
+  const text = JSON.stringify(value);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiProblem } from '../../../../src-shared/api/client';
 import { applyWorkbookPromotion, previewWorkbookPromotion, type PromotionPreview, type WorkbookPromotion } from '../../../../src-shared/api/promotions';
 import { api } from '../../app/session';
 import { toShownError, type ShownError } from '../../lib/errors';
+import { stalePreviewOf, type StalePreview } from './stale';
+
+export type { StalePreview } from './stale';
 
 export interface PromotionRequest {
   sourceDeploymentId: number;
@@ -10,16 +12,6 @@ export interface PromotionRequest {
   targetDeploymentId: number | null;
   /** null: let the service choose (the workbook last promoted to, else the same slug, else a new one). */
   targetWorkbookId: number | null;
-}
-
-/** Why an apply was refused because the preview no longer describes the workbooks (409). */
-export interface StalePreview {
-  side: 'source' | 'target';
-  /** The hash the preview showed, and the one the service sees now (null: no such workbook). */
-  previewHash: string | null;
-  currentHash: string | null;
-  /** The service's own explanation. */
-  detail: string;
 }
 
 export interface PromotionFlow {
@@ -41,27 +33,16 @@ const newKey = (): string =>
     ? `ui-${crypto.randomUUID()}`
     : `ui-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
 
-const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
-/** A 409 that says the preview is stale, read into what the UI explains; null for any other failure. */
-export function stalePreviewOf(error: unknown): StalePreview | null {
-  if (!(error instanceof ApiProblem) || error.status !== 409) return null;
-  const extras = error.problem ?? {};
-  if (error.code === 'PROMOTION_SOURCE_CHANGED') {
-    return { side: 'source', previewHash: stringOrNull(extras.previewSourceHash), currentHash: stringOrNull(extras.currentSourceHash), detail: error.detail };
-  }
-  if (error.code === 'PROMOTION_TARGET_CHANGED') {
-    return { side: 'target', previewHash: stringOrNull(extras.previewTargetHash), currentHash: stringOrNull(extras.currentTargetHash), detail: error.detail };
-  }
-  return null;
-}
-
 /**
  * Preview → apply, with what the service guarantees made visible: each preview gets its own
  * idempotency key, the apply sends the preview's hashes, and a stale preview is kept (greyed)
  * next to the explanation instead of being thrown away.
  */
-export function usePromotionFlow(request: PromotionRequest, onApplied?: (promotion: WorkbookPromotion) => void): PromotionFlow {
+export function usePromotionFlow(
+  request: PromotionRequest,
+  onApplied?: (promotion: WorkbookPromotion) => void,
+  onStale?: (stale: StalePreview) => void,
+): PromotionFlow {
   const [preview, setPreview] = useState<PromotionPreview | null>(null);
   const [idempotencyKey, setKey] = useState<string | null>(null);
   const [previewing, setPreviewing] = useState(false);
@@ -131,13 +112,15 @@ export function usePromotionFlow(request: PromotionRequest, onApplied?: (promoti
     } catch (failure) {
       if (mine !== generation.current) return;
       const staleness = stalePreviewOf(failure);
-      if (staleness) setStale(staleness);
-      else setError(toShownError(failure, 'Promotion'));
+      if (staleness) {
+        setStale(staleness);
+        onStale?.(staleness);
+      } else setError(toShownError(failure, 'Promotion'));
     } finally {
       inFlight.current = false;
       if (mine === generation.current) setApplying(false);
     }
-  }, [preview, idempotencyKey, result, stale, sourceDeploymentId, sourceWorkbookId, onApplied]);
+  }, [preview, idempotencyKey, result, stale, sourceDeploymentId, sourceWorkbookId, onApplied, onStale]);
 
   return { preview, previewing, applying, result, stale, error, idempotencyKey, runPreview, apply, dismissError: () => setError(null) };
 }

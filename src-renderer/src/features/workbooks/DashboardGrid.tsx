@@ -12,9 +12,9 @@ import {
   themeColors,
   topLevelWidgets,
   widgetSubtitle,
+  widgetText,
   widgetTitle,
   widgetTypeLabel,
-  type ThemeColors,
 } from './dashboard';
 import './workbooks.css';
 
@@ -56,12 +56,13 @@ export function DashboardGrid({ config, label, marks, ghosts = [], dimUnmarked =
   const theme = themeColors(config);
   const rowHeight = compact ? Math.min(36, Math.max(16, Math.round(metrics.rowHeight * 0.6))) : Math.min(120, metrics.rowHeight);
   const [gapX, gapY] = compact ? [6, 6] : metrics.margin;
+  // The stylesheet decides how much of the theme to honour (all of it in light mode, the accent in dark).
   const canvasStyle = {
-    '--dash-accent': theme.accent ?? undefined,
-    '--dash-card': theme.card ?? undefined,
-    '--dash-title': theme.title ?? undefined,
-    '--dash-text': theme.text ?? undefined,
-    background: theme.canvas ?? undefined,
+    '--theme-accent': theme.accent ?? undefined,
+    '--theme-canvas': theme.canvas ?? undefined,
+    '--theme-card': theme.card ?? undefined,
+    '--theme-title': theme.title ?? undefined,
+    '--theme-text': theme.text ?? undefined,
     fontFamily: theme.font ?? undefined,
   } as CSSProperties;
   const gridStyle: CSSProperties = {
@@ -71,7 +72,7 @@ export function DashboardGrid({ config, label, marks, ghosts = [], dimUnmarked =
   };
 
   return (
-    <div className={`dash-canvas ${compact ? 'dash-compact' : ''} ${theme.canvas ? 'dash-themed' : ''}`} style={canvasStyle}>
+    <div className={`dash-canvas ${compact ? 'dash-compact' : ''}`} style={canvasStyle}>
       {widgets.length === 0 && ghosts.length === 0 ? (
         <div className="dash-empty">{emptyText}</div>
       ) : (
@@ -96,7 +97,6 @@ export function DashboardGrid({ config, label, marks, ghosts = [], dimUnmarked =
               widget={widget}
               config={config}
               cols={metrics.cols}
-              theme={theme}
               mark={marks?.get(widget.id) ?? null}
               dim={dimUnmarked && !marks?.has(widget.id)}
               focused={focusId === widget.id}
@@ -114,7 +114,6 @@ function WidgetCard({
   widget,
   config,
   cols,
-  theme,
   mark,
   dim,
   focused,
@@ -124,7 +123,6 @@ function WidgetCard({
   widget: DashboardWidget;
   config: DashboardConfig | null;
   cols: number;
-  theme: ThemeColors;
   mark: WidgetMark | null;
   dim: boolean;
   focused: boolean;
@@ -161,7 +159,7 @@ function WidgetCard({
         <span className="dash-type">{type}</span>
         {mark && <span className={`dash-mark dash-mark-${mark}`}>{MARK_LABELS[mark]}</span>}
       </div>
-      <div className="dash-widget-title" style={theme.title ? { color: theme.title } : undefined}>
+      <div className="dash-widget-title">
         {title ?? <span className="dash-untitled">{widget.id}</span>}
       </div>
       {subtitle && !compact && <div className="dash-widget-sub">{subtitle}</div>}
@@ -235,7 +233,9 @@ function WidgetBody({ widget }: { widget: DashboardWidget }) {
     );
   }
   if (kind === 'line') {
-    const values = seriesFor(widget.id, 10);
+    // Smoothed and trending upwards: reads as a time series rather than noise.
+    const raw = seriesFor(widget.id, 10);
+    const values = raw.map((v, i) => ((raw[Math.max(0, i - 1)] + v + raw[Math.min(raw.length - 1, i + 1)]) / 3) * 0.6 + (i / raw.length) * 0.35);
     const points = values.map((v, i) => `${(i / (values.length - 1)) * 100},${40 - v * 36}`).join(' ');
     return (
       <svg className="dash-chart dash-chart-line" viewBox="0 0 100 40" preserveAspectRatio="none" aria-hidden="true">
@@ -262,6 +262,10 @@ function WidgetBody({ widget }: { widget: DashboardWidget }) {
     );
   }
   if (kind === 'number') return <div className="dash-number" aria-hidden="true">123</div>;
+  if (widget.type === 'TEXT') {
+    const text = widgetText(widget);
+    return text ? <p className="dash-text">{text}</p> : null;
+  }
   if (widget.type === 'FILTER' || widget.type === 'TIME_GRAIN' || widget.type === 'FIELD') {
     return <div className="dash-control" aria-hidden="true" />;
   }

@@ -37,7 +37,9 @@ export function HashChip({ hash, label = 'hash', length = 12 }: { hash: string |
         {hash.slice(0, length)}…
       </code>
       <button type="button" className="icon-button" aria-label={`Copy ${label}`} title={`Copy the full ${label}`} onClick={() => void copyText(hash).then((ok) => setCopied(ok ? 'yes' : 'no'))}>
-        ⧉
+        <svg width="12" height="12" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+          <path fill="currentColor" d="M8 3h11a2 2 0 0 1 2 2v11h-2V5H8V3Zm-3 4h10a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V9a2 2 0 0 1 2-2Zm0 2v10h10V9H5Z" />
+        </svg>
       </button>
       {copied && (
         <span className="hash-copied" role="status">

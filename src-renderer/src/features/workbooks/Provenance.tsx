@@ -111,7 +111,7 @@ function PromotionLinkItem({ link, deployments }: { link: PromotionLink; deploym
         <span>{deploymentLabel(deployments, link.targetDeploymentId)}</span>
       </div>
       <div className="prov-meta">
-        {link.promotionCount === 1 ? 'Once' : `${link.promotionCount} times`}, last <Time value={link.lastPromotedAt} /> (#{link.lastPromotionId})
+        {link.promotionCount === 1 ? '1 promotion' : `${link.promotionCount} promotions`} · last #{link.lastPromotionId} <Time value={link.lastPromotedAt} />
         {link.lastPromotedBy ? ` by ${link.lastPromotedBy.name}` : ''}
       </div>
       <div className="prov-line">

@@ -101,6 +101,22 @@ export function widgetTitle(widget: Pick<DashboardWidget, 'type' | 'config'>): s
   return null;
 }
 
+/** A TEXT widget's body as plain text, without the line already used as its title. */
+export function widgetText(widget: Pick<DashboardWidget, 'type' | 'config'>, max = 280): string | null {
+  if (widget.type !== 'TEXT') return null;
+  const config = asObject(widget.config);
+  const text = firstString(config, ['text', 'content', 'markdown', 'html']);
+  if (!text) return null;
+  const lines = text
+    .replace(/<[^>]*>/g, ' ')
+    .split(/\r?\n/)
+    .map((l) => l.replace(/^[#>*\-\s]+/, '').replace(/[*_`]/g, '').trim())
+    .filter(Boolean);
+  const body = (firstString(config, ['title', 'name', 'label', 'heading']) ? lines : lines.slice(1)).join(' ');
+  if (!body) return null;
+  return body.length > max ? `${body.slice(0, max - 1)}…` : body;
+}
+
 /** A second line: chart type, the field a filter or field widget is bound to, a prompt… */
 export function widgetSubtitle(widget: Pick<DashboardWidget, 'type' | 'config'>): string | null {
   const config = asObject(widget.config);
