@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Static, TSchema } from 'typebox';
+import type { Static } from 'typebox';
 import { Problem, type RouteDef } from '../../src-shared/api/contract';
 import { ErrorCodes } from '../../src-shared/api/errors';
 import type { ServiceContext } from '../context';

@@ -1,11 +1,10 @@
 import * as contract from '../../../src-shared/api/app';
 import type { Api } from '../../http/route';
-import { typedRoute } from '../deployments/typed-route';
 import { getAppConfig, getAppTheme, updateAppTheme } from './app-config';
 
 export function registerAppRoutes(api: Api): void {
   const { ctx } = api;
-  const route = typedRoute(api);
+  const { route } = api;
   // Any signed-in caller, embed sessions included: an embedded app needs the theme and aiPaywalled.
   route(contract.getAppConfig, { allowEmbed: true }, () => getAppConfig(ctx));
   route(contract.getAppTheme, { allowEmbed: true }, () => getAppTheme(ctx));

@@ -1,7 +1,6 @@
 import * as contract from '../../../src-shared/api/deployments';
 import { CLOUD_PROVIDERS } from '../../../src-shared/api/deployments';
 import type { Api } from '../../http/route';
-import { typedRoute } from './typed-route';
 import { paginateArray } from '../../http/pagination';
 import { getBuildState } from './build-state';
 import { REGIONS } from './catalog';
@@ -33,7 +32,7 @@ const ALL_REGIONS = CLOUD_PROVIDERS.flatMap((cloudProvider) =>
 
 export function registerDeploymentsRoutes(api: Api): void {
   const { ctx } = api;
-  const route = typedRoute(api);
+  const { route } = api;
   const read = { access: ['deploymentRead' as const] };
   const edit = { access: ['deploymentEdit' as const] };
   const page = (q: { first?: number; after?: string }) => ({ first: q.first, after: q.after });

@@ -1,11 +1,10 @@
 import * as api from '../../../src-shared/api/embed-access';
 import type { Api } from '../../http/route';
-import { typedRoute } from '../workbooks/typed-route';
 import { getFolderEmbedAccess, getWorkbookEmbedAccess, listEmbedTenantWorkbooks, setFolderEmbedAccess, setWorkbookEmbedAccess } from './access';
 
 export function registerEmbedAccessRoutes(server: Api): void {
   const { ctx } = server;
-  const route = typedRoute(server);
+  const { route } = server;
   const read = { access: ['deploymentRead' as const] };
   const edit = { access: ['deploymentEdit' as const] };
   route(api.getWorkbookEmbedAccess, read, ({ params, principal }) =>

@@ -1,12 +1,11 @@
 import * as contract from '../../../src-shared/api/environments';
 import type { Api } from '../../http/route';
-import { typedRoute } from '../deployments/typed-route';
 import { listEnvironments } from './environments';
 import { listEnvironmentTokens, mintEnvironmentToken } from './tokens';
 
 export function registerEnvironmentsRoutes(api: Api): void {
   const { ctx } = api;
-  const route = typedRoute(api);
+  const { route } = api;
   const page = (q: { first?: number; after?: string }) => ({ first: q.first, after: q.after });
 
   // The spec: environments are available to embed sessions; the token routes are not.

@@ -1,11 +1,10 @@
 import * as api from '../../../src-shared/api/folders';
 import type { Api } from '../../http/route';
-import { typedRoute } from '../workbooks/typed-route';
 import { createFolder, deleteFolder, listFolders, requireFolder, toFolder, updateFolder } from './folders';
 
 export function registerFolderRoutes(server: Api): void {
   const { ctx } = server;
-  const route = typedRoute(server);
+  const { route } = server;
   const read = { access: ['deploymentRead' as const] };
   const edit = { access: ['deploymentEdit' as const] };
   route(api.listFolders, read, ({ params, query, principal }) => listFolders(ctx, principal, params.deploymentId, query));

@@ -1,11 +1,10 @@
 import * as api from '../../../src-shared/api/notifications';
 import type { Api } from '../../http/route';
-import { typedRoute } from '../workbooks/typed-route';
 import { createNotification, deleteNotification, getNotification, listNotifications, updateNotification } from './notifications';
 
 export function registerNotificationRoutes(server: Api): void {
   const { ctx } = server;
-  const route = typedRoute(server);
+  const { route } = server;
   const read = { access: ['deploymentRead' as const] };
   const edit = { access: ['deploymentEdit' as const] };
   route(api.listNotifications, read, ({ params, query }) => listNotifications(ctx, params.deploymentId, query));

@@ -1,12 +1,11 @@
 import * as api from '../../../src-shared/api/reports';
 import type { Api } from '../../http/route';
-import { typedRoute } from '../workbooks/typed-route';
 import { connectPlacement, disconnectPlacement, listDocumentPlacements, refreshPlacement } from './placements';
 import { deleteReport, listReports, toReport, upsertReportByPublicId, viewReport } from './reports';
 
 export function registerReportRoutes(server: Api): void {
   const { ctx } = server;
-  const route = typedRoute(server);
+  const { route } = server;
   const read = { access: ['deploymentRead' as const] };
   const edit = { access: ['deploymentEdit' as const] };
   route(api.listReports, read, ({ params, query, principal }) => listReports(ctx, principal, params.deploymentId, query));

@@ -1,7 +1,6 @@
 import * as promotions from '../../../src-shared/api/promotions';
 import * as api from '../../../src-shared/api/workbooks';
 import type { Api } from '../../http/route';
-import { typedRoute } from './typed-route';
 import { healLegacyWidgets } from './dashboard';
 import { applyPromotion, getProvenance, listPromotionLinks, listPromotions, previewPromotion } from './promotion';
 import { deleteWorkbook, listWorkbooks, requireWorkbook, toWorkbookDetail } from './store';
@@ -17,7 +16,7 @@ const DASHBOARD_BODY_FIELD: Record<string, string> = {
 
 export function registerWorkbookRoutes(server: Api): void {
   const { app, ctx } = server;
-  const route = typedRoute(server);
+  const { route } = server;
   // The legacy widget type TABS_CONTAINER is no longer advertised but still accepted: heal it
   // into its CONTAINER form before the body is validated against the advertised enum.
   app.addHook('preValidation', async (request) => {

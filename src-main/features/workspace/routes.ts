@@ -1,11 +1,10 @@
 import * as api from '../../../src-shared/api/workspace';
 import type { Api } from '../../http/route';
-import { typedRoute } from '../workbooks/typed-route';
 import { bulkDelete, bulkMove } from './bulk';
 
 export function registerWorkspaceRoutes(server: Api): void {
   const { ctx } = server;
-  const route = typedRoute(server);
+  const { route } = server;
   const edit = { access: ['deploymentEdit' as const] };
   route(api.bulkDeleteWorkspaceItems, edit, ({ params, body, principal }) => bulkDelete(ctx, principal, params.deploymentId, body.items));
   route(api.bulkMoveWorkspaceItems, edit, ({ params, body, principal }) =>
