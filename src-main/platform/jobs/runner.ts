@@ -429,6 +429,15 @@ export class JobRunner {
    */
   poll(): number {
     if (this.stopping) return 0;
+    // A cheap read first: most polls find nothing, and need not take the write lock.
+    const now0 = this.clock.now().toISOString();
+    const anything = this.db
+      .prepare(
+        `SELECT 1 FROM jobs WHERE (status = 'QUEUED' AND available_at <= ?)
+           OR (status IN ('RUNNING', 'CANCELLING') AND lease_expires_at < ?) LIMIT 1`,
+      )
+      .get(now0, now0);
+    if (!anything) return 0;
     let started = 0;
     const claimed = this.db
       .transaction((): JobRow[] => {
@@ -533,8 +542,8 @@ export class JobRunner {
   private reapExpiredLeases(now: string): void {
     const stale = this.db
       .prepare(
-        `SELECT * FROM jobs WHERE lease_expires_at < ? AND
-           (status = 'CANCELLING' OR (status = 'RUNNING' AND (attempts >= max_attempts OR resumable = 0)))`,
+        `SELECT * FROM jobs WHERE status IN ('RUNNING', 'CANCELLING') AND lease_expires_at < ?
+           AND (status = 'CANCELLING' OR attempts >= max_attempts OR resumable = 0)`,
       )
       .all(now) as JobRow[];
     const end = this.db.prepare(
@@ -604,42 +613,41 @@ export class JobRunner {
   }
 
   private contextFor(active: ActiveJob): JobContext {
-    const runner = this;
     let lastProgress = '';
     const write = (sql: string, ...args: unknown[]): boolean => {
       if (active.detached) return false;
       try {
-        const changed = runner.db.prepare(sql).run(...args, active.id, runner.owner).changes > 0;
+        const changed = this.db.prepare(sql).run(...args, active.id, this.owner).changes > 0;
         if (!changed) {
           active.detached = true;
-          runner.abort(active, 'lease-lost');
+          this.abort(active, 'lease-lost');
         }
         return changed;
       } catch (error) {
         // The database may be closing under a handler that ignored shutdown; nothing to record then.
-        runner.log?.warn('job write failed', { jobId: active.id, error: (error as Error).message });
+        this.log?.warn('job write failed', { jobId: active.id, error: (error as Error).message });
         return false;
       }
     };
     return {
       attempt: active.attempt,
       signal: active.controller.signal,
-      progress(stage, percentComplete) {
+      progress: (stage, percentComplete) => {
         const pct = Math.max(0, Math.min(100, Math.round(Number.isFinite(percentComplete) ? percentComplete : 0)));
         const progress = JSON.stringify({ stage, percentComplete: pct });
         if (progress === lastProgress) return;
         lastProgress = progress;
-        if (write('UPDATE jobs SET progress = ? WHERE id = ? AND lease_owner = ?', progress) && runner.listeners.size > 0) {
-          const row = runner.db.prepare('SELECT * FROM jobs WHERE id = ?').get(active.id) as JobRow | undefined;
-          if (row) runner.emit(toJob(row));
+        if (write('UPDATE jobs SET progress = ? WHERE id = ? AND lease_owner = ?', progress) && this.listeners.size > 0) {
+          const row = this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(active.id) as JobRow | undefined;
+          if (row) this.emit(toJob(row));
         }
       },
-      isCancelRequested() {
+      isCancelRequested: () => {
         if (active.abortCause === 'cancel') return true;
         try {
-          const row = runner.db.prepare('SELECT cancel_requested FROM jobs WHERE id = ?').get(active.id) as { cancel_requested: number } | undefined;
+          const row = this.db.prepare('SELECT cancel_requested FROM jobs WHERE id = ?').get(active.id) as { cancel_requested: number } | undefined;
           if (row?.cancel_requested === 1) {
-            runner.abort(active, 'cancel');
+            this.abort(active, 'cancel');
             return true;
           }
         } catch {
@@ -647,17 +655,17 @@ export class JobRunner {
         }
         return false;
       },
-      checkpoint(value) {
+      checkpoint: (value) => {
         write('UPDATE jobs SET checkpoint = ? WHERE id = ? AND lease_owner = ?', JSON.stringify(value ?? null));
       },
-      log(message, fields, level: JobLogLevel = 'info') {
+      log: (message, fields, level: JobLogLevel = 'info') => {
         if (active.detached) return;
         try {
-          runner.db
+          this.db
             .prepare('INSERT INTO job_logs (job_id, attempt, level, message, fields, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-            .run(active.id, active.attempt, level, message, fields ? JSON.stringify(fields) : null, runner.clock.now().toISOString());
+            .run(active.id, active.attempt, level, message, fields ? JSON.stringify(fields) : null, this.clock.now().toISOString());
         } catch (error) {
-          runner.log?.warn('job log write failed', { jobId: active.id, error: (error as Error).message });
+          this.log?.warn('job log write failed', { jobId: active.id, error: (error as Error).message });
         }
       },
     };

@@ -43,7 +43,8 @@ export const jobs: Migration = {
     );
     CREATE UNIQUE INDEX jobs_idempotency ON jobs(kind, COALESCE(deployment_id, 0), idempotency_key)
       WHERE idempotency_key IS NOT NULL;
-    CREATE INDEX jobs_claimable ON jobs(status, available_at, created_at);
+    CREATE INDEX jobs_queue ON jobs(status, kind, available_at, created_at);
+    CREATE INDEX jobs_leases ON jobs(status, lease_expires_at);
     CREATE INDEX jobs_by_deployment ON jobs(deployment_id, kind, created_at DESC, id DESC);
     CREATE INDEX jobs_expiry ON jobs(expires_at) WHERE expires_at IS NOT NULL;
 

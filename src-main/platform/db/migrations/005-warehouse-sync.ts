@@ -1,6 +1,6 @@
 import type { Migration } from './types';
 
-/** Slot for the warehouse-sync area's tables (filled by that area). */
+/** Warehouse syncs keep all their state in the `jobs` table (migration 4); this step adds nothing. */
 export const warehouseSync: Migration = {
   version: 5,
   name: 'warehouse-sync',

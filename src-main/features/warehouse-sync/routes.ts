@@ -1,0 +1,36 @@
+import * as contract from '../../../src-shared/api/warehouse-sync';
+import type { Api, RouteOptions } from '../../http/route';
+import {
+  cancelSyncJob,
+  getPullResult,
+  getPushResult,
+  getSyncJob,
+  listSyncJobs,
+  registerWarehouseSyncJobs,
+  startPull,
+  startPush,
+} from './sync-jobs';
+
+/** Spec, Authentication 2 and 4: start needs SchemaUpdate and SQL Runner read; OAuth tokens need `deployment.write` on every sync route. */
+const OAUTH_SCOPE = 'deployment.write';
+const START: RouteOptions = { access: ['schemaUpdate', 'sqlRunnerRead'], oauthScope: OAUTH_SCOPE };
+const READ: RouteOptions = { access: [{ anyOf: ['schemaRead', 'schemaUpdate'] }], oauthScope: OAUTH_SCOPE };
+const CANCEL: RouteOptions = { access: ['schemaUpdate'], oauthScope: OAUTH_SCOPE };
+
+export function registerWarehouseSyncRoutes(api: Api): void {
+  const { ctx, route } = api;
+  registerWarehouseSyncJobs(ctx);
+
+  route(contract.startWarehouseSemanticViewSync, START, ({ params, body, principal }) => startPush(ctx, params.deploymentId, body, principal));
+  route(contract.listWarehouseSemanticViewSyncJobs, READ, ({ params, query }) =>
+    listSyncJobs(ctx, params.deploymentId, { statuses: query.status, direction: query.direction }, { first: query.first, after: query.after }),
+  );
+  route(contract.getWarehouseSemanticViewSync, READ, ({ params }) => getSyncJob(ctx, params.deploymentId, params.syncJobId, 'push'));
+  route(contract.getWarehouseSemanticViewSyncResult, READ, ({ params }) => getPushResult(ctx, params.deploymentId, params.syncJobId));
+  route(contract.cancelWarehouseSemanticViewSync, CANCEL, ({ params }) => cancelSyncJob(ctx, params.deploymentId, params.syncJobId, 'push'));
+
+  route(contract.startWarehouseSemanticViewPull, START, ({ params, body, principal }) => startPull(ctx, params.deploymentId, body, principal));
+  route(contract.getWarehouseSemanticViewPull, READ, ({ params }) => getSyncJob(ctx, params.deploymentId, params.syncJobId, 'pull'));
+  route(contract.getWarehouseSemanticViewPullResult, READ, ({ params }) => getPullResult(ctx, params.deploymentId, params.syncJobId));
+  route(contract.cancelWarehouseSemanticViewPull, CANCEL, ({ params }) => cancelSyncJob(ctx, params.deploymentId, params.syncJobId, 'pull'));
+}
