@@ -1,16 +1,7 @@
 // What the Models screen and its compiler worker say to each other, and the compact symbol index the
 // worker derives from the compiled model (completion and go to definition need names and positions,
 // not the whole model, so only this crosses the worker boundary).
-import { modelFormatOf } from '../../../../src-shared/model';
 import type { CompiledCube, CompiledModel, CompiledView, Diagnostic, SourceLocation } from '../../../../src-shared/model';
-
-/** Folders the service compiles model files from (`schema/` is the older name of `model/`), as in its validate. */
-const MODEL_FOLDERS = ['model/', 'schema/'];
-
-/** True for a file the compiler reads: YAML, JS or TS under `model/` (or `schema/`), like the service's validate. */
-export function isModelSourcePath(path: string): boolean {
-  return MODEL_FOLDERS.some((folder) => path.startsWith(folder)) && modelFormatOf(path) !== null;
-}
 
 export type MemberKind = 'dimension' | 'measure' | 'segment' | 'hierarchy';
 

@@ -1,0 +1,175 @@
+import { useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { Diagnostic } from '../../../../src-shared/model';
+import { ModelsIcon } from './icons';
+import { currentBranch, dirtyPaths, isEditable, useModels } from './store';
+
+interface TreeNode {
+  name: string;
+  path: string;
+  kind: 'folder' | 'file';
+  children: TreeNode[];
+}
+
+/** Folders first, then files, each by name. */
+export function buildTree(paths: string[]): TreeNode[] {
+  const root: TreeNode = { name: '', path: '', kind: 'folder', children: [] };
+  for (const path of paths) {
+    const parts = path.split('/');
+    let node = root;
+    parts.forEach((part, i) => {
+      const isFile = i === parts.length - 1;
+      const childPath = parts.slice(0, i + 1).join('/');
+      let child = node.children.find((c) => c.name === part && c.kind === (isFile ? 'file' : 'folder'));
+      if (!child) {
+        child = { name: part, path: childPath, kind: isFile ? 'file' : 'folder', children: [] };
+        node.children.push(child);
+      }
+      node = child;
+    });
+  }
+  const sort = (nodes: TreeNode[]) => {
+    nodes.sort((a, b) => (a.kind !== b.kind ? (a.kind === 'folder' ? -1 : 1) : a.name.localeCompare(b.name)));
+    for (const n of nodes) sort(n.children);
+  };
+  sort(root.children);
+  return root.children;
+}
+
+interface Counts {
+  errors: number;
+  warnings: number;
+}
+
+function countsByFile(diagnostics: Diagnostic[]): Map<string, Counts> {
+  const counts = new Map<string, Counts>();
+  for (const d of diagnostics) {
+    const c = counts.get(d.file) ?? { errors: 0, warnings: 0 };
+    if (d.severity === 'error') c.errors++;
+    else if (d.severity === 'warning') c.warnings++;
+    counts.set(d.file, c);
+  }
+  return counts;
+}
+
+function fileKind(name: string): string {
+  const n = name.toLowerCase();
+  if (/\.ya?ml(\.jinja)?$/.test(n)) return 'yml';
+  if (n.endsWith('.js')) return 'js';
+  if (n.endsWith('.ts')) return 'ts';
+  if (n.endsWith('.sql')) return 'sql';
+  if (n.endsWith('.json')) return 'json';
+  if (n.endsWith('.md')) return 'md';
+  if (n.endsWith('.py')) return 'py';
+  return 'txt';
+}
+
+export function FileTree({ onNew, onRename, onDelete }: { onNew: () => void; onRename: (path: string) => void; onDelete: (path: string) => void }) {
+  const files = useModels((s) => s.files);
+  // Files are on their way while the branch list or the branch loads.
+  const loading = useModels((s) => s.filesLoading || (s.branchName === null && s.error === null));
+  const openPath = useModels((s) => s.openPath);
+  const openFile = useModels((s) => s.openFile);
+  const dirty = useModels(useShallow(dirtyPaths));
+  const editable = useModels((s) => isEditable(currentBranch(s)));
+  const diagnostics = useModels((s) => s.analysis.diagnostics);
+  const [collapsed, setCollapsed] = useState<Set<string>>(() => new Set());
+
+  const tree = useMemo(() => buildTree(files.map((f) => f.path)), [files]);
+  const uncommitted = useMemo(() => new Set(files.filter((f) => f.uncommitted).map((f) => f.path)), [files]);
+  const counts = useMemo(() => countsByFile(diagnostics), [diagnostics]);
+  const dirtySet = useMemo(() => new Set(dirty), [dirty]);
+
+  const toggle = (path: string) =>
+    setCollapsed((previous) => {
+      const next = new Set(previous);
+      if (next.has(path)) next.delete(path);
+      else next.add(path);
+      return next;
+    });
+
+  const folderCounts = (node: TreeNode): Counts => {
+    if (node.kind === 'file') return counts.get(node.path) ?? { errors: 0, warnings: 0 };
+    return node.children.map(folderCounts).reduce((a, b) => ({ errors: a.errors + b.errors, warnings: a.warnings + b.warnings }), { errors: 0, warnings: 0 });
+  };
+
+  const render = (nodes: TreeNode[], depth: number) =>
+    nodes.map((node) => {
+      const indent = { paddingLeft: 8 + depth * 14 };
+      if (node.kind === 'folder') {
+        const open = !collapsed.has(node.path);
+        const c = open ? null : folderCounts(node);
+        return (
+          <li key={node.path} role="treeitem" aria-expanded={open} aria-label={node.name} aria-selected={false}>
+            <button type="button" className="tree-row tree-folder" style={indent} onClick={() => toggle(node.path)} title={node.path}>
+              <ModelsIcon name="chevron" size={12} className={`tree-chevron ${open ? 'open' : ''}`} />
+              <ModelsIcon name="folder" className="tree-folder-icon" />
+              <span className="tree-name">{node.name}</span>
+              {c && c.errors > 0 && <span className="tree-count bad">{c.errors}</span>}
+            </button>
+            {open && (
+              <ul role="group" className="tree-group">
+                {render(node.children, depth + 1)}
+              </ul>
+            )}
+          </li>
+        );
+      }
+      const c = counts.get(node.path);
+      const isDirty = dirtySet.has(node.path);
+      const selected = node.path === openPath;
+      const state = [isDirty ? 'unsaved' : null, uncommitted.has(node.path) ? 'uncommitted' : null, c?.errors ? `${c.errors} errors` : null].filter(Boolean).join(', ');
+      return (
+        <li key={node.path} role="treeitem" aria-selected={selected} aria-label={`${node.name}${state ? ` (${state})` : ''}`} className={`tree-file ${selected ? 'selected' : ''}`}>
+          <button type="button" className="tree-row" style={indent} onClick={() => openFile(node.path)} title={node.path}>
+            <span className="tree-chevron-space" />
+            <span className={`file-badge file-${fileKind(node.name)}`}>{fileKind(node.name)}</span>
+            <span className={`tree-name ${c?.errors ? 'has-errors' : ''}`}>{node.name}</span>
+            {isDirty && <span className="dirty-dot" title="Unsaved edits" />}
+            {uncommitted.has(node.path) && (
+              <span className="tree-flag" title="Saved on your dev branch, not committed yet">
+                M
+              </span>
+            )}
+            {c && c.errors > 0 && <span className="tree-count bad">{c.errors}</span>}
+            {c && c.errors === 0 && c.warnings > 0 && <span className="tree-count warn">{c.warnings}</span>}
+          </button>
+          {editable && (
+            <span className="tree-actions">
+              <button type="button" className="tree-action" aria-label={`Rename ${node.path}`} title="Rename or move" onClick={() => onRename(node.path)}>
+                <ModelsIcon name="pencil" size={12} />
+              </button>
+              <button type="button" className="tree-action" aria-label={`Delete ${node.path}`} title="Delete" onClick={() => onDelete(node.path)}>
+                <ModelsIcon name="trash" size={12} />
+              </button>
+            </span>
+          )}
+        </li>
+      );
+    });
+
+  return (
+    <aside className="models-files" aria-label="Files">
+      <div className="models-pane-head">
+        <span className="models-pane-title">Files</span>
+        <span className="muted models-pane-meta">{files.length > 0 ? files.length : ''}</span>
+        {editable && (
+          <button type="button" className="btn btn-ghost btn-small" onClick={onNew} aria-label="New file">
+            <ModelsIcon name="plus" size={12} /> New
+          </button>
+        )}
+      </div>
+      {loading && files.length === 0 ? (
+        <div className="models-pane-empty">
+          <span className="spinner" aria-hidden="true" /> Loading files…
+        </div>
+      ) : files.length === 0 ? (
+        <div className="models-pane-empty">This branch has no files yet.</div>
+      ) : (
+        <ul role="tree" aria-label="Model files" className="tree">
+          {render(tree, 0)}
+        </ul>
+      )}
+    </aside>
+  );
+}

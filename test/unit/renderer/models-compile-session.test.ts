@@ -1,0 +1,122 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compileModel } from '../../../src-shared/model';
+import { mergeSymbols } from '../../../src-renderer/src/features/models/compiler';
+import { CompileSession, isModelSourcePath } from '../../../src-renderer/src/features/models/compile-session';
+import { applySymbolDelta, EMPTY_SYMBOLS, symbolsOf, type CompilerResult, type ModelSymbols } from '../../../src-renderer/src/features/models/protocol';
+
+const SAMPLE = join(import.meta.dirname, '../../../resources/sample-project');
+
+function sampleFiles() {
+  const files: { path: string; content: string }[] = [];
+  for (const folder of ['model/cubes', 'model/views']) {
+    for (const name of readdirSync(join(SAMPLE, folder)).sort()) files.push({ path: `${folder}/${name}`, content: readFileSync(join(SAMPLE, folder, name), 'utf8') });
+  }
+  return files;
+}
+
+/** Replays results on a symbol index as the UI does. */
+function replay(results: CompilerResult[]): ModelSymbols {
+  return results.reduce((symbols, r) => mergeSymbols(symbols, r.symbols, r.diagnostics), EMPTY_SYMBOLS);
+}
+
+const ORDERS = 'model/cubes/orders.yml';
+
+describe('the editor’s compile session (the worker)', () => {
+  const files = sampleFiles();
+  const orders = files.find((f) => f.path === ORDERS)!;
+
+  it('gives the same diagnostics as the service’s compiler with analyzers on', () => {
+    const session = new CompileSession();
+    const result = session.handle({ type: 'reset', seq: 1, files });
+    const expected = compileModel(files, { analyzers: true });
+    expect(result.diagnostics).toEqual(expected.diagnostics);
+    expect(result.valid).toBe(expected.valid);
+    expect(result.fileCount).toBe(files.length);
+    // The analyzers' push and publish findings are surfaced as warnings.
+    expect(result.diagnostics.some((d) => d.code === 'MODEL_NOT_PUSHABLE' && d.severity === 'warning')).toBe(true);
+  });
+
+  it('compiles only model sources, as the service’s validate does', () => {
+    expect(isModelSourcePath('model/cubes/a.yml')).toBe(true);
+    expect(isModelSourcePath('schema/a.js')).toBe(true);
+    expect(isModelSourcePath('README.md')).toBe(false);
+    expect(isModelSourcePath('macros/a.yml')).toBe(false);
+    const session = new CompileSession();
+    const result = session.handle({ type: 'reset', seq: 1, files: [...files, { path: 'notes/broken.yml', content: 'cubes: [' }] });
+    expect(result.fileCount).toBe(files.length);
+    expect(result.diagnostics.some((d) => d.file === 'notes/broken.yml')).toBe(false);
+  });
+
+  it('reports an unknown measure type while typing and clears it when fixed', () => {
+    const session = new CompileSession();
+    session.handle({ type: 'reset', seq: 1, files });
+    const broken = session.handle({ type: 'update', seq: 2, changes: [{ path: ORDERS, content: orders.content.replace('type: sum', 'type: running_total') }] });
+    const error = broken.diagnostics.find((d) => d.severity === 'error');
+    expect(error).toMatchObject({ code: 'MODEL_UNKNOWN_MEMBER_TYPE', file: ORDERS, member: 'orders.total_amount' });
+    expect(broken.valid).toBe(false);
+    const fixed = session.handle({ type: 'update', seq: 3, changes: [{ path: ORDERS, content: orders.content }] });
+    expect(fixed.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(fixed.diagnostics).toEqual(compileModel(files, { analyzers: true }).diagnostics);
+  });
+
+  it('re-checks only what an edit touches once the incremental compiler is ready', () => {
+    const session = new CompileSession();
+    session.handle({ type: 'reset', seq: 1, files });
+    session.prepare();
+    const products = files.find((f) => f.path === 'model/cubes/products.yml')!;
+    const result = session.handle({ type: 'update', seq: 2, changes: [{ path: products.path, content: `${products.content}\n# edited\n` }] });
+    const entities = Object.keys(compileModel(files).model.cubes).length + Object.keys(compileModel(files).model.views).length;
+    expect(result.recheckedEntities).toBeGreaterThan(0);
+    expect(result.recheckedEntities).toBeLessThan(entities);
+  });
+
+  it('sends the whole symbol index after a reset and only changed entities after an edit', () => {
+    const session = new CompileSession();
+    const first = session.handle({ type: 'reset', seq: 1, files });
+    expect(first.symbols.full).toBe(true);
+    session.prepare();
+    const renamed = orders.content.replace('title: Orders\n', 'title: Orders and returns\n');
+    const second = session.handle({ type: 'update', seq: 2, changes: [{ path: ORDERS, content: renamed }] });
+    expect(second.symbols.full).toBe(false);
+    expect(second.symbols.changed.map((e) => e.name)).toContain('orders');
+    expect(second.symbols.changed.map((e) => e.name)).not.toContain('customers');
+    const replayed = replay([first, second]);
+    const edited = files.map((f) => (f.path === ORDERS ? { ...f, content: renamed } : f));
+    expect(replayed).toEqual(symbolsOf(compileModel(edited).model));
+  });
+
+  it('reports removed cubes in the delta when their file goes away', () => {
+    const session = new CompileSession();
+    const first = session.handle({ type: 'reset', seq: 1, files });
+    const second = session.handle({ type: 'update', seq: 2, changes: [{ path: 'model/cubes/products.yml', content: null }] });
+    expect(second.symbols.removed).toContain('products');
+    expect(replay([first, second]).entities.products).toBeUndefined();
+  });
+
+  it('keeps the names of a file with a syntax error for completion while it is being typed', () => {
+    const session = new CompileSession();
+    const first = session.handle({ type: 'reset', seq: 1, files });
+    const second = session.handle({ type: 'update', seq: 2, changes: [{ path: ORDERS, content: `${orders.content}\n  - name: [unclosed\n` }] });
+    expect(second.diagnostics.some((d) => d.code === 'MODEL_YAML_SYNTAX' && d.file === ORDERS)).toBe(true);
+    expect(replay([first, second]).entities.orders).toBeDefined();
+  });
+
+  it('answers the sequence number of the request', () => {
+    const session = new CompileSession();
+    expect(session.handle({ type: 'reset', seq: 7, files: [] }).seq).toBe(7);
+    expect(session.handle({ type: 'update', seq: 8, changes: [] }).seq).toBe(8);
+  });
+});
+
+describe('symbol deltas', () => {
+  it('replaces the index on a full delta and patches it otherwise', () => {
+    const a = { kind: 'cube' as const, name: 'a', loc: { file: 'a.yml', line: 1, column: 1 }, members: [], joins: [] };
+    const b = { ...a, name: 'b' };
+    const full = applySymbolDelta(EMPTY_SYMBOLS, { full: true, changed: [a, b], removed: [] });
+    expect(Object.keys(full.entities)).toEqual(['a', 'b']);
+    const patched = applySymbolDelta(full, { full: false, changed: [{ ...a, title: 'A' }], removed: ['b'] });
+    expect(patched.entities).toEqual({ a: { ...a, title: 'A' } });
+  });
+});
