@@ -6,7 +6,7 @@ export { analyzeWarehousePush, analyzeLakehousePublish, analyzeWarehousePushWith
 export type { LakehouseOptions, LakehousePublishAnalysis, ModelLookup, SkippedFeature, WarehousePushAnalysis } from './analyze';
 export { DiagnosticCodes } from './codes';
 export type { DiagnosticCode } from './codes';
-export { modelFormatOf, parseModelFile } from './parse';
+export { isModelSourcePath, MODEL_FOLDERS, modelFormatOf, parseModelFile } from './parse';
 export { parseEquiJoin, plainColumn, scanSql } from './references';
 export type { SqlReference, SqlScan } from './references';
 export { codeFrame } from './frame';

@@ -33,6 +33,14 @@ export function modelFormatOf(path: string): ModelFormat | null {
   return null;
 }
 
+/** Folders the platform reads model files from (`schema/` is the older name of `model/`). */
+export const MODEL_FOLDERS = ['model/', 'schema/'] as const;
+
+/** True for a file the compiler reads: YAML, JS or TS under `model/` (or `schema/`). Server and editor share this rule. */
+export function isModelSourcePath(path: string): boolean {
+  return MODEL_FOLDERS.some((folder) => path.startsWith(folder)) && modelFormatOf(path) !== null;
+}
+
 export function parseModelFile(file: ModelFile): ParsedFile {
   const format = modelFormatOf(file.path);
   if (format === 'yaml') return parseYamlFile(file);

@@ -1,5 +1,7 @@
 import type { FileContent, FileList, ValidationResult } from '../../../src-shared/api/data-model';
-import { compileModel, modelFormatOf, type ModelFile } from '../../../src-shared/model';
+import { compileModel, isModelSourcePath, type ModelFile } from '../../../src-shared/model';
+
+export { isModelSourcePath };
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { paginateArray, type PageRequest } from '../../http/pagination';
@@ -7,13 +9,6 @@ import { assertBranchName, defaultBranch, loadBranch } from './branches';
 import { openRepository } from './repository';
 import { assertFilePath, fileSummary, fileText, readWorkingFile, workingTree, type WorkingTree } from './working';
 
-/** Folders the platform reads model files from (`schema/` is the older name of `model/`). */
-const MODEL_FOLDERS = ['model/', 'schema/'];
-
-/** True for a file the model compiler reads: YAML, JS or TS under `model/` (or `schema/`). */
-export function isModelSourcePath(path: string): boolean {
-  return MODEL_FOLDERS.some((folder) => path.startsWith(folder)) && modelFormatOf(path) !== null;
-}
 
 async function branchView(ctx: ServiceContext, deploymentId: number, principal: Principal, requested?: string) {
   if (requested !== undefined) assertBranchName(requested, '/querystring/branchName');

@@ -1,17 +1,10 @@
 // The worker's state: the branch's model files (saved content with unsaved editor buffers on top) in
 // the same compiler the service validates with, with the push/publish analyzers on.
-import { compileModel, createIncrementalCompiler, modelFormatOf, type CompiledCube, type CompiledModel, type CompiledView, type IncrementalCompiler } from '../../../../src-shared/model';
+import { compileModel, createIncrementalCompiler, isModelSourcePath, type CompiledCube, type CompiledModel, type CompiledView, type IncrementalCompiler } from '../../../../src-shared/model';
 import { cubeSymbol, entitiesOf, viewSymbol, type CompilerRequest, type CompilerResult, type EntitySymbol, type SymbolDelta } from './protocol';
 
 const OPTIONS = { analyzers: true };
 
-/** Folders the service compiles model files from (`schema/` is the older name of `model/`), as in its validate. */
-const MODEL_FOLDERS = ['model/', 'schema/'];
-
-/** True for a file the compiler reads: YAML, JS or TS under `model/` (or `schema/`), like the service's validate. */
-export function isModelSourcePath(path: string): boolean {
-  return MODEL_FOLDERS.some((folder) => path.startsWith(folder)) && modelFormatOf(path) !== null;
-}
 
 export class CompileSession {
   /** Model source files by path (other files of the branch are not compiled, as on the service). */
@@ -103,3 +96,4 @@ export class CompileSession {
     return { full, changed, removed };
   }
 }
+export { isModelSourcePath };
