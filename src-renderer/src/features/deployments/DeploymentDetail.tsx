@@ -2,10 +2,19 @@ import { lazy, Suspense, useEffect, type MouseEvent } from 'react';
 import { getDeployment, getDeploymentSettings, type Deployment } from '../../../../src-shared/api/deployments';
 import { navigate } from '../../app/router';
 import { api } from '../../app/session';
+import { RouteTabs } from '../../lib/tabs';
 import { Badge, ProblemBanner, Spinner } from '../../lib/ui';
 import { useQuery } from '../../lib/useQuery';
+import { BuildStatusTab } from './BuildStatusTab';
+import { EnvironmentsTab } from './EnvironmentsTab';
 import { EnvVarsTab } from './EnvVarsTab';
 import { GeneralTab } from './GeneralTab';
+import { LogsTab } from './LogsTab';
+import { PodsTab } from './PodsTab';
+import { ReleaseTab } from './ReleaseTab';
+import { SetupTab } from './SetupTab';
+import { TokenTab } from './TokenTab';
+import './deployments.css';
 import { CLOUD_LABELS, labelOf } from './labels';
 import { useDeployments } from './store';
 import { stringify } from 'yaml';
@@ -15,6 +24,13 @@ const CodeEditor = lazy(() => import('../../lib/editor/CodeEditor'));
 const TABS = [
   { id: 'general', title: 'General', path: '' },
   { id: 'env', title: 'Environment variables', path: '/env' },
+  { id: 'environments', title: 'Environments', path: '/environments' },
+  { id: 'logs', title: 'Logs', path: '/logs' },
+  { id: 'pods', title: 'Pods', path: '/pods' },
+  { id: 'build', title: 'Build status', path: '/build' },
+  { id: 'release', title: 'Release', path: '/release' },
+  { id: 'setup', title: 'Setup', path: '/setup' },
+  { id: 'token', title: 'Token', path: '/token' },
   { id: 'settings', title: 'Settings document', path: '/settings' },
 ] as const;
 
@@ -63,23 +79,17 @@ export function DeploymentDetail({ id, tab }: { id: number; tab: string }) {
                 </Badge>}
             </div>
           </header>
-          <div className="tabs" role="tablist">
-            {TABS.map((t) => (
-              <a
-                key={t.id}
-                role="tab"
-                aria-selected={t.id === current.id}
-                className={`tab ${t.id === current.id ? 'active' : ''}`}
-                href={`/deployments/${id}${t.path}`}
-                onClick={(e) => go(e, `/deployments/${id}${t.path}`)}
-              >
-                {t.title}
-              </a>
-            ))}
-          </div>
-          <div role="tabpanel">
+          <RouteTabs base={`/deployments/${id}`} tabs={TABS} current={current.id} label="Deployment sections" />
+          <div role="tabpanel" aria-label={current.title}>
             {current.id === 'general' && <GeneralTab deployment={deployment} />}
             {current.id === 'env' && <EnvVarsTab deploymentId={deployment.id} />}
+            {current.id === 'environments' && <EnvironmentsTab deploymentId={deployment.id} ddlEnabled={deployment.sqlRunnerDdlEnabled} />}
+            {current.id === 'logs' && <LogsTab deploymentId={deployment.id} />}
+            {current.id === 'pods' && <PodsTab deploymentId={deployment.id} />}
+            {current.id === 'build' && <BuildStatusTab deployment={deployment} />}
+            {current.id === 'release' && <ReleaseTab deployment={deployment} />}
+            {current.id === 'setup' && <SetupTab deployment={deployment} />}
+            {current.id === 'token' && <TokenTab deployment={deployment} />}
             {current.id === 'settings' && <SettingsDocument deploymentId={deployment.id} version={deployment.updatedAt} />}
           </div>
         </>

@@ -1,0 +1,215 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { createApiKey, deleteApiKey, listApiKeys, type User } from '../../../../src-shared/api/identity';
+import type { ResponseOf } from '../../../../src-shared/api/contract';
+import { api, useSession } from '../../app/session';
+import { ConfirmDialog } from '../../lib/confirm';
+import { errorFor, withoutField } from '../../lib/errors';
+import { OneTimeSecret } from '../../lib/secret';
+import { Button, Dialog, EmptyState, Field, ProblemBanner, Spinner, Time } from '../../lib/ui';
+import { useAction } from '../../lib/useAction';
+import { useCursorPages } from '../../lib/useCursorPages';
+import { byId, useAllUsers } from './data';
+
+type ApiKey = ResponseOf<typeof listApiKeys>['items'][number];
+type CreatedKey = ResponseOf<typeof createApiKey>;
+
+export function ApiKeysTab() {
+  const keys = useCursorPages((after, signal) => api.call(listApiKeys, { query: { first: 50, ...(after ? { after } : {}) }, signal }), [], 'Loading API keys');
+  const users = useAllUsers();
+  const usersById = byId(users.data);
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  return (
+    <section aria-label="API keys">
+      <div className="toolbar">
+        <span className="muted toolbar-note">
+          Keys authenticate scripts and CI as <code>Authorization: Api-Key …</code>. Only a SHA-256 hash is stored; the key is shown once, when it is created.
+        </span>
+        <Button onClick={keys.reload} busy={keys.loading && keys.items !== null}>
+          Refresh
+        </Button>
+        <Button variant="primary" onClick={() => setCreating(true)}>
+          New API key
+        </Button>
+      </div>
+      {notice && (
+        <div className="saved notice-line" role="status">
+          {notice}
+        </div>
+      )}
+      <ProblemBanner error={keys.error} />
+      <ProblemBanner error={users.error} />
+      {keys.items === null ? (
+        keys.loading && <Spinner label="Loading API keys…" />
+      ) : keys.items.length === 0 && !keys.hasPrevious ? (
+        <EmptyState title="No API keys">Create one for a script or a CI job.</EmptyState>
+      ) : (
+        <table className="table" aria-label="API keys">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Key</th>
+              <th>Owner</th>
+              <th>Created</th>
+              <th>Last used</th>
+              <th className="actions-col" aria-label="Actions" />
+            </tr>
+          </thead>
+          <tbody>
+            {keys.items.map((k) => (
+              <tr key={k.id}>
+                <td className="strong">{k.name}</td>
+                <td>
+                  <code className="key-prefix">{k.prefix}…</code>
+                </td>
+                <td>{usersById.get(k.userId)?.email ?? <span className="muted">user {k.userId}</span>}</td>
+                <td>
+                  <Time value={k.createdAt} />
+                </td>
+                <td>{k.lastUsedAt ? <Time value={k.lastUsedAt} /> : <span className="muted">never</span>}</td>
+                <td className="actions-col">
+                  <button type="button" className="btn btn-ghost btn-small danger-text" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {(keys.hasNext || keys.hasPrevious) && (
+        <div className="pager">
+          <span>Page {keys.page}</span>
+          <Button className="btn-small" onClick={keys.previous} disabled={!keys.hasPrevious}>
+            ‹ Previous
+          </Button>
+          <Button className="btn-small" onClick={keys.next} disabled={!keys.hasNext}>
+            Next ›
+          </Button>
+        </div>
+      )}
+      <CreateKeyDialog
+        open={creating}
+        users={users.data ?? []}
+        onClose={() => setCreating(false)}
+        onCreated={(key) => {
+          setNotice(`API key “${key.name}” created.`);
+          keys.reload();
+        }}
+      />
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke “${revoking?.name ?? ''}”?`}
+        confirmLabel="Revoke key"
+        action="Revoking the key"
+        onClose={() => setRevoking(null)}
+        onConfirm={async () => {
+          if (!revoking) return;
+          await api.call(deleteApiKey, { params: { id: revoking.id } });
+          setNotice(`API key “${revoking.name}” revoked; it no longer authenticates.`);
+          keys.reload();
+        }}
+      >
+        <p>
+          Anything using the key <code>{revoking?.prefix}…</code> stops authenticating at once. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+/** Two steps in one dialog: name and owner, then the key itself, shown this once. */
+function CreateKeyDialog({ open, users, onClose, onCreated }: { open: boolean; users: User[]; onClose: () => void; onCreated: (key: CreatedKey) => void }) {
+  const me = useSession((s) => s.user);
+  const [name, setName] = useState('');
+  const [owner, setOwner] = useState<number | ''>('');
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const { busy, error, setError, run } = useAction('Creating the API key');
+
+  useEffect(() => {
+    if (!open) {
+      // Forget the key the moment the dialog closes: it must not linger in the page.
+      setCreated(null);
+      return;
+    }
+    setName('');
+    setOwner(me?.id ?? '');
+    setError(null);
+  }, [open, me, setError]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const key = await run(() => api.call(createApiKey, { body: { name: name.trim(), ...(owner !== '' ? { userId: owner } : {}) } }));
+    if (key) {
+      setCreated(key);
+      onCreated(key);
+    }
+  };
+
+  if (created) {
+    return (
+      <Dialog
+        title={`API key “${created.name}”`}
+        open={open}
+        onClose={onClose}
+        footer={
+          <Button variant="primary" onClick={onClose}>
+            I have copied it
+          </Button>
+        }
+      >
+        <OneTimeSecret id="new-api-key" label="API key" value={created.token}>
+          Drydock keeps only a SHA-256 hash of it; from now on the list shows just its prefix <code>{created.prefix}…</code>. If it is lost, revoke it and create another.
+        </OneTimeSecret>
+        <p className="muted reveal-usage">
+          Use it as <code>Authorization: Api-Key {created.prefix}…</code>. It acts as {users.find((u) => u.id === created.userId)?.email ?? `user ${created.userId}`}.
+        </p>
+      </Dialog>
+    );
+  }
+
+  return (
+    <Dialog
+      title="New API key"
+      open={open}
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" type="submit" form="api-key-form" busy={busy}>
+            Create key
+          </Button>
+        </>
+      }
+    >
+      <form id="api-key-form" className="form" onSubmit={submit} noValidate aria-label="New API key">
+        <ProblemBanner error={error} />
+        <Field label="Name" htmlFor="key-name" error={errorFor(error, 'name')} hint="What uses it, e.g. “nightly CI”.">
+          <input
+            id="key-name"
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              setError(withoutField(error, 'name'));
+            }}
+            maxLength={255}
+            autoFocus
+            autoComplete="off"
+          />
+        </Field>
+        <Field label="Owner" htmlFor="key-owner" error={errorFor(error, 'userId')} hint="The key acts with this user’s role and policies.">
+          <select id="key-owner" value={owner} onChange={(e) => setOwner(e.target.value === '' ? '' : Number(e.target.value))}>
+            {me === null && <option value="">The calling credential’s user</option>}
+            {users.map((u) => (
+              <option key={u.id} value={u.id}>
+                {u.name} — {u.email} ({u.role}){u.active ? '' : ', inactive'}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,409 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import {
+  addEmbedGroupUsers,
+  createEmbedGroup,
+  deleteEmbedGroup,
+  deleteEmbedTenant,
+  listEmbedGroups,
+  listEmbedGroupUsers,
+  listEmbedTenants,
+  listEmbedTenantUsers,
+  updateEmbedGroup,
+  type EmbedGroup,
+  type EmbedTenant,
+} from '../../../../src-shared/api/embed';
+import { api } from '../../app/session';
+import { ConfirmDialog } from '../../lib/confirm';
+import { errorFor, withoutField } from '../../lib/errors';
+import { fetchAllPages } from '../../lib/paging';
+import { Badge, Button, Dialog, EmptyState, Field, ProblemBanner, Spinner, Time } from '../../lib/ui';
+import { useAction } from '../../lib/useAction';
+import { useQuery } from '../../lib/useQuery';
+import { Checklist } from './Checklist';
+import { blankToNull } from './groups';
+
+export function EmbedTab() {
+  const [generation, setGeneration] = useState(0);
+  const tenants = useQuery(
+    (signal) => fetchAllPages((after) => api.call(listEmbedTenants, { query: { first: 500, ...(after ? { after } : {}) }, signal })),
+    [generation],
+    'Loading embed tenants',
+  );
+  const [selectedName, setSelectedName] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<EmbedTenant | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const list = tenants.data ?? [];
+  const selected = list.find((t) => t.name === selectedName) ?? list[0] ?? null;
+
+  return (
+    <section aria-label="Embed tenants">
+      <div className="toolbar">
+        <span className="muted toolbar-note">
+          An embed tenant is one customer of an app that embeds Drydock. Tenants and their users appear when the app first generates an embed session for them (
+          <code>POST /api/v1/embed/generate-session</code>).
+        </span>
+        <Button onClick={() => setGeneration((g) => g + 1)} busy={tenants.loading && tenants.data !== null}>
+          Refresh
+        </Button>
+      </div>
+      {notice && (
+        <div className="saved notice-line" role="status">
+          {notice}
+        </div>
+      )}
+      <ProblemBanner error={tenants.error} />
+      {!tenants.data ? (
+        tenants.loading && <Spinner label="Loading embed tenants…" />
+      ) : list.length === 0 ? (
+        <EmptyState title="No embed tenants yet">Turn on signed embedding in Tenant settings, then generate an embed session from your app.</EmptyState>
+      ) : (
+        <div className="master-detail">
+          <table className="table table-hover" aria-label="Embed tenants">
+            <thead>
+              <tr>
+                <th>Tenant</th>
+                <th className="num">Users</th>
+                <th className="num">Groups</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((t) => (
+                <tr key={t.name} className={`clickable ${selected?.name === t.name ? 'selected' : ''}`} onClick={() => setSelectedName(t.name)} aria-selected={selected?.name === t.name}>
+                  <td>
+                    <button type="button" className="link strong" onClick={() => setSelectedName(t.name)}>
+                      {t.displayName ?? t.name}
+                    </button>
+                    {t.displayName && <div className="muted small mono">{t.name}</div>}
+                  </td>
+                  <td className="num">{t.userCount}</td>
+                  <td className="num">{t.groupCount}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {selected && (
+            <TenantDetail
+              key={selected.name}
+              tenant={selected}
+              onChanged={() => setGeneration((g) => g + 1)}
+              onDelete={() => setDeleting(selected)}
+            />
+          )}
+        </div>
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete embed tenant “${deleting?.name ?? ''}”?`}
+        confirmLabel="Delete tenant"
+        action="Deleting the embed tenant"
+        typeToConfirm={deleting?.name}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (!deleting) return;
+          await api.call(deleteEmbedTenant, { params: { embedTenantName: deleting.name } });
+          setNotice(`Embed tenant “${deleting.name}” deleted; its live sessions are revoked.`);
+          setSelectedName(null);
+          setGeneration((g) => g + 1);
+        }}
+      >
+        <p>Its {deleting?.userCount ?? 0} users, {deleting?.groupCount ?? 0} groups, comments and access entries are removed and its live sessions revoked. Type its name to confirm.</p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+function TenantDetail({ tenant, onChanged, onDelete }: { tenant: EmbedTenant; onChanged: () => void; onDelete: () => void }) {
+  const [generation, setGeneration] = useState(0);
+  const name = tenant.name;
+  const groups = useQuery(
+    (signal) => fetchAllPages((after) => api.call(listEmbedGroups, { params: { embedTenantName: name }, query: { first: 500, ...(after ? { after } : {}) }, signal })),
+    [name, generation],
+    'Loading embed groups',
+  );
+  const users = useQuery(
+    (signal) => fetchAllPages((after) => api.call(listEmbedTenantUsers, { params: { embedTenantName: name }, query: { first: 500, ...(after ? { after } : {}) }, signal })),
+    [name, generation],
+    'Loading embed users',
+  );
+  const [editing, setEditing] = useState<EmbedGroup | 'new' | null>(null);
+  const [members, setMembers] = useState<EmbedGroup | null>(null);
+  const [deleting, setDeleting] = useState<EmbedGroup | null>(null);
+  const refresh = () => {
+    setGeneration((g) => g + 1);
+    onChanged();
+  };
+
+  return (
+    <div className="detail-stack">
+      <section className="panel">
+        <div className="panel-head">
+          <h2>
+            {tenant.displayName ?? tenant.name} {tenant.displayName && <code className="muted">{tenant.name}</code>}
+          </h2>
+          <Button className="btn-small danger-text" variant="ghost" onClick={onDelete}>
+            Delete tenant…
+          </Button>
+        </div>
+        <dl className="facts">
+          <dt>Dashboard comments</dt>
+          <dd>{tenant.settings.enableDashboardComments ? <Badge tone="good">enabled</Badge> : <Badge>disabled</Badge>}</dd>
+          <dt>Users</dt>
+          <dd>{tenant.userCount}</dd>
+          <dt>Created</dt>
+          <dd>
+            <Time value={tenant.createdAt} />
+          </dd>
+        </dl>
+      </section>
+
+      <section className="panel">
+        <div className="panel-head">
+          <h2>
+            Groups {groups.data && <span className="count">{groups.data.length}</span>}
+          </h2>
+          <Button className="btn-small" variant="primary" onClick={() => setEditing('new')}>
+            New group
+          </Button>
+        </div>
+        <ProblemBanner error={groups.error} />
+        {!groups.data ? (
+          groups.loading && <Spinner />
+        ) : groups.data.length === 0 ? (
+          <EmptyState title="No groups">Groups let you share content with many embed users at once.</EmptyState>
+        ) : (
+          <table className="table" aria-label="Embed groups">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th className="num">Members</th>
+                <th>Updated</th>
+                <th className="actions-col" aria-label="Actions" />
+              </tr>
+            </thead>
+            <tbody>
+              {groups.data.map((g) => (
+                <tr key={g.id}>
+                  <td className="wrap-cell">
+                    <div className="strong">{g.name}</div>
+                    {g.description && <div className="muted small">{g.description}</div>}
+                  </td>
+                  <td className="num">{g.userCount}</td>
+                  <td>
+                    <Time value={g.updatedAt} />
+                  </td>
+                  <td className="actions-col">
+                    <button type="button" className="btn btn-ghost btn-small" onClick={() => setMembers(g)} aria-label={`Members of ${g.name}`}>
+                      Members
+                    </button>
+                    <button type="button" className="btn btn-ghost btn-small" onClick={() => setEditing(g)} aria-label={`Rename ${g.name}`}>
+                      Edit
+                    </button>
+                    <button type="button" className="btn btn-ghost btn-small danger-text" onClick={() => setDeleting(g)} aria-label={`Delete ${g.name}`}>
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <section className="panel">
+        <div className="panel-head">
+          <h2>
+            Users {users.data && <span className="count">{users.data.length}</span>}
+          </h2>
+        </div>
+        <ProblemBanner error={users.error} />
+        {!users.data ? (
+          users.loading && <Spinner />
+        ) : users.data.length === 0 ? (
+          <EmptyState title="No embed users" />
+        ) : (
+          <table className="table" aria-label="Embed users">
+            <thead>
+              <tr>
+                <th>External id</th>
+                <th>Name</th>
+                <th>Groups</th>
+                <th>Last session</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.data.map((u) => (
+                <tr key={u.id}>
+                  <td>
+                    <code>{u.externalId}</code>
+                  </td>
+                  <td>
+                    {u.name ?? <span className="muted">—</span>}
+                    {u.email && <div className="muted small">{u.email}</div>}
+                  </td>
+                  <td className="wrap-cell">
+                    <span className="badges">
+                      {u.groups.length === 0 ? <span className="muted">—</span> : u.groups.map((g) => <Badge key={g}>{g}</Badge>)}
+                    </span>
+                  </td>
+                  <td>
+                    <Time value={u.lastSessionAt} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <EmbedGroupDialog tenantName={name} group={editing === 'new' ? null : editing} open={editing !== null} onClose={() => setEditing(null)} onSaved={refresh} />
+      <GroupMembersDialog tenantName={name} group={members} tenantUsers={users.data ?? []} onClose={() => setMembers(null)} onChanged={refresh} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete group “${deleting?.name ?? ''}”?`}
+        confirmLabel="Delete group"
+        action="Deleting the embed group"
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (!deleting) return;
+          await api.call(deleteEmbedGroup, { params: { embedTenantName: name, id: deleting.id } });
+          refresh();
+        }}
+      >
+        <p>Its {deleting?.userCount ?? 0} members stay in the tenant; content shared with the group is no longer shared with them.</p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function EmbedGroupDialog({ tenantName, group, open, onClose, onSaved }: { tenantName: string; group: EmbedGroup | null; open: boolean; onClose: () => void; onSaved: () => void }) {
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const { busy, error, setError, run } = useAction(group ? `Saving group ${group.name}` : 'Creating the embed group');
+  useEffect(() => {
+    if (!open) return;
+    setName(group?.name ?? '');
+    setDescription(group?.description ?? '');
+    setError(null);
+  }, [open, group, setError]);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const body = { name: name.trim(), description: blankToNull(description) };
+    const saved = await run(() =>
+      group ? api.call(updateEmbedGroup, { params: { embedTenantName: tenantName, id: group.id }, body }) : api.call(createEmbedGroup, { params: { embedTenantName: tenantName }, body }),
+    );
+    if (saved) {
+      onSaved();
+      onClose();
+    }
+  };
+  return (
+    <Dialog
+      title={group ? `Edit group ${group.name}` : `New group in ${tenantName}`}
+      open={open}
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" type="submit" form="embed-group-form" busy={busy}>
+            {group ? 'Save group' : 'Create group'}
+          </Button>
+        </>
+      }
+    >
+      <form id="embed-group-form" className="form" onSubmit={submit} noValidate aria-label="Embed group">
+        <ProblemBanner error={error} />
+        <Field label="Name" htmlFor="embed-group-name" error={errorFor(error, 'name')}>
+          <input
+            id="embed-group-name"
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              setError(withoutField(error, 'name'));
+            }}
+            maxLength={255}
+            autoFocus
+          />
+        </Field>
+        <Field label="Description" htmlFor="embed-group-description" error={errorFor(error, 'description')}>
+          <input id="embed-group-description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} />
+        </Field>
+      </form>
+    </Dialog>
+  );
+}
+
+function GroupMembersDialog({
+  tenantName,
+  group,
+  tenantUsers,
+  onClose,
+  onChanged,
+}: {
+  tenantName: string;
+  group: EmbedGroup | null;
+  tenantUsers: { id: number; externalId: string; name: string | null; email: string | null }[];
+  onClose: () => void;
+  onChanged: () => void;
+}) {
+  const [generation, setGeneration] = useState(0);
+  const members = useQuery(
+    (signal) =>
+      group
+        ? fetchAllPages((after) => api.call(listEmbedGroupUsers, { params: { embedTenantName: tenantName, id: group.id }, query: { first: 500, ...(after ? { after } : {}) }, signal }))
+        : Promise.resolve([]),
+    [tenantName, group?.id, generation],
+    'Loading group members',
+  );
+  const [adding, setAdding] = useState<Set<number>>(new Set());
+  const { busy, error, setError, run } = useAction('Adding members');
+  useEffect(() => {
+    setAdding(new Set());
+    setError(null);
+  }, [group, setError]);
+  const memberIds = useMemo(() => new Set((members.data ?? []).map((m) => m.id)), [members.data]);
+  const candidates = tenantUsers.filter((u) => !memberIds.has(u.id)).map((u) => ({ id: u.id, label: u.externalId, detail: u.name ?? u.email ?? undefined }));
+
+  const add = async () => {
+    if (!group) return;
+    const result = await run(() => api.call(addEmbedGroupUsers, { params: { embedTenantName: tenantName, id: group.id }, body: { userIds: [...adding] } }));
+    if (result) {
+      setAdding(new Set());
+      setGeneration((g) => g + 1);
+      onChanged();
+    }
+  };
+
+  return (
+    <Dialog
+      title={`Members of ${group?.name ?? ''}`}
+      open={group !== null}
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Close</Button>
+          <Button variant="primary" busy={busy} disabled={adding.size === 0} onClick={() => void add()}>
+            Add {adding.size || ''} to group
+          </Button>
+        </>
+      }
+    >
+      <ProblemBanner error={error} />
+      <ProblemBanner error={members.error} />
+      <h3 className="subhead">Members</h3>
+      {!members.data ? (
+        <Spinner />
+      ) : members.data.length === 0 ? (
+        <p className="muted">No members yet.</p>
+      ) : (
+        <ul className="compact-list">
+          {members.data.map((m) => (
+            <li key={m.id}>
+              <code>{m.externalId}</code> {m.name && <span className="muted">{m.name}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Checklist label="Add tenant users" idPrefix="embed-add" items={candidates} selected={adding} onChange={setAdding} error={errorFor(error, 'userIds')} empty="Every user of the tenant is already a member." />
+    </Dialog>
+  );
+}

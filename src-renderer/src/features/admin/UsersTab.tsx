@@ -1,0 +1,289 @@
+import { useState } from 'react';
+import { bulkUsers, deleteUser, listUsers, updateUser, type User } from '../../../../src-shared/api/identity';
+import { api, useSession } from '../../app/session';
+import { ConfirmDialog } from '../../lib/confirm';
+import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../lib/ui';
+import { useAction } from '../../lib/useAction';
+import { useCursorPages } from '../../lib/useCursorPages';
+import { useDebounced } from '../../lib/useDebounced';
+import { BULK_VERBS, bulkReport, type BulkAction, type BulkReport } from './bulk';
+import { UserDialog } from './UserDialog';
+
+const PAGE_SIZES = [25, 50, 100];
+
+export function UsersTab() {
+  const me = useSession((s) => s.user);
+  const [search, setSearch] = useState('');
+  const query = useDebounced(search.trim(), 250);
+  const [pageSize, setPageSize] = useState(50);
+  const pages = useCursorPages(
+    (after, signal) => api.call(listUsers, { query: { first: pageSize, ...(after ? { after } : {}), ...(query ? { search: query } : {}) }, signal }),
+    [query, pageSize],
+    'Loading users',
+  );
+  // Selected users by id; kept across pages and searches so a bulk action can span them.
+  const [selected, setSelected] = useState<Map<number, User>>(new Map());
+  const [editing, setEditing] = useState<User | 'new' | null>(null);
+  const [report, setReport] = useState<BulkReport | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<User[] | null>(null);
+  const row = useAction('Updating the user');
+  const bulk = useAction('Bulk update');
+
+  const items = pages.items ?? [];
+  const allOnPage = items.length > 0 && items.every((u) => selected.has(u.id));
+  const toggle = (user: User, on: boolean) =>
+    setSelected((s) => {
+      const next = new Map(s);
+      if (on) next.set(user.id, user);
+      else next.delete(user.id);
+      return next;
+    });
+  const togglePage = (on: boolean) =>
+    setSelected((s) => {
+      const next = new Map(s);
+      for (const u of items) {
+        if (on) next.set(u.id, u);
+        else next.delete(u.id);
+      }
+      return next;
+    });
+
+  const applyBulk = async (action: BulkAction, users: User[]) => {
+    setNotice(null);
+    const result = await bulk.run(() => api.call(bulkUsers, { body: { action, userIds: users.map((u) => u.id) } }), `${BULK_VERBS[action].verb} users`);
+    if (!result) return;
+    const known = new Map(users.map((u) => [u.id, u]));
+    setReport(bulkReport(action, result, known));
+    // Failed users stay selected, so the same action can be retried after fixing the cause.
+    setSelected((s) => new Map([...s].filter(([id]) => result.failed.some((f) => f.userId === id))));
+    pages.reload();
+  };
+
+  const setActive = async (user: User, active: boolean) => {
+    setReport(null);
+    const saved = await row.run(() => api.call(updateUser, { params: { id: user.id }, body: { active } }), `${active ? 'Activating' : 'Deactivating'} ${user.email}`);
+    if (saved) {
+      setNotice(`${saved.email} ${active ? 'activated' : 'deactivated'}.`);
+      pages.reload();
+    }
+  };
+
+  const chosen = [...selected.values()];
+  return (
+    <section aria-label="Users">
+      <div className="toolbar">
+        <input type="search" aria-label="Search users" placeholder="Search name or email" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <Button onClick={pages.reload} busy={pages.loading && pages.items !== null}>
+          Refresh
+        </Button>
+        <span className="grow" />
+        <Button variant="primary" onClick={() => setEditing('new')}>
+          New user
+        </Button>
+      </div>
+
+      {chosen.length > 0 && (
+        <div className="selection-bar" role="region" aria-label="Selected users">
+          <strong>{chosen.length} selected</strong>
+          <Button className="btn-small" busy={bulk.busy} onClick={() => void applyBulk('ACTIVATE', chosen)}>
+            Activate
+          </Button>
+          <Button className="btn-small" busy={bulk.busy} onClick={() => void applyBulk('DEACTIVATE', chosen)}>
+            Deactivate
+          </Button>
+          <Button className="btn-small" variant="danger" disabled={bulk.busy} onClick={() => setDeleting(chosen)}>
+            Delete…
+          </Button>
+          <button type="button" className="link" onClick={() => setSelected(new Map())}>
+            Clear selection
+          </button>
+        </div>
+      )}
+
+      <ProblemBanner error={bulk.error} onDismiss={() => bulk.setError(null)} />
+      <ProblemBanner error={row.error} onDismiss={() => row.setError(null)} />
+      {report && <BulkReportPanel report={report} onDismiss={() => setReport(null)} />}
+      {notice && (
+        <div className="saved notice-line" role="status">
+          {notice}
+        </div>
+      )}
+      <ProblemBanner error={pages.error} />
+
+      {pages.items === null ? (
+        pages.loading && <Spinner label="Loading users…" />
+      ) : items.length === 0 ? (
+        <EmptyState title={query ? `No user matches “${query}”` : 'No users'}>{query ? 'Try part of a name or an email address.' : null}</EmptyState>
+      ) : (
+        <table className="table table-hover" aria-label="Users">
+          <thead>
+            <tr>
+              <th className="check-col">
+                <input type="checkbox" aria-label="Select every user on this page" checked={allOnPage} onChange={(e) => togglePage(e.target.checked)} />
+              </th>
+              <th>Name</th>
+              <th>Email</th>
+              <th>Role</th>
+              <th>Policy overrides</th>
+              <th>Status</th>
+              <th>Created</th>
+              <th className="actions-col" aria-label="Actions" />
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((u) => (
+              <tr key={u.id} className={selected.has(u.id) ? 'selected' : undefined}>
+                <td className="check-col">
+                  <input type="checkbox" aria-label={`Select ${u.email}`} checked={selected.has(u.id)} onChange={(e) => toggle(u, e.target.checked)} />
+                </td>
+                <td className="strong">
+                  {u.name}
+                  {me?.id === u.id && <span className="muted"> (you)</span>}
+                </td>
+                <td>{u.email}</td>
+                <td>
+                  <Badge tone={u.role === 'admin' ? 'info' : 'neutral'}>{u.role}</Badge>
+                </td>
+                <td className="wrap-cell">
+                  {u.userPolicies.length === 0 ? (
+                    <span className="muted">—</span>
+                  ) : (
+                    <span className="badges">
+                      {u.userPolicies.map((p) => (
+                        <Badge key={p} tone={p.startsWith('-') ? 'bad' : 'good'}>
+                          {p.startsWith('-') ? `− ${p.slice(1)}` : `+ ${p}`}
+                        </Badge>
+                      ))}
+                    </span>
+                  )}
+                </td>
+                <td>{u.active ? <Badge tone="good">active</Badge> : <Badge tone="warn">inactive</Badge>}</td>
+                <td>
+                  <Time value={u.createdAt} />
+                </td>
+                <td className="actions-col">
+                  <button type="button" className="btn btn-ghost btn-small" onClick={() => setEditing(u)} aria-label={`Edit ${u.email}`}>
+                    Edit
+                  </button>
+                  <button type="button" className="btn btn-ghost btn-small" onClick={() => void setActive(u, !u.active)} aria-label={`${u.active ? 'Deactivate' : 'Activate'} ${u.email}`}>
+                    {u.active ? 'Deactivate' : 'Activate'}
+                  </button>
+                  <button type="button" className="btn btn-ghost btn-small danger-text" onClick={() => setDeleting([u])} aria-label={`Delete ${u.email}`}>
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      {pages.items !== null && (pages.hasNext || pages.hasPrevious || items.length > 0) && (
+        <div className="pager" aria-label="Pages">
+          <label className="pager-size">
+            Per page{' '}
+            <select value={pageSize} onChange={(e) => setPageSize(Number(e.target.value))} aria-label="Users per page">
+              {PAGE_SIZES.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </label>
+          <span>Page {pages.page}</span>
+          <Button className="btn-small" onClick={pages.previous} disabled={!pages.hasPrevious || pages.loading}>
+            ‹ Previous
+          </Button>
+          <Button className="btn-small" onClick={pages.next} disabled={!pages.hasNext || pages.loading}>
+            Next ›
+          </Button>
+        </div>
+      )}
+
+      <UserDialog
+        open={editing !== null}
+        user={editing === 'new' ? null : editing}
+        onClose={() => setEditing(null)}
+        onSaved={(user, verb) => {
+          setEditing(null);
+          setReport(null);
+          setNotice(`${user.email} ${verb}.`);
+          pages.reload();
+        }}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        title={deleting && deleting.length === 1 ? `Delete ${deleting[0].email}?` : `Delete ${deleting?.length ?? 0} users?`}
+        confirmLabel="Delete"
+        action="Deleting"
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (!deleting) return;
+          if (deleting.length === 1) {
+            await api.call(deleteUser, { params: { id: deleting[0].id } });
+            setReport(null);
+            setNotice(`${deleting[0].email} deleted.`);
+            setSelected((s) => {
+              const next = new Map(s);
+              next.delete(deleting[0].id);
+              return next;
+            });
+            pages.reload();
+          } else {
+            await applyBulk('DELETE', deleting);
+          }
+        }}
+      >
+        <p>
+          Deleting removes the user{deleting && deleting.length > 1 ? 's' : ''}, their API keys and their sessions. This cannot be undone; deactivate instead to keep their
+          history.
+        </p>
+        {deleting && deleting.length > 1 && (
+          <ul className="compact-list">
+            {deleting.slice(0, 10).map((u) => (
+              <li key={u.id}>{u.email}</li>
+            ))}
+            {deleting.length > 10 && <li className="muted">and {deleting.length - 10} more</li>}
+          </ul>
+        )}
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+function BulkReportPanel({ report, onDismiss }: { report: BulkReport; onDismiss: () => void }) {
+  const tone = report.failed.length === 0 ? 'good' : report.succeeded.length === 0 ? 'bad' : 'warn';
+  return (
+    <div className={`report report-${tone}`} role={report.failed.length ? 'alert' : 'status'} aria-label="Bulk result">
+      <div className="report-head">
+        <strong>{report.summary}</strong>
+        <button type="button" className="icon-button" aria-label="Dismiss" onClick={onDismiss}>
+          ×
+        </button>
+      </div>
+      {report.failed.length > 0 && (
+        <table className="table report-table" aria-label="Failed users">
+          <thead>
+            <tr>
+              <th>User</th>
+              <th>Code</th>
+              <th>Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.failed.map((f) => (
+              <tr key={f.userId}>
+                <td>{f.label}</td>
+                <td>
+                  <code>{f.code}</code>
+                </td>
+                <td className="wrap-cell">{f.detail}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
