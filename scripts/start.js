@@ -98,13 +98,12 @@ export function runElectron(binary, root = ROOT) {
 }
 
 /**
- * Arguments for the headless fallback: the user's own, plus `--secrets file` where no OS keychain
- * can be reached (Linux without a D-Bus session) and the user chose no backend.
+ * Arguments for the headless fallback: the user's own, plus `--secrets auto` when the user chose no
+ * backend — the OS keychain where one answers, else the 0600 file in the data dir (the service says which).
  */
 export function headlessArgs(args, platform = process.platform, env = process.env) {
   const chose = args.some((a) => a === '--secrets' || a.startsWith('--secrets=')) || Boolean(env.DRYDOCK_SECRETS);
-  if (!chose && platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS) return [...args, '--secrets', 'file'];
-  return args;
+  return chose ? args : [...args, '--secrets', 'auto'];
 }
 
 /** `drydock serve --open-login` in this process's terminal; resolves with its exit code. */

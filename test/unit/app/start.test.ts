@@ -103,13 +103,13 @@ describe('npm start: can Electron start here?', () => {
 });
 
 describe('npm start: the headless fallback', () => {
-  it('keeps secrets in the file backend where no keychain is reachable (Linux without D-Bus)', () => {
-    expect(start.headlessArgs([], 'linux', {})).toEqual(['--secrets', 'file']);
+  it('lets the service fall back to the file backend where no keychain is reachable', () => {
+    expect(start.headlessArgs([], 'linux', {})).toEqual(['--secrets', 'auto']);
   });
 
-  it('leaves the keychain default where a session bus exists, and never overrides an explicit choice', () => {
-    expect(start.headlessArgs([], 'linux', { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1/bus' })).toEqual([]);
-    expect(start.headlessArgs([], 'darwin', {})).toEqual([]);
+  it('asks for the keychain with a file fallback everywhere, and never overrides an explicit choice', () => {
+    expect(start.headlessArgs([], 'linux', { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1/bus' })).toEqual(['--secrets', 'auto']);
+    expect(start.headlessArgs([], 'darwin', {})).toEqual(['--secrets', 'auto']);
     expect(start.headlessArgs(['--secrets', 'keychain'], 'linux', {})).toEqual(['--secrets', 'keychain']);
     expect(start.headlessArgs(['--secrets=keychain'], 'linux', {})).toEqual(['--secrets=keychain']);
     expect(start.headlessArgs(['--port', '5000'], 'linux', { DRYDOCK_SECRETS: 'keychain' })).toEqual(['--port', '5000']);
