@@ -1,3 +1,4 @@
+import { LAKEHOUSE_TYPES, SAMPLE_SCHEMA, SAMPLE_TABLES } from '../../sample-tables';
 import { openDatabase, type Db } from '../../../platform/db/connection';
 import { systemClock, type Clock } from '../../../platform/clock';
 import { parseQualifiedName } from '../identifiers';
@@ -530,6 +531,14 @@ export class LakehouseEmulator {
         for (const privilege of ['USE SCHEMA', 'CREATE TABLE', 'SELECT']) {
           grant.run(this.defaultPrincipal, privilege, JSON.stringify(['main', 'default']));
         }
+        // The sample project's tables, readable by the default principal.
+        this.db.prepare('INSERT INTO schemas (catalog, name, owner, created_at) VALUES (?, ?, ?, ?)').run('main', SAMPLE_SCHEMA, EMULATOR_ADMIN, now);
+        for (const table of SAMPLE_TABLES) {
+          const names: Names = ['main', SAMPLE_SCHEMA, table.name];
+          this.insertObject(names, 'TABLE', EMULATOR_ADMIN, { comment: table.comment });
+          this.insertColumns(names, table.columns.map((c) => ({ name: c.name, type: LAKEHOUSE_TYPES[c.type] })));
+        }
+        for (const privilege of ['USE SCHEMA', 'SELECT']) grant.run(this.defaultPrincipal, privilege, JSON.stringify(['main', SAMPLE_SCHEMA]));
         this.db.prepare('INSERT OR IGNORE INTO warehouse_access (principal) VALUES (?)').run(this.defaultPrincipal);
       })
       .immediate();

@@ -5,6 +5,7 @@
  * ownership, the quoted-identifiers-ignore-case setting), so every failure path can be rehearsed
  * offline. Privileges and settings are administered through methods, not SQL.
  */
+import { SAMPLE_SCHEMA, SAMPLE_TABLES, WAREHOUSE_TYPES } from '../../sample-tables';
 import { openDatabase, tx, type Db } from '../../../platform/db/connection';
 import { formatIdentifier, formatQualifiedName, MAX_IDENTIFIER_LENGTH, resolveIdentifier } from '../identifiers';
 import { WarehouseError, WarehouseErrorCodes, type DescribeRow, type MissingPrivilege } from '../types';
@@ -362,6 +363,15 @@ export class WarehouseEmulator {
       this.createDatabase(seed.database);
       this.createSchema(seed.database, seed.schema);
       this.grantFullAccess(seed.role, seed);
+      // The sample project's tables (unquoted names, so upper case), readable by the working role.
+      const sampleSchema = SAMPLE_SCHEMA.toUpperCase();
+      this.createSchema(seed.database, sampleSchema);
+      for (const table of SAMPLE_TABLES) {
+        const columns = table.columns.map((c) => ({ name: c.name.toUpperCase(), type: WAREHOUSE_TYPES[c.type] }));
+        this.createTable(seed.database, sampleSchema, table.name.toUpperCase(), columns, { comment: table.comment });
+      }
+      this.grant(seed.role, 'USAGE', { type: 'SCHEMA', database: seed.database, schema: sampleSchema });
+      this.grant(seed.role, 'SELECT', { type: 'ALL TABLES IN SCHEMA', database: seed.database, schema: sampleSchema });
       this.setSetting('ddl_enabled', 'true');
       this.setSetting('quoted_identifiers_ignore_case', 'false');
       this.setSetting('seed', JSON.stringify(seed));

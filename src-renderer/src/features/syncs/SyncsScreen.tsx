@@ -1,15 +1,114 @@
-import { Placeholder } from '../placeholder';
+import { useEffect, type MouseEvent } from 'react';
+import { navigate } from '../../app/router';
+import type { ScreenProps } from '../../app/screens';
+import { EmptyState, Field, ProblemBanner, Spinner } from '../../lib/ui';
+import { useDeploymentList, useDeploymentSettings } from './data';
+import { LakehousePanel } from './lakehouse/LakehousePanel';
+import { AppLink, idOf, syncsPath, type LakehouseSection, type SyncsTab } from './links';
+import { JobDetail } from './warehouse/JobDetail';
+import { WarehousePanel } from './warehouse/WarehousePanel';
+import './syncs.css';
 
-export default function SyncsScreen() {
+const TABS: { id: SyncsTab; title: string; summary: string }[] = [
+  { id: 'warehouse', title: 'Warehouse', summary: 'Semantic view push and pull' },
+  { id: 'lakehouse', title: 'Lakehouse', summary: 'Metric view publication' },
+];
+
+const notFound = (detail: string) => <ProblemBanner error={{ title: 'Not found', detail, code: null, status: null, fields: [] }} />;
+
+/**
+ * `/syncs/:deploymentId/warehouse[/push|pull/:jobId]` and
+ * `/syncs/:deploymentId/lakehouse[/:dataSource[/settings|preview|runs[/:runId]]]`.
+ */
+export default function SyncsScreen({ subpath }: ScreenProps) {
+  const [depText, tabText, ...rest] = subpath;
+  const deploymentId = idOf(depText);
+  const deployments = useDeploymentList();
+
+  // Without a deployment in the address, open the first one's warehouse jobs.
+  useEffect(() => {
+    if (depText === undefined && deployments.data && deployments.data.length > 0) navigate(syncsPath(deployments.data[0].id), { replace: true });
+  }, [depText, deployments.data]);
+  useEffect(() => {
+    if (deploymentId !== null && tabText === undefined) navigate(syncsPath(deploymentId), { replace: true });
+  }, [deploymentId, tabText]);
+
+  if (depText !== undefined && deploymentId === null) return notFound(`“${subpath.join('/')}” is not a sync address.`);
+  const tab = TABS.find((t) => t.id === tabText)?.id ?? 'warehouse';
+  if (tabText !== undefined && !TABS.some((t) => t.id === tabText)) return notFound(`“${tabText}” is not a section of Syncs.`);
+
+  const go = (event: MouseEvent, to: string) => {
+    if (event.metaKey || event.ctrlKey) return;
+    event.preventDefault();
+    navigate(to);
+  };
+
   return (
-    <Placeholder
-      title="Syncs"
-      summary="Push model views to the warehouse and publish them to the lakehouse, and pull existing definitions back."
-      items={[
-        'Warehouse semantic view push and pull jobs, with progress, results and generated files',
-        'Lakehouse metric view publication settings, runs and per-view outcomes (withheld members)',
-        'Transform sync runs from git or an uploaded manifest',
-      ]}
-    />
+    <section className="page sy-page">
+      <header className="page-head">
+        <div>
+          <h1>Syncs</h1>
+          <div className="muted sy-page-sub">Push and pull warehouse semantic views; publish lakehouse metric views.</div>
+        </div>
+        <div className="actions">
+          <Field label="Deployment" htmlFor="sy-deployment">
+            <select id="sy-deployment" value={deploymentId ?? ''} onChange={(e) => navigate(syncsPath(Number(e.target.value), tab))} disabled={!deployments.data?.length}>
+              {deploymentId === null && <option value="">{deployments.loading ? 'Loading…' : 'Choose a deployment'}</option>}
+              {deploymentId !== null && !deployments.data?.some((d) => d.id === deploymentId) && <option value={deploymentId}>deployment {deploymentId}</option>}
+              {(deployments.data ?? []).map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+      </header>
+      <ProblemBanner error={deployments.error} />
+      {deployments.data && deployments.data.length === 0 ? (
+        <EmptyState title="No deployments yet">
+          Syncs run per deployment. <AppLink to="/deployments">Create a deployment first.</AppLink>
+        </EmptyState>
+      ) : deploymentId === null ? (
+        <Spinner label="Loading deployments…" />
+      ) : (
+        <>
+          <div className="tabs" role="tablist" aria-label="Sync kinds">
+            {TABS.map((t) => (
+              <a
+                key={t.id}
+                role="tab"
+                aria-selected={t.id === tab}
+                className={`tab ${t.id === tab ? 'active' : ''}`}
+                href={syncsPath(deploymentId, t.id)}
+                onClick={(e) => go(e, syncsPath(deploymentId, t.id))}
+              >
+                {t.title}
+                <span className="sy-tab-summary">{t.summary}</span>
+              </a>
+            ))}
+          </div>
+          <div role="tabpanel" aria-label={TABS.find((t) => t.id === tab)?.title}>
+            <DeploymentSyncs key={deploymentId} deploymentId={deploymentId} tab={tab} rest={rest} />
+          </div>
+        </>
+      )}
+    </section>
   );
+}
+
+function DeploymentSyncs({ deploymentId, tab, rest }: { deploymentId: number; tab: SyncsTab; rest: string[] }) {
+  const settings = useDeploymentSettings(deploymentId);
+  if (!settings.data) return settings.error ? <ProblemBanner error={settings.error} /> : <Spinner label="Loading the deployment…" />;
+
+  if (tab === 'warehouse') {
+    const [direction, jobId] = rest;
+    if (direction === undefined) return <WarehousePanel deploymentId={deploymentId} settings={settings.data} />;
+    if ((direction !== 'push' && direction !== 'pull') || !jobId) return notFound(`“${rest.join('/')}” is not a sync job address.`);
+    return <JobDetail key={jobId} deploymentId={deploymentId} direction={direction} syncJobId={jobId} />;
+  }
+  const [dataSource, sectionText, runId] = rest;
+  const section: LakehouseSection = sectionText === 'preview' || sectionText === 'runs' ? sectionText : 'settings';
+  if (sectionText !== undefined && sectionText !== section) return notFound(`“${sectionText}” is not a lakehouse section.`);
+  return <LakehousePanel deploymentId={deploymentId} settings={settings.data} dataSource={dataSource ?? null} section={section} runId={runId ?? null} />;
 }

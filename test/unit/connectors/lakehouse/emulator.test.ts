@@ -34,7 +34,8 @@ const ours = (yaml = ORDERS_YAML) => ownershipProperties({ deployment: 7, view: 
 describe('local lakehouse emulator: defaults', () => {
   it('seeds catalog main, schema default and sample tables with columns in a fresh file', () => {
     expect(lake.emulator.listCatalogs()).toEqual(['main']);
-    expect(lake.emulator.listSchemas('main')).toEqual(['default']);
+    expect(lake.emulator.listSchemas('main')).toEqual(['default', 'ecommerce']);
+    expect(lake.emulator.listObjects('main', 'ecommerce').map((t) => t.name)).toEqual(['categories', 'customers', 'line_items', 'orders', 'products']);
     const tables = lake.emulator.listObjects('main', 'default');
     expect(tables.map((t) => `${t.name}:${t.kind}`)).toEqual(['customers:TABLE', 'orders:TABLE', 'products:TABLE']);
     expect(tables.find((t) => t.name === 'orders')?.columns.map((c) => c.name)).toContain('amount');

@@ -17,7 +17,8 @@ const CREATE = ordersView('V');
 
 describe('seeded defaults', () => {
   it('grants the seeded role everything a push needs on ANALYTICS.PUBLIC, without owning it', () => {
-    expect(emulator.listGrants(ROLE).map((g) => `${g.privilege} ON ${g.target.type}`).sort()).toEqual([
+    const onPublic = emulator.listGrants(ROLE).filter((g) => !('schema' in g.target) || g.target.schema === 'PUBLIC');
+    expect(onPublic.map((g) => `${g.privilege} ON ${g.target.type}`).sort()).toEqual([
       'CREATE SEMANTIC VIEW ON SCHEMA',
       'CREATE VIEW ON SCHEMA',
       'SELECT ON ALL TABLES IN SCHEMA',
@@ -27,6 +28,12 @@ describe('seeded defaults', () => {
     ]);
     expect(emulator.isDdlEnabled()).toBe(true);
     expect(emulator.quotedIdentifiersIgnoreCase()).toBe(false);
+  });
+
+  it('seeds the sample project’s ecommerce tables, readable but not writable by the seeded role', () => {
+    expect(emulator.describeTable('ANALYTICS', 'ECOMMERCE', 'ORDERS')?.map((c) => c.name)).toContain('AMOUNT');
+    const onSample = emulator.listGrants(ROLE).filter((g) => 'schema' in g.target && g.target.schema === 'ECOMMERCE');
+    expect(onSample.map((g) => `${g.privilege} ON ${g.target.type}`).sort()).toEqual(['SELECT ON ALL TABLES IN SCHEMA', 'USAGE ON SCHEMA']);
   });
 
   it('uses the configured seed names', () => {

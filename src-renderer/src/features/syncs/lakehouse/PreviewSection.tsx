@@ -1,0 +1,276 @@
+import { Fragment, useEffect, useState } from 'react';
+import {
+  cancelLakehouseMetricViewPreview,
+  getLakehouseMetricViewPreview,
+  getLakehouseMetricViewPreviewResult,
+  PREVIEW_VIEW_OUTCOMES,
+  startLakehouseMetricViewPreview,
+  type PreviewResult,
+  type PreviewView,
+  type PublicationIssue,
+} from '../../../../../src-shared/api/lakehouse';
+import { api } from '../../../app/session';
+import { toShownError, type ShownError } from '../../../lib/errors';
+import { Badge, Button, EmptyState, ProblemBanner, Time } from '../../../lib/ui';
+import { useQuery } from '../../../lib/useQuery';
+import { ReadOnlyCode } from '../code';
+import { shortCommit } from '../data';
+import { isActiveStatus, ProgressBar, Segmented, StatusBadge, stripViewPrefix } from '../parts';
+import { useTick } from '../tracker';
+import { previewInputOf, type SettingsForm } from './form';
+import { PREVIEW_OUTCOME_INFO } from './outcomes';
+import { previewGroup, trackPreview } from './runs';
+
+type OutcomeFilter = 'all' | 'publishable' | 'attention';
+
+export function PreviewSection({
+  deploymentId,
+  dataSource,
+  form,
+  dirty,
+  previewId,
+  onPreviewStarted,
+}: {
+  deploymentId: number;
+  dataSource: string;
+  form: SettingsForm;
+  dirty: boolean;
+  previewId: string | null;
+  onPreviewStarted: (previewId: string) => void;
+}) {
+  const [starting, setStarting] = useState(false);
+  const [startError, setStartError] = useState<ShownError | null>(null);
+  const tick = useTick(previewId ? previewGroup(previewId) : 'none');
+
+  const status = useQuery(
+    async (signal) => (previewId ? api.call(getLakehouseMetricViewPreview, { params: { deploymentId, previewId }, signal }) : null),
+    [deploymentId, previewId, tick],
+    'Loading the preview',
+  );
+  const current = status.data && status.data.previewId === previewId ? status.data : null;
+  const result = useQuery<PreviewResult | null>(
+    async (signal) => (previewId && current?.status === 'COMPLETED' ? api.call(getLakehouseMetricViewPreviewResult, { params: { deploymentId, previewId }, signal }) : null),
+    [deploymentId, previewId, current?.status],
+    'Loading the preview result',
+  );
+
+  useEffect(() => {
+    if (previewId && current && isActiveStatus(current.status)) trackPreview(deploymentId, previewId);
+  }, [deploymentId, previewId, current]);
+
+  const start = async () => {
+    setStarting(true);
+    setStartError(null);
+    try {
+      const started = await api.call(startLakehouseMetricViewPreview, { params: { deploymentId }, body: previewInputOf(dataSource, form) });
+      trackPreview(deploymentId, started.previewId);
+      onPreviewStarted(started.previewId);
+    } catch (e) {
+      setStartError(toShownError(e, 'Starting the preview'));
+    } finally {
+      setStarting(false);
+    }
+  };
+  const cancel = async () => {
+    if (!previewId) return;
+    try {
+      await api.call(cancelLakehouseMetricViewPreview, { params: { deploymentId, previewId } });
+    } catch (e) {
+      setStartError(toShownError(e, 'Cancelling the preview'));
+    }
+  };
+  const running = !!current && isActiveStatus(current.status);
+
+  return (
+    <div className="sy-section">
+      <div className="panel sy-preview-bar">
+        <div>
+          <div className="strong">What would a run publish?</div>
+          <div className="muted">
+            Compiles the latest deployed build with the scope and target in the form{dirty ? ' (including your unsaved changes; overrides apply once saved)' : ''} and compares with the lakehouse. Nothing is
+            written.
+          </div>
+        </div>
+        <div className="actions">
+          {running && (
+            <Button className="danger-text" onClick={() => void cancel()} disabled={current?.status === 'CANCELLING'}>
+              Cancel
+            </Button>
+          )}
+          <Button variant="primary" onClick={() => void start()} busy={starting || running}>
+            {previewId ? 'Preview again' : 'Run preview'}
+          </Button>
+        </div>
+      </div>
+      <ProblemBanner error={startError} onDismiss={() => setStartError(null)} />
+      <ProblemBanner error={status.error} />
+      {current && running && (
+        <div className="panel sy-preview-progress">
+          <div className="panel-head">
+            <StatusBadge status={current.status} />
+            <span className="muted">{current.progress.stage}</span>
+          </div>
+          <ProgressBar percent={current.progress.percentComplete} status={current.status} label="Preview progress" />
+        </div>
+      )}
+      {current && !running && current.status !== 'COMPLETED' && (
+        <ProblemBanner
+          error={{
+            title: `The preview ended ${current.status}`,
+            detail: current.error?.message ?? 'It has no result.',
+            code: current.error?.code ?? null,
+            status: null,
+            fields: [],
+          }}
+        />
+      )}
+      <ProblemBanner error={result.error} />
+      {result.data ? <PreviewTable result={result.data} expiresAt={current?.expiresAt ?? null} /> : !previewId && <EmptyState title="No preview yet">Run a preview to see each view’s metric view YAML, or why it cannot be published.</EmptyState>}
+    </div>
+  );
+}
+
+function PreviewTable({ result, expiresAt }: { result: PreviewResult; expiresAt: string | null }) {
+  const [open, setOpen] = useState<string | null>(() => result.views.find((v) => v.outcome === 'blocked' || v.outcome === 'partial')?.viewName ?? result.views[0]?.viewName ?? null);
+  const [filter, setFilter] = useState<OutcomeFilter>('all');
+  const needsAttention = (v: PreviewView) => v.outcome === 'blocked' || v.outcome === 'partial' || v.warnings.length > 0;
+  const shown = result.views.filter((v) => (filter === 'all' ? true : filter === 'publishable' ? v.outcome !== 'blocked' : needsAttention(v)));
+  return (
+    <section className="panel" aria-label="Preview result">
+      <div className="panel-head">
+        <div className="sy-counts">
+          {PREVIEW_VIEW_OUTCOMES.filter((o) => (result.outcomeCounts[o] ?? 0) > 0).map((outcome) => (
+            <Badge key={outcome} tone={PREVIEW_OUTCOME_INFO[outcome].tone}>
+              {result.outcomeCounts[outcome]} {PREVIEW_OUTCOME_INFO[outcome].label}
+            </Badge>
+          ))}
+          <span className="muted">
+            build <code>{shortCommit(result.commit)}</code> · into <code>{result.targetCatalog && result.targetSchema ? `${result.targetCatalog}.${result.targetSchema}` : '—'}</code> · <Time value={result.completedAt} />
+            {expiresAt && (
+              <>
+                {' '}
+                · kept until <Time value={expiresAt} />
+              </>
+            )}
+          </span>
+        </div>
+        <Segmented
+          label="Show"
+          value={filter}
+          onChange={setFilter}
+          options={[
+            { id: 'all', title: `All ${result.views.length}` },
+            { id: 'publishable', title: 'Publishable' },
+            { id: 'attention', title: 'Needs attention' },
+          ]}
+        />
+      </div>
+      {result.views.length === 0 ? (
+        <EmptyState title="The scope has no views">No view of the deployed model is in the scope.</EmptyState>
+      ) : (
+        <div className="sy-scroll">
+          <table className="table sy-preview-table" aria-label="Previewed views">
+            <thead>
+              <tr>
+                <th aria-label="Expand" />
+                <th>View</th>
+                <th>Target</th>
+                <th>Outcome</th>
+                <th>Action</th>
+                <th>Blocked by</th>
+                <th className="num">Warnings</th>
+                <th>Withheld members</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((v) => {
+                const expanded = open === v.viewName;
+                const info = PREVIEW_OUTCOME_INFO[v.outcome];
+                return (
+                  <Fragment key={v.viewName}>
+                    <tr className={`clickable ${expanded ? 'selected' : ''}`} onClick={() => setOpen(expanded ? null : v.viewName)} aria-expanded={expanded}>
+                      <td className="sy-expander" aria-hidden="true">
+                        {expanded ? '▾' : '▸'}
+                      </td>
+                      <td>
+                        <button type="button" className="link strong" aria-expanded={expanded} onClick={(e) => (e.stopPropagation(), setOpen(expanded ? null : v.viewName))}>
+                          {v.viewName}
+                        </button>
+                      </td>
+                      <td>{v.target ? <code>{v.target}</code> : <span className="muted">—</span>}</td>
+                      <td>
+                        <Badge tone={info?.tone ?? 'neutral'}>{info?.label ?? v.outcome}</Badge>
+                      </td>
+                      <td>{v.action ?? <span className="muted">—</span>}</td>
+                      <td className="sy-codes-cell">
+                        {v.blockedReasons.length ? uniqueCodes(v.blockedReasons).map((c) => <code key={c} className="sy-code-chip sy-code-bad">{c}</code>) : <span className="muted">—</span>}
+                      </td>
+                      <td className="num">{v.warnings.length || <span className="muted">0</span>}</td>
+                      <td>{v.withheldMembers.length ? <Badge tone="warn">{v.withheldMembers.length} withheld</Badge> : <span className="muted">—</span>}</td>
+                    </tr>
+                    {expanded && (
+                      <tr className="sy-detail-row">
+                        <td colSpan={8}>
+                          <PreviewViewDetail view={v} />
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+const uniqueCodes = (issues: PublicationIssue[]): string[] => [...new Set(issues.map((i) => i.code))];
+
+export function IssueList({ title, issues, tone }: { title: string; issues: PublicationIssue[]; tone: 'bad' | 'warn' }) {
+  if (issues.length === 0) return null;
+  return (
+    <div className="sy-issues">
+      {title && <h3 className="sy-subtitle">{title}</h3>}
+      <ul>
+        {issues.map((issue, i) => (
+          <li key={i}>
+            <code className={`sy-code-chip sy-code-${tone}`}>{issue.code}</code>
+            <span>{stripViewPrefix(issue.message)}</span>
+            {issue.member && <span className="muted"> · {issue.member}</span>}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function PreviewViewDetail({ view }: { view: PreviewView }) {
+  return (
+    <div className="sy-view-detail">
+      <div className="sy-view-detail-text">
+        <IssueList title="Blocked because" issues={view.blockedReasons} tone="bad" />
+        {view.withheldMembers.length > 0 && (
+          <div className="sy-issues">
+            <h3 className="sy-subtitle">Withheld members</h3>
+            <p className="muted sy-card-text">Not fan-out safe across the view’s joins, so they are left out of the metric view; the rest publishes.</p>
+            <div className="sy-chips">
+              {view.withheldMembers.map((m) => (
+                <code key={m} className="sy-chip">
+                  {m}
+                </code>
+              ))}
+            </div>
+          </div>
+        )}
+        <IssueList title="Warnings" issues={view.warnings} tone="warn" />
+        {view.blockedReasons.length === 0 && view.warnings.length === 0 && view.withheldMembers.length === 0 && <p className="muted">No issues: the view publishes as shown.</p>}
+      </div>
+      <div className="sy-view-detail-code">
+        <h3 className="sy-subtitle">Metric view YAML</h3>
+        {view.yaml ? <ReadOnlyCode value={view.yaml} language="yaml" label={`Metric view YAML of ${view.viewName}`} maxHeight={420} /> : <div className="sy-no-yaml muted">No YAML: the view is blocked.</div>}
+      </div>
+    </div>
+  );
+}

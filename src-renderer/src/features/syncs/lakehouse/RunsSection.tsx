@@ -1,0 +1,336 @@
+import { useEffect, useState } from 'react';
+import {
+  cancelLakehouseMetricViewSync,
+  getLakehouseMetricViewSync,
+  listLakehouseMetricViewSyncs,
+  type Run,
+  type RunSummary,
+  type RunView,
+} from '../../../../../src-shared/api/lakehouse';
+import { navigate } from '../../../app/router';
+import { api } from '../../../app/session';
+import { toShownError, type ShownError } from '../../../lib/errors';
+import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../../lib/ui';
+import { useQuery } from '../../../lib/useQuery';
+import { durationText, elapsedMs, shortCommit, shortId } from '../data';
+import { AppLink, lakehousePath } from '../links';
+import { isActiveStatus, ProgressBar, Segmented, Stat, StatusBadge } from '../parts';
+import { useGroupActive, useTick } from '../tracker';
+import { OutcomeChart } from './OutcomeChart';
+import { outcomeSummary, RUN_OUTCOME_INFO } from './outcomes';
+import { IssueList } from './PreviewSection';
+import { runsGroup, trackRun } from './runs';
+
+const PAGE = 50;
+
+export function RunsSection({ deploymentId, dataSource, runId, canPublish }: { deploymentId: number; dataSource: string; runId: string | null; canPublish: boolean }) {
+  const group = runsGroup(deploymentId, dataSource);
+  const tick = useTick(group);
+  const live = useGroupActive(group);
+  const [manual, setManual] = useState(0);
+  const [limit, setLimit] = useState(PAGE);
+  const [cancelError, setCancelError] = useState<ShownError | null>(null);
+  const runs = useQuery(
+    (signal) => api.call(listLakehouseMetricViewSyncs, { params: { deploymentId, dataSourceName: dataSource }, query: { first: limit }, signal }),
+    [deploymentId, dataSource, limit, tick, manual],
+    'Loading publication runs',
+  );
+  const items = runs.data?.items ?? [];
+
+  useEffect(() => {
+    runs.data?.items.forEach((r) => trackRun(deploymentId, dataSource, r.runId, r.status));
+  }, [runs.data, deploymentId, dataSource]);
+
+  const cancel = async (id: string) => {
+    setCancelError(null);
+    try {
+      await api.call(cancelLakehouseMetricViewSync, { params: { deploymentId, dataSourceName: dataSource, runId: id } });
+      setManual((n) => n + 1);
+    } catch (e) {
+      setCancelError(toShownError(e, 'Cancelling the run'));
+    }
+  };
+  const open = (id: string) => navigate(lakehousePath(deploymentId, dataSource, 'runs', id));
+
+  return (
+    <div className="sy-section">
+      <ProblemBanner error={runs.error} />
+      <ProblemBanner error={cancelError} onDismiss={() => setCancelError(null)} />
+      {!runs.data && runs.loading ? (
+        <Spinner label="Loading publication runs…" />
+      ) : items.length === 0 ? (
+        <EmptyState title="No publication runs yet">
+          {canPublish ? 'Use “Publish now” to publish the views in scope from the latest deployed build.' : 'Save the publication settings, then publish.'} Runs never start by themselves after a
+          deploy.
+        </EmptyState>
+      ) : (
+        <>
+          <section className="panel" aria-label="Outcomes of recent runs">
+            <div className="panel-head">
+              <h2>Outcomes of recent runs</h2>
+              <span className="muted">views per outcome, oldest → newest</span>
+            </div>
+            <OutcomeChart runs={items} selected={runId} onSelect={open} />
+          </section>
+          <div className="sy-list-head">
+            <h2>Runs</h2>
+            <span className="sy-live muted" aria-live="polite">
+              {live && (
+                <>
+                  <span className="sy-pulse" aria-hidden="true" /> Live
+                </>
+              )}
+            </span>
+            <Button className="btn-small" onClick={() => setManual((n) => n + 1)} busy={runs.loading && !live}>
+              Refresh
+            </Button>
+          </div>
+          <div className="sy-scroll">
+            <table className="table table-hover sy-runs" aria-label="Publication runs">
+              <thead>
+                <tr>
+                  <th>Run</th>
+                  <th>Status</th>
+                  <th className="sy-col-progress">Progress</th>
+                  <th>Outcomes</th>
+                  <th className="num">Views</th>
+                  <th>Build</th>
+                  <th className="num">Settings</th>
+                  <th>Started</th>
+                  <th className="num">Duration</th>
+                  <th className="actions-col" aria-label="Actions" />
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((run) => (
+                  <RunRow key={run.runId} run={run} selected={run.runId === runId} onOpen={() => open(run.runId)} onCancel={() => void cancel(run.runId)} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {runs.data?.pageInfo.hasNextPage && (
+            <div className="more">
+              <Button onClick={() => setLimit((n) => Math.min(1000, n + PAGE))} busy={runs.loading}>
+                Load more
+              </Button>
+            </div>
+          )}
+        </>
+      )}
+      {runId && <RunDetail key={runId} deploymentId={deploymentId} dataSource={dataSource} runId={runId} tick={tick} onCancel={() => void cancel(runId)} />}
+    </div>
+  );
+}
+
+function OutcomeChips({ counts }: { counts: Record<string, number> }) {
+  const list = outcomeSummary(counts);
+  if (list.length === 0) return <span className="muted">—</span>;
+  return (
+    <span className="sy-outcome-chips">
+      {list.map(({ outcome, count }) => (
+        <Badge key={outcome} tone={RUN_OUTCOME_INFO[outcome].tone}>
+          {count} {RUN_OUTCOME_INFO[outcome].label}
+        </Badge>
+      ))}
+    </span>
+  );
+}
+
+function RunRow({ run, selected, onOpen, onCancel }: { run: RunSummary; selected: boolean; onOpen: () => void; onCancel: () => void }) {
+  const active = isActiveStatus(run.status);
+  return (
+    <tr className={`clickable ${selected ? 'selected' : ''}`} onClick={onOpen} data-run-id={run.runId}>
+      <td>
+        <button type="button" className="link strong" onClick={(e) => (e.stopPropagation(), onOpen())} aria-label={`Run ${shortId(run.runId)}`}>
+          <code>{shortId(run.runId)}</code>
+        </button>
+      </td>
+      <td>
+        <StatusBadge status={run.status} />
+      </td>
+      <td className="sy-col-progress">
+        <ProgressBar percent={run.progress.percentComplete} status={run.status} compact label={`Progress of run ${shortId(run.runId)}`} />
+        <div className="sy-stage">{active ? run.progress.stage : run.error ? <code>{run.error.code}</code> : run.incompleteViewCount > 0 ? `${run.incompleteViewCount} incomplete` : ''}</div>
+      </td>
+      <td>
+        <OutcomeChips counts={run.outcomeCounts} />
+      </td>
+      <td className="num">{run.viewCount}</td>
+      <td>{run.commit ? <code title={run.commit}>{shortCommit(run.commit)}</code> : <span className="muted">—</span>}</td>
+      <td className="num">v{run.configurationVersion}</td>
+      <td>
+        <Time value={run.startedAt ?? run.createdAt} />
+      </td>
+      <td className="num">{durationText(elapsedMs(run.startedAt ?? run.createdAt, run.finishedAt))}</td>
+      <td className="actions-col">
+        {active && (
+          <Button className="btn-small danger-text" onClick={(e) => (e.stopPropagation(), onCancel())} disabled={run.status === 'CANCELLING'} aria-label={`Cancel run ${shortId(run.runId)}`}>
+            {run.status === 'CANCELLING' ? 'Cancelling…' : 'Cancel'}
+          </Button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+type ViewFilter = 'all' | 'failed' | 'published';
+
+function RunDetail({ deploymentId, dataSource, runId, tick, onCancel }: { deploymentId: number; dataSource: string; runId: string; tick: number; onCancel: () => void }) {
+  const [filter, setFilter] = useState<ViewFilter>('all');
+  const run = useQuery(
+    (signal) => api.call(getLakehouseMetricViewSync, { params: { deploymentId, dataSourceName: dataSource, runId }, signal }),
+    [deploymentId, dataSource, runId, tick],
+    'Loading the run',
+  );
+  useEffect(() => {
+    if (run.data) trackRun(deploymentId, dataSource, run.data.runId, run.data.status);
+  }, [run.data, deploymentId, dataSource]);
+  const data = run.data;
+  if (!data) return run.error ? <ProblemBanner error={run.error} /> : <Spinner label="Loading the run…" />;
+  const views = data.views.filter((v) => (filter === 'all' ? true : filter === 'failed' ? !RUN_OUTCOME_INFO[v.outcome]?.success : RUN_OUTCOME_INFO[v.outcome]?.success));
+  const pending = data.viewNames.filter((name) => !data.views.some((v) => v.viewName === name));
+  return (
+    <section className="panel sy-run-detail" aria-label={`Run ${shortId(data.runId)}`}>
+      <div className="panel-head">
+        <h2>
+          Run <code>{shortId(data.runId)}</code> <StatusBadge status={data.status} />
+        </h2>
+        <div className="actions">
+          {isActiveStatus(data.status) && (
+            <Button className="btn-small danger-text" onClick={onCancel} disabled={data.status === 'CANCELLING'}>
+              Cancel run
+            </Button>
+          )}
+          <AppLink to={lakehousePath(deploymentId, dataSource, 'runs')} className="btn btn-ghost btn-small" ariaLabel="Close run">
+            Close
+          </AppLink>
+        </div>
+      </div>
+      {isActiveStatus(data.status) && <ProgressBar percent={data.progress.percentComplete} status={data.status} label="Run progress" />}
+      <RunStatusLine run={data} />
+      <div className="sy-stats">
+        <Stat label="views planned">{data.viewNames.length}</Stat>
+        <Stat label="published">{data.views.filter((v) => RUN_OUTCOME_INFO[v.outcome]?.success).length}</Stat>
+        <Stat label="not published">{data.views.filter((v) => !RUN_OUTCOME_INFO[v.outcome]?.success).length}</Stat>
+        <Stat label="incomplete (withheld members)">{data.incompleteViewCount}</Stat>
+        <Stat label="build" hint={data.commit}>
+          <code>{shortCommit(data.commit)}</code>
+        </Stat>
+        <Stat label="duration">{durationText(elapsedMs(data.startedAt ?? data.createdAt, data.finishedAt))}</Stat>
+      </div>
+      {data.error && (
+        <ProblemBanner error={{ title: `The run ${data.status === 'CANCELLED' ? 'was cancelled' : 'failed'}`, detail: data.error.message, code: data.error.code, status: null, fields: [] }} />
+      )}
+      <div className="sy-list-head">
+        <h3 className="sy-subtitle">Per-view outcomes</h3>
+        <Segmented
+          label="Views"
+          value={filter}
+          onChange={setFilter}
+          options={[
+            { id: 'all', title: `All ${data.views.length}` },
+            { id: 'published', title: 'Published' },
+            { id: 'failed', title: 'Not published' },
+          ]}
+        />
+      </div>
+      {data.views.length === 0 && pending.length === 0 ? (
+        <p className="muted">The scope had no views.</p>
+      ) : (
+        <div className="sy-scroll">
+          <table className="table sy-run-views" aria-label="Per-view outcomes">
+            <thead>
+              <tr>
+                <th>View</th>
+                <th>Target</th>
+                <th>Outcome</th>
+                <th>Reasons and warnings</th>
+                <th>Withheld members</th>
+              </tr>
+            </thead>
+            <tbody>
+              {views.map((v) => (
+                <RunViewRow key={v.viewName} view={v} />
+              ))}
+              {filter === 'all' &&
+                pending.map((name) => (
+                  <tr key={name}>
+                    <td className="strong">{name}</td>
+                    <td className="muted">—</td>
+                    <td>{isActiveStatus(data.status) ? <Badge tone="info">pending</Badge> : <Badge>not reached</Badge>}</td>
+                    <td className="muted">—</td>
+                    <td className="muted">—</td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function RunStatusLine({ run }: { run: Run }) {
+  const text =
+    run.status === 'COMPLETED'
+      ? run.incompleteViewCount > 0
+        ? `Every view published; ${run.incompleteViewCount} without their fan-out-unsafe members.`
+        : 'Every view in scope published.'
+      : run.status === 'PARTIAL'
+        ? 'Some views did not publish. Views that failed keep their previous definition.'
+        : run.status === 'CANCELLED'
+          ? 'Cancelled: writes already done stay; nothing is undone.'
+          : run.status === 'FAILED'
+            ? 'The run failed before publishing.'
+            : `${run.progress.stage} (${run.progress.percentComplete}%)`;
+  return (
+    <p className="sy-run-line">
+      {text}{' '}
+      <span className="muted">
+        Started <Time value={run.startedAt ?? run.createdAt} />
+        {run.finishedAt && (
+          <>
+            , finished <Time value={run.finishedAt} />
+          </>
+        )}{' '}
+        · settings v{run.configurationVersion}
+      </span>
+    </p>
+  );
+}
+
+function RunViewRow({ view }: { view: RunView }) {
+  const info = RUN_OUTCOME_INFO[view.outcome];
+  return (
+    <tr className="sy-top">
+      <td className="strong">{view.viewName}</td>
+      <td>{view.target ? <code>{view.target}</code> : <span className="muted">—</span>}</td>
+      <td>
+        <Badge tone={info?.tone ?? 'neutral'}>{info?.label ?? view.outcome}</Badge>
+        {view.definitionWritten && !info?.success && (
+          <div className="field-hint" title="The definition was replaced but a later step (its properties) failed">
+            definition written
+          </div>
+        )}
+      </td>
+      <td className="sy-wrap sy-issue-cell">
+        {view.reasons.length === 0 && view.warnings.length === 0 ? (
+          <span className="muted">—</span>
+        ) : (
+          <>
+            <IssueList title="" issues={view.reasons} tone="bad" />
+            {view.warnings.length > 0 && (
+              <details className="sy-warn-details">
+                <summary>
+                  {view.warnings.length} warning{view.warnings.length === 1 ? '' : 's'}
+                </summary>
+                <IssueList title="" issues={view.warnings} tone="warn" />
+              </details>
+            )}
+          </>
+        )}
+      </td>
+      <td className="sy-wrap">{view.withheldMembers.length ? view.withheldMembers.map((m) => <code key={m}>{m}</code>) : <span className="muted">—</span>}</td>
+    </tr>
+  );
+}

@@ -1,0 +1,461 @@
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { Static } from 'typebox';
+import {
+  AccessTestResult,
+  MAX_NAME_PATTERN_LENGTH,
+  testLakehouseMetricViewAccess,
+  type LakehouseConfigurationInput,
+  type LakehouseSettings,
+  type SelectionMode,
+} from '../../../../../src-shared/api/lakehouse';
+import { api } from '../../../app/session';
+import { errorFor, toShownError, type ShownError } from '../../../lib/errors';
+import { Badge, Button, Field, ProblemBanner, Time } from '../../../lib/ui';
+import type { ModelViewInfo } from '../modelViews';
+import { ViewPicker } from '../parts';
+import { conflictChanges, formErrors, newOverrideRow, patternMatches, type OverrideRow, type SettingsForm } from './form';
+
+export interface Conflict {
+  /** The configuration the refused save carried. */
+  attempted: LakehouseConfigurationInput;
+  /** The settings as saved by someone else meanwhile. */
+  latest: LakehouseSettings;
+  problem: ShownError;
+}
+
+const MODES: { id: SelectionMode; title: string; hint: string }[] = [
+  { id: 'all', title: 'All public views', hint: 'Every public view of the deployed model, including views added later.' },
+  { id: 'selected', title: 'Selected views', hint: 'Only the views you pick; new views are not added until you edit the list.' },
+  { id: 'pattern', title: 'Views matching a pattern', hint: 'Views whose name matches; new matching views join on the next run.' },
+];
+
+export function SettingsSection(props: {
+  deploymentId: number;
+  dataSource: string;
+  form: SettingsForm;
+  onChange: (form: SettingsForm) => void;
+  base: LakehouseSettings | null;
+  dirty: string[];
+  views: ModelViewInfo[];
+  viewsLoading: boolean;
+  viewsError: ShownError | null;
+  saving: boolean;
+  saveError: ShownError | null;
+  onDismissError: () => void;
+  savedNote: string | null;
+  onSave: () => void;
+  onDiscard: () => void;
+  conflict: Conflict | null;
+  onRebase: () => void;
+  onTakeTheirs: () => void;
+}) {
+  const { form, onChange, base, saveError, conflict } = props;
+  const [touched, setTouched] = useState(false);
+  const set = <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => onChange({ ...form, [key]: value });
+  const errors = formErrors(form);
+  const shown = (key: keyof typeof errors, apiField: string) => (touched || saveError ? errors[key] : null) ?? errorFor(saveError, apiField);
+  const publicViews = props.views.filter((v) => v.public);
+  const pattern = form.selectionMode === 'pattern' ? patternMatches(form.namePattern, publicViews.map((v) => v.name)) : null;
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    setTouched(true);
+    props.onSave();
+  };
+
+  return (
+    <div className="two-col">
+      <form className="panel form sy-settings" aria-label="Publication settings" onSubmit={submit}>
+        {conflict && <ConflictNotice conflict={conflict} base={base} onRebase={props.onRebase} onTakeTheirs={props.onTakeTheirs} />}
+        {saveError && (
+          <RevealOnChange value={saveError}>
+            <ProblemBanner error={saveError} onDismiss={props.onDismissError} />
+          </RevealOnChange>
+        )}
+
+        <fieldset className="sy-fieldset">
+          <legend>Publishing</legend>
+          <label className="check sy-toggle">
+            <input type="checkbox" checked={form.enabled} onChange={(e) => set('enabled', e.target.checked)} aria-describedby="lh-enabled-hint" />
+            <span>
+              <span className="strong">Publish metric views</span>
+              <span id="lh-enabled-hint" className="field-hint">
+                {form.enabled ? 'Runs write the views in scope to the target.' : 'Runs write nothing and report the views they manage as retained.'}
+              </span>
+            </span>
+          </label>
+        </fieldset>
+
+        <fieldset className="sy-fieldset">
+          <legend>Target</legend>
+          <div className="sy-form-3">
+            <Field label="Catalog" htmlFor="lh-catalog" error={shown('targetCatalog', 'configuration.targetCatalog')}>
+              <input id="lh-catalog" value={form.targetCatalog} onChange={(e) => set('targetCatalog', e.target.value)} spellCheck={false} autoComplete="off" placeholder="main" />
+            </Field>
+            <Field label="Schema" htmlFor="lh-schema" error={shown('targetSchema', 'configuration.targetSchema')}>
+              <input id="lh-schema" value={form.targetSchema} onChange={(e) => set('targetSchema', e.target.value)} spellCheck={false} autoComplete="off" placeholder="semantic" />
+            </Field>
+            <Field label="Name prefix" htmlFor="lh-prefix" error={errorFor(saveError, 'configuration.targetNamePrefix')} hint="Optional, before every target name.">
+              <input id="lh-prefix" value={form.targetNamePrefix} onChange={(e) => set('targetNamePrefix', e.target.value)} spellCheck={false} autoComplete="off" placeholder="mv_" />
+            </Field>
+          </div>
+          <div className="field-hint">
+            Views publish as <code>{`${form.targetCatalog || '<catalog>'}.${form.targetSchema || '<schema>'}.${form.targetNamePrefix}<view>`}</code>.
+          </div>
+        </fieldset>
+
+        <fieldset className="sy-fieldset">
+          <legend>Views to publish</legend>
+          <div className="sy-modes" role="radiogroup" aria-label="Selection mode">
+            {MODES.map((m) => (
+              <label key={m.id} className={`sy-mode ${form.selectionMode === m.id ? 'active' : ''}`}>
+                <input type="radio" name="lh-mode" value={m.id} checked={form.selectionMode === m.id} onChange={() => set('selectionMode', m.id)} />
+                <span>
+                  <span className="strong">{m.title}</span>
+                  <span className="field-hint">{m.hint}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+          {form.selectionMode === 'all' && (
+            <div className="field-hint">
+              {props.viewsLoading ? 'Reading the model…' : `${publicViews.length} public view${publicViews.length === 1 ? '' : 's'} in the model on the deploy branch.`}
+            </div>
+          )}
+          {form.selectionMode === 'selected' && (
+            <div className={`field ${shown('selectedViews', 'configuration.selectedViews') ? 'field-invalid' : ''}`}>
+              <label id="lh-views-label" htmlFor="lh-views">
+                Views
+              </label>
+              <ViewPicker id="lh-views" views={props.views} loading={props.viewsLoading} selected={form.selectedViews} onChange={(names) => set('selectedViews', names)} mode="publish" />
+              {props.viewsError && <div className="field-error">{props.viewsError.detail}</div>}
+              {shown('selectedViews', 'configuration.selectedViews') && <div className="field-error">{shown('selectedViews', 'configuration.selectedViews')}</div>}
+            </div>
+          )}
+          {form.selectionMode === 'pattern' && (
+            <Field
+              label="Name pattern"
+              htmlFor="lh-pattern"
+              error={(form.namePattern !== '' || touched ? errors.namePattern : null) ?? errorFor(saveError, 'configuration.namePattern')}
+              hint={
+                pattern?.ok ? (
+                  <span className="sy-matches">
+                    {pattern.matches.length === 0 ? (
+                      'Matches no public view yet.'
+                    ) : (
+                      <>
+                        Matches {pattern.matches.length}: {pattern.matches.slice(0, 8).map((m) => <code key={m}>{m}</code>)}
+                        {pattern.matches.length > 8 && <span>+{pattern.matches.length - 8}</span>}
+                      </>
+                    )}
+                  </span>
+                ) : (
+                  <>
+                    Letters, digits, <code>_</code> and <code>-</code>; <code>^</code> first, <code>$</code> last, <code>.</code> for one character and at most one{' '}
+                    <code>.*</code>.
+                  </>
+                )
+              }
+            >
+              <input
+                id="lh-pattern"
+                value={form.namePattern}
+                onChange={(e) => set('namePattern', e.target.value)}
+                spellCheck={false}
+                autoComplete="off"
+                placeholder="^sales_.*"
+                maxLength={MAX_NAME_PATTERN_LENGTH + 16}
+                aria-invalid={!!errors.namePattern && form.namePattern !== ''}
+                className="sy-mono"
+              />
+            </Field>
+          )}
+        </fieldset>
+
+        <fieldset className="sy-fieldset">
+          <legend>When a view leaves the scope</legend>
+          <Field label="Deletion policy" htmlFor="lh-deletion" error={errorFor(saveError, 'configuration.deletionPolicy')}>
+            <select id="lh-deletion" value={form.deletionPolicy} onChange={(e) => set('deletionPolicy', e.target.value as SettingsForm['deletionPolicy'])}>
+              <option value="retain">Retain the published metric view (default)</option>
+              <option value="delete-managed">delete-managed (deprecated: behaves like retain)</option>
+            </select>
+          </Field>
+          {form.deletionPolicy === 'delete-managed' ? (
+            <div className="notice sy-inline-notice">
+              <Badge tone="warn">deprecated</Badge> <code>delete-managed</code> is still accepted but deletes nothing: targets that leave the scope are kept and reported as retained.
+            </div>
+          ) : (
+            <div className="field-hint">Metric views are never deleted; a view that leaves the scope is reported as retained.</div>
+          )}
+        </fieldset>
+
+        <fieldset className="sy-fieldset">
+          <legend>Per-view overrides</legend>
+          <Overrides rows={form.overrides} views={props.views} onChange={(rows) => set('overrides', rows)} error={shown('overrides', 'configuration.targetNameOverrides') ?? errorFor(saveError, 'configuration.rootSourceOverrides')} />
+        </fieldset>
+
+        <div className="form-actions sy-form-actions">
+          <Button type="submit" variant="primary" busy={props.saving} disabled={!!conflict}>
+            {base ? 'Save settings' : 'Create settings'}
+          </Button>
+          <Button onClick={props.onDiscard} disabled={props.dirty.length === 0 || !base}>
+            Discard changes
+          </Button>
+          {conflict ? (
+            <span className="sy-unsaved">Resolve the version conflict above first.</span>
+          ) : props.savedNote ? (
+            <span className="saved" role="status">
+              {props.savedNote}
+            </span>
+          ) : props.dirty.length > 0 && base ? (
+            <span className="muted">Changed: {props.dirty.join(', ')}</span>
+          ) : null}
+        </div>
+      </form>
+      <aside className="side">
+        <SavedCard base={base} />
+        <AccessTestCard deploymentId={props.deploymentId} dataSource={props.dataSource} form={form} hasSettings={!!base} />
+      </aside>
+    </div>
+  );
+}
+
+function Overrides({ rows, views, onChange, error }: { rows: OverrideRow[]; views: ModelViewInfo[]; onChange: (rows: OverrideRow[]) => void; error: string | null }) {
+  const update = (key: number, patch: Partial<OverrideRow>) => onChange(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  return (
+    <div className={`sy-overrides ${error ? 'field-invalid' : ''}`}>
+      {rows.length === 0 ? (
+        <div className="field-hint">Publish a view under another name, or read it from another table than its root cube’s.</div>
+      ) : (
+        <table className="table sy-override-table" aria-label="Per-view overrides">
+          <thead>
+            <tr>
+              <th>View</th>
+              <th>Target name</th>
+              <th>Root source</th>
+              <th className="actions-col" aria-label="Remove" />
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row, index) => (
+              <tr key={row.key}>
+                <td>
+                  <select value={row.viewName} onChange={(e) => update(row.key, { viewName: e.target.value })} aria-label={`View of override ${index + 1}`}>
+                    <option value="">Choose a view…</option>
+                    {row.viewName && !views.some((v) => v.name === row.viewName) && <option value={row.viewName}>{row.viewName}</option>}
+                    {views.map((v) => (
+                      <option key={v.name} value={v.name}>
+                        {v.name}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>
+                  <input value={row.targetName} onChange={(e) => update(row.key, { targetName: e.target.value })} placeholder="default: prefix + view" aria-label={`Target name of override ${index + 1}`} spellCheck={false} />
+                </td>
+                <td>
+                  <input value={row.rootSource} onChange={(e) => update(row.key, { rootSource: e.target.value })} placeholder="catalog.schema.table" aria-label={`Root source of override ${index + 1}`} spellCheck={false} />
+                </td>
+                <td className="actions-col">
+                  <button type="button" className="icon-button" aria-label={`Remove override ${index + 1}`} onClick={() => onChange(rows.filter((r) => r.key !== row.key))}>
+                    ×
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {error && <div className="field-error">{error}</div>}
+      <div>
+        <button type="button" className="btn btn-ghost btn-small" onClick={() => onChange([...rows, newOverrideRow()])}>
+          + Add override
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Scrolls its content into view when `value` becomes set (the form's Save button is far below its messages). */
+function RevealOnChange({ value, children }: { value: unknown; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (value) ref.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [value]);
+  return <div ref={ref}>{children}</div>;
+}
+
+function ConflictNotice({ conflict, base, onRebase, onTakeTheirs }: { conflict: Conflict; base: LakehouseSettings | null; onRebase: () => void; onTakeTheirs: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  }, [conflict]);
+  const changes = conflictChanges(base?.configuration ?? null, conflict.attempted, conflict.latest.configuration);
+  const { latest } = conflict;
+  return (
+    <div className="sy-conflict" role="alert" aria-label="Version conflict" ref={ref}>
+      <div className="sy-conflict-head">
+        <strong>Someone else saved these settings while you were editing</strong>
+        <code className="problem-code">{conflict.problem.code}</code>
+      </div>
+      <p>
+        You started from version {base?.configurationVersion ?? 0}; version {latest.configurationVersion} was saved <Time value={latest.updatedAt} />
+        {latest.updatedBy !== null ? ` by user #${latest.updatedBy}` : ''}. Nothing of yours was saved. Your edits are still in the form below.
+      </p>
+      {changes.length > 0 ? (
+        <table className="table sy-conflict-table" aria-label="Your edits and the saved version">
+          <thead>
+            <tr>
+              <th>Setting</th>
+              <th>Version {base?.configurationVersion ?? 0} (yours started here)</th>
+              <th>Version {latest.configurationVersion} (saved now)</th>
+              <th>Your edit</th>
+            </tr>
+          </thead>
+          <tbody>
+            {changes.map((c) => (
+              <tr key={c.field} className={c.clash ? 'sy-clash' : ''}>
+                <td>
+                  {c.label}
+                  {c.clash && (
+                    <>
+                      {' '}
+                      <Badge tone="warn">both changed</Badge>
+                    </>
+                  )}
+                </td>
+                <td className="sy-wrap muted">{c.base}</td>
+                <td className="sy-wrap">{c.theirs}</td>
+                <td className="sy-wrap strong">{c.mine}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted">The saved version already matches your edits.</p>
+      )}
+      <div className="form-actions">
+        <Button variant="primary" onClick={onRebase}>
+          Reload version {latest.configurationVersion}, keep my edits
+        </Button>
+        <Button onClick={onTakeTheirs}>Discard my edits</Button>
+      </div>
+      <div className="field-hint">Keeping your edits puts them on top of version {latest.configurationVersion}; review them and save again.</div>
+    </div>
+  );
+}
+
+function SavedCard({ base }: { base: LakehouseSettings | null }) {
+  return (
+    <section className="panel" aria-label="Saved settings">
+      <h2>Saved settings</h2>
+      {base ? (
+        <dl className="facts">
+          <dt>Version</dt>
+          <dd>
+            <Badge tone="info">v{base.configurationVersion}</Badge>
+          </dd>
+          <dt>Saved</dt>
+          <dd>
+            <Time value={base.updatedAt} />
+            {base.updatedBy !== null && <span className="muted">by user #{base.updatedBy}</span>}
+          </dd>
+          <dt>Target</dt>
+          <dd>
+            <code>{`${base.configuration.targetCatalog}.${base.configuration.targetSchema}`}</code>
+          </dd>
+          <dt>Scope</dt>
+          <dd>
+            {base.configuration.selectionMode === 'all'
+              ? 'all public views'
+              : base.configuration.selectionMode === 'selected'
+                ? `${base.configuration.selectedViews.length} selected`
+                : <code>{base.configuration.namePattern}</code>}
+          </dd>
+        </dl>
+      ) : (
+        <p className="muted sy-card-text">Nothing saved yet for this data source. Fill in the target and the views, then create the settings.</p>
+      )}
+    </section>
+  );
+}
+
+type AccessResult = Static<typeof AccessTestResult>;
+
+const CHECK_LABELS: Record<string, string> = {
+  warehouse: 'SQL warehouse',
+  target_schema: 'Target schema',
+  source_read: 'Read source',
+  create_view: 'Create temporary view',
+  replace_view: 'Replace temporary view',
+  drop_view: 'Drop temporary view',
+};
+
+function AccessTestCard({ deploymentId, dataSource, form, hasSettings }: { deploymentId: number; dataSource: string; form: SettingsForm; hasSettings: boolean }) {
+  const [result, setResult] = useState<AccessResult | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const catalog = form.targetCatalog.trim();
+  const schema = form.targetSchema.trim();
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setResult(
+        await api.call(testLakehouseMetricViewAccess, {
+          params: { deploymentId, dataSourceName: dataSource },
+          body: { ...(catalog ? { targetCatalog: catalog } : {}), ...(schema ? { targetSchema: schema } : {}) },
+        }),
+      );
+    } catch (e) {
+      setResult(null);
+      setError(toShownError(e, 'The access test'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="panel" aria-label="Access test">
+      <div className="panel-head">
+        <h2>Access test</h2>
+        <Button className="btn-small" onClick={() => void run()} busy={busy} disabled={!hasSettings && (!catalog || !schema)}>
+          Test access
+        </Button>
+      </div>
+      <p className="muted sy-card-text">
+        Creates, replaces and drops a temporary view in <code>{catalog && schema ? `${catalog}.${schema}` : 'the target schema'}</code>, and reads the sources. Published views are not touched.
+      </p>
+      <ProblemBanner error={error} onDismiss={() => setError(null)} />
+      {result && (
+        <>
+          <div className={`sy-access-summary ${result.ok ? 'ok' : 'bad'}`} role="status">
+            {result.ok ? 'All checks passed' : `${result.checks.filter((c) => c.status === 'failed').length} check(s) failed`}
+          </div>
+          <ul className="sy-checks" aria-label="Access checks">
+            {result.checks.map((c, i) => (
+              <li key={`${c.name}-${i}`} className={`sy-check sy-check-${c.status}`}>
+                <span className="sy-check-icon" aria-hidden="true">
+                  {c.status === 'passed' ? '✓' : c.status === 'failed' ? '✕' : '–'}
+                </span>
+                <div className="sy-check-text">
+                  <div>
+                    <span className="strong">{CHECK_LABELS[c.name] ?? c.name}</span> <span className="sr-only">{c.status}</span>
+                    {c.subject && <code className="sy-check-subject">{c.subject}</code>}
+                  </div>
+                  {c.message && (
+                    <div className="sy-check-message">
+                      {c.errorCode && <code>{c.errorCode}</code>} {c.message}
+                    </div>
+                  )}
+                </div>
+              </li>
+            ))}
+          </ul>
+          <div className="field-hint">
+            Temporary view <code className="sy-break">{result.temporaryViewName}</code>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,44 @@
+import { analyzeWarehousePush, type CompiledModel } from '../../../../src-shared/model';
+
+/**
+ * The views of a branch's model, for the view pickers. The service has no list of views, so the
+ * screen reads the branch's model files and compiles them with the same compiler the service uses.
+ */
+export interface ModelViewInfo {
+  name: string;
+  title: string | null;
+  file: string;
+  /** Public views are the ones `all` and pattern scopes publish. */
+  public: boolean;
+  pushable: boolean;
+  /** Why the view cannot become a semantic view (empty when pushable). */
+  pushIssues: string[];
+  /** Features a push would leave out (rule 6). */
+  skipped: string[];
+}
+
+export interface ModelViews {
+  branchName: string;
+  commit: string;
+  views: ModelViewInfo[];
+  /** Compile errors in the model (views may be missing when there are some). */
+  errorCount: number;
+}
+
+
+export function viewsOf(model: CompiledModel): ModelViewInfo[] {
+  return Object.values(model.views)
+    .map((view) => {
+      const push = analyzeWarehousePush(model, view.name);
+      return {
+        name: view.name,
+        title: typeof view.title === 'string' ? view.title : null,
+        file: view.file,
+        public: view.public,
+        pushable: push.pushable,
+        pushIssues: push.issues.filter((d) => d.severity === 'error').map((d) => d.message),
+        skipped: push.skipped,
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+}

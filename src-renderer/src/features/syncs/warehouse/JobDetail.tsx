@@ -1,0 +1,463 @@
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  cancelWarehouseSemanticViewPull,
+  cancelWarehouseSemanticViewSync,
+  getWarehouseSemanticViewPull,
+  getWarehouseSemanticViewPullResult,
+  getWarehouseSemanticViewSync,
+  getWarehouseSemanticViewSyncResult,
+  type PullResult,
+  type PushedView,
+  type PushResult,
+  type SyncDirection,
+  type SyncJob,
+} from '../../../../../src-shared/api/warehouse-sync';
+import { api } from '../../../app/session';
+import { toShownError, type ShownError } from '../../../lib/errors';
+import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../../lib/ui';
+import { useQuery } from '../../../lib/useQuery';
+import { durationText, elapsedMs, shortCommit, shortId } from '../data';
+import { AppLink, syncsPath } from '../links';
+import { isActiveStatus, ProgressBar, Stat, StatusBadge } from '../parts';
+import { ReadOnlyCode } from '../code';
+import { useTick } from '../tracker';
+import { ddlOf } from './format';
+import { requestOf, stageLabel, stageSteps, trackerGroup, trackJob } from './jobs';
+
+const SKIPPED_LABELS: Record<string, string> = {
+  segments: 'Segments',
+  access_policies: 'Access policies',
+  hierarchies: 'Hierarchies',
+  granularities: 'Custom granularities',
+  view_filters: 'View filters',
+  pre_aggregations: 'Pre-aggregations',
+};
+
+export function JobDetail({ deploymentId, direction, syncJobId }: { deploymentId: number; direction: SyncDirection; syncJobId: string }) {
+  const tick = useTick(trackerGroup(deploymentId));
+  const [cancelError, setCancelError] = useState<ShownError | null>(null);
+  const [cancelling, setCancelling] = useState(false);
+  const [version, setVersion] = useState(0);
+  const params = { deploymentId, syncJobId };
+  const job = useQuery(
+    (signal) => api.call(direction === 'push' ? getWarehouseSemanticViewSync : getWarehouseSemanticViewPull, { params, signal }),
+    [deploymentId, direction, syncJobId, version, tick],
+    'Loading the job',
+  );
+  const data = job.data;
+  const status = data?.status;
+
+  useEffect(() => {
+    if (data) trackJob(deploymentId, data);
+  }, [data, deploymentId]);
+
+  const result = useQuery<PushResult | PullResult | null>(
+    async (signal) => {
+      if (status !== 'COMPLETED') return null;
+      return direction === 'push'
+        ? api.call(getWarehouseSemanticViewSyncResult, { params, signal })
+        : api.call(getWarehouseSemanticViewPullResult, { params, signal });
+    },
+    [deploymentId, direction, syncJobId, status],
+    'Loading the result',
+  );
+
+  const cancel = async () => {
+    setCancelling(true);
+    setCancelError(null);
+    try {
+      await api.call(direction === 'push' ? cancelWarehouseSemanticViewSync : cancelWarehouseSemanticViewPull, { params });
+      setVersion((v) => v + 1);
+    } catch (e) {
+      setCancelError(toShownError(e, 'Cancelling the job'));
+    } finally {
+      setCancelling(false);
+    }
+  };
+
+  const title = direction === 'push' ? 'Push' : 'Pull';
+  return (
+    <div className="sy-panel">
+      <nav className="breadcrumb" aria-label="Breadcrumb">
+        <AppLink to={syncsPath(deploymentId, 'warehouse')}>Sync jobs</AppLink>
+        <span aria-hidden="true">/</span>
+        <span>
+          {title} {shortId(syncJobId)}
+        </span>
+      </nav>
+      <ProblemBanner error={job.error} />
+      {!data ? (
+        job.loading && <Spinner label="Loading the job…" />
+      ) : (
+        <>
+          <header className="sy-detail-head">
+            <div className="sy-detail-title">
+              <span className={`sy-dir sy-dir-${direction} sy-dir-large`} aria-hidden="true">
+                {direction === 'push' ? '↑' : '↓'}
+              </span>
+              <div>
+                <h2>
+                  {title} {direction === 'push' ? 'to' : 'from'} <code>{requestOf(data).schema ?? 'the warehouse'}</code>
+                </h2>
+                <div className="muted sy-detail-sub">
+                  {data.direction === 'push' ? 'Model views → semantic views' : 'Semantic views → model files'} · branch <code>{data.branchName}</code>
+                </div>
+              </div>
+              <StatusBadge status={data.status} />
+            </div>
+            <div className="actions">
+              {isActiveStatus(data.status) && (
+                <Button variant="default" className="danger-text" onClick={() => void cancel()} busy={cancelling} disabled={data.status === 'CANCELLING'}>
+                  {data.status === 'CANCELLING' ? 'Cancelling…' : `Cancel ${direction}`}
+                </Button>
+              )}
+            </div>
+          </header>
+          <ProblemBanner error={cancelError} onDismiss={() => setCancelError(null)} />
+          <div className="two-col sy-detail-grid">
+            <div className="sy-detail-main">
+              <Progress job={data} />
+              {data.error && <JobErrorPanel job={data} />}
+              <ProblemBanner error={result.error} />
+              {data.status === 'COMPLETED' &&
+                (!result.data ? (
+                  <Spinner label="Loading the result…" />
+                ) : 'views' in result.data ? (
+                  <PushResultView result={result.data} />
+                ) : (
+                  <PullResultView result={result.data} />
+                ))}
+              {(data.status === 'CANCELLED' || data.status === 'PARTIAL') && !data.error && (
+                <EmptyState title={`The ${direction} was ${data.status.toLowerCase()}`}>Views created before it stopped stay in the warehouse; it has no result.</EmptyState>
+              )}
+            </div>
+            <aside className="side">
+              <Facts job={data} />
+            </aside>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+function Progress({ job }: { job: SyncJob }) {
+  const { stages, index } = stageSteps(job.direction, job.progress.stage);
+  const failed = job.status === 'FAILED' || job.status === 'CANCELLED';
+  const shown = stages.filter((s) => s !== 'completed');
+  return (
+    <section className="panel" aria-label="Progress">
+      <div className="panel-head">
+        <h2>Progress</h2>
+        <span className="muted">
+          {stageLabel(job.progress.stage)} · {job.progress.percentComplete}%
+        </span>
+      </div>
+      <ProgressBar percent={job.progress.percentComplete} status={job.status} label={`Progress of the ${job.direction}`} />
+      <ol className="sy-stepper">
+        {shown.map((stage, i) => {
+          const state = job.status === 'COMPLETED' || i < index ? 'done' : i === index ? (failed ? 'failed' : 'current') : 'pending';
+          return (
+            <li key={stage} className={`sy-step sy-step-${state}`}>
+              <span className="sy-step-dot" aria-hidden="true" />
+              <span>{stageLabel(stage)}</span>
+              <span className="sr-only">({state})</span>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
+function JobErrorPanel({ job }: { job: SyncJob }) {
+  const error = job.error!;
+  const details = (error.details ?? {}) as Record<string, unknown>;
+  const statement = typeof details.statement === 'string' ? details.statement : null;
+  const pushed = Array.isArray(details.pushed) ? (details.pushed as unknown[]).map(String) : [];
+  const rest = Object.entries(details).filter(([k]) => k !== 'statement' && k !== 'pushed');
+  return (
+    <section className="panel sy-error-panel" aria-label="Error">
+      <div className="panel-head">
+        <h2>Why it {job.status === 'CANCELLED' ? 'stopped' : 'failed'}</h2>
+        <span className="sy-error-codes">
+          <code className="problem-code">{error.code}</code>
+          {error.status !== undefined && <Badge tone="bad">{error.status}</Badge>}
+        </span>
+      </div>
+      <pre className="sy-error-message">{error.message}</pre>
+      {rest.length > 0 && (
+        <dl className="facts sy-error-facts">
+          {rest.map(([key, value]) => (
+            <FactRow key={key} label={key}>
+              {Array.isArray(value) && value.every((v) => typeof v === 'string') ? (
+                (value as string[]).map((v) => <code key={v}>{v}</code>)
+              ) : (
+                <code>{typeof value === 'string' ? value : JSON.stringify(value)}</code>
+              )}
+            </FactRow>
+          ))}
+          {job.direction === 'push' && (
+            <FactRow label="already pushed">{pushed.length ? pushed.map((p) => <code key={p}>{p}</code>) : <span className="muted">none</span>}</FactRow>
+          )}
+        </dl>
+      )}
+      {statement && (
+        <>
+          <h3 className="sy-subtitle">Statement that failed</h3>
+          <ReadOnlyCode value={statement} language="sql" label="Statement that failed" maxHeight={220} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function PushResultView({ result }: { result: PushResult }) {
+  const [selected, setSelected] = useState(result.views[0]?.viewName ?? null);
+  const view = result.views.find((v) => v.viewName === selected) ?? result.views[0] ?? null;
+  return (
+    <>
+      <section className="panel" aria-label="Result">
+        <div className="panel-head">
+          <h2>Result</h2>
+          <span className="muted">
+            completed <Time value={result.completedAt} />
+          </span>
+        </div>
+        <div className="sy-stats">
+          <Stat label={result.viewCount === 1 ? 'semantic view' : 'semantic views'}>{result.viewCount}</Stat>
+          <Stat label="duration">{durationText(result.durationMs)}</Stat>
+          <Stat label="database · schema">
+            <code>
+              {result.database}.{result.schema}
+            </code>
+          </Stat>
+          <Stat label={`commit on ${result.branchName}`} hint={result.commit}>
+            <code>{shortCommit(result.commit)}</code>
+          </Stat>
+        </div>
+        {result.skipped.length > 0 && (
+          <div className="sy-skipped">
+            <span className="muted">Left out of the semantic views:</span>
+            {result.skipped.map((f) => (
+              <Badge key={f}>{SKIPPED_LABELS[f] ?? f}</Badge>
+            ))}
+          </div>
+        )}
+        <div className="sy-scroll">
+          <table className="table table-hover sy-result-table" aria-label="Pushed views">
+            <thead>
+              <tr>
+                <th>View</th>
+                <th>Semantic view</th>
+                <th>Action</th>
+                <th>Helper views</th>
+                <th className="num">Warnings</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.views.map((v) => (
+                <tr key={v.viewName} className={`clickable ${v.viewName === view?.viewName ? 'selected' : ''}`} onClick={() => setSelected(v.viewName)} aria-selected={v.viewName === view?.viewName}>
+                  <td>
+                    <button type="button" className="link strong" onClick={() => setSelected(v.viewName)}>
+                      {v.viewName}
+                    </button>
+                  </td>
+                  <td title={v.qualifiedName}>
+                    <code>{v.semanticViewName}</code>
+                  </td>
+                  <td>
+                    <Badge tone={v.action === 'created' ? 'good' : 'info'}>{v.action}</Badge>
+                  </td>
+                  <td>{v.helperViews.length ? v.helperViews.map((h) => <code key={h.name}>{h.name}</code>) : <span className="muted">—</span>}</td>
+                  <td className="num">{v.warnings.length || <span className="muted">0</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      {view && <DdlPanel view={view} />}
+    </>
+  );
+}
+
+function DdlPanel({ view }: { view: PushedView }) {
+  const ddl = useMemo(() => ddlOf(view), [view]);
+  const [copied, setCopied] = useState(false);
+  const copy = () => {
+    void navigator.clipboard?.writeText(ddl).then(() => {
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    });
+  };
+  return (
+    <section className="panel" aria-label={`DDL of ${view.viewName}`}>
+      <div className="panel-head">
+        <h2>
+          DDL · <code>{view.qualifiedName}</code>
+        </h2>
+        <Button className="btn-small" onClick={copy}>
+          {copied ? 'Copied' : 'Copy'}
+        </Button>
+      </div>
+      {view.warnings.length > 0 && (
+        <ul className="sy-warnings">
+          {view.warnings.map((w, i) => (
+            <li key={i}>{w}</li>
+          ))}
+        </ul>
+      )}
+      {view.skipped.length > 0 && (
+        <ul className="sy-skipped-list">
+          {view.skipped.map((s) => (
+            <li key={s.feature}>
+              <span className="muted">{SKIPPED_LABELS[s.feature] ?? s.feature} skipped:</span> {s.items.map((item) => <code key={item}>{item}</code>)}
+            </li>
+          ))}
+        </ul>
+      )}
+      <ReadOnlyCode value={ddl} language="sql" label={`DDL of ${view.viewName}`} />
+    </section>
+  );
+}
+
+function PullResultView({ result }: { result: PullResult }) {
+  const changed = result.generatedFiles.filter((f) => f.status !== 'unchanged').length;
+  return (
+    <section className="panel" aria-label="Result">
+      <div className="panel-head">
+        <h2>Result</h2>
+        <span className="muted">
+          completed <Time value={result.completedAt} />
+        </span>
+      </div>
+      <div className="sy-stats">
+        <Stat label={result.viewCount === 1 ? 'semantic view read' : 'semantic views read'}>{result.viewCount}</Stat>
+        <Stat label="duration">{durationText(result.durationMs)}</Stat>
+        <Stat label="files changed">{changed}</Stat>
+        <Stat label={`commit on ${result.branchName}`} hint={result.commit ?? 'Nothing changed, so nothing was committed'}>
+          <code>{result.commit ? shortCommit(result.commit) : 'none'}</code>
+        </Stat>
+      </div>
+      {result.generatedFiles.length === 0 ? (
+        <EmptyState title="No semantic views matched">
+          <code>
+            {result.database}.{result.schema}
+          </code>{' '}
+          has no semantic view matching the request.
+        </EmptyState>
+      ) : (
+        <div className="sy-scroll">
+          <table className="table sy-result-table" aria-label="Generated files">
+            <thead>
+              <tr>
+                <th>File</th>
+                <th>Semantic view</th>
+                <th>Model view</th>
+                <th>Cubes</th>
+                <th>Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.generatedFiles.map((f) => (
+                <tr key={f.path}>
+                  <td>
+                    <code>{f.path}</code>
+                  </td>
+                  <td>
+                    <code>{f.semanticViewName}</code>
+                  </td>
+                  <td>{f.viewName}</td>
+                  <td className="sy-cubes-cell">
+                      {f.cubes.length ? (
+                        <span className="sy-chips">
+                          {f.cubes.map((c) => (
+                            <code key={c} className="sy-chip">
+                              {c}
+                            </code>
+                          ))}
+                        </span>
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </td>
+                  <td>
+                    <Badge tone={f.status === 'added' ? 'good' : f.status === 'modified' ? 'info' : 'neutral'}>{f.status}</Badge>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Facts({ job }: { job: SyncJob }) {
+  const request = requestOf(job);
+  return (
+    <section className="panel" aria-label="Details">
+      <h2>Details</h2>
+      <dl className="facts">
+        <FactRow label="Direction">{job.direction === 'push' ? 'Push (model → warehouse)' : 'Pull (warehouse → model)'}</FactRow>
+        <FactRow label="Branch">
+          <code>{job.branchName}</code>
+        </FactRow>
+        <FactRow label="Data source">{job.dataSourceName ? <code>{job.dataSourceName}</code> : <span className="muted">from the views</span>}</FactRow>
+        <FactRow label="Schema">
+          <code>{request.schema ?? '—'}</code>
+        </FactRow>
+        {job.direction === 'push' && <FactRow label="Prefix">{request.prefix ? <code>{request.prefix}</code> : <span className="muted">none</span>}</FactRow>}
+        {request.helperViewSchema && (
+          <FactRow label="Helper schema">
+            <code>{request.helperViewSchema}</code>
+          </FactRow>
+        )}
+        {job.direction === 'pull' && (
+          <FactRow label="Output folder">
+            <code>{request.outputPath ?? '—'}</code>
+          </FactRow>
+        )}
+        <FactRow label="Views">
+          {request.viewNames.length ? (
+            <span className="sy-wrap">
+              {request.viewNames.map((n) => (
+                <code key={n}>{n}</code>
+              ))}
+            </span>
+          ) : (
+            <span className="muted">every view in the schema</span>
+          )}
+        </FactRow>
+        <FactRow label="Created">
+          <Time value={job.createdAt} />
+        </FactRow>
+        <FactRow label="Started">
+          <Time value={job.startedAt} />
+        </FactRow>
+        <FactRow label="Finished">
+          <Time value={job.finishedAt} />
+        </FactRow>
+        <FactRow label="Duration">{durationText(elapsedMs(job.startedAt, job.finishedAt))}</FactRow>
+        <FactRow label="Attempts">{job.attempts}</FactRow>
+        <FactRow label="Job id">
+          <code className="sy-break">{job.syncJobId}</code>
+        </FactRow>
+        <FactRow label="Workflow id">
+          <code className="sy-break">{job.workflowId}</code>
+        </FactRow>
+      </dl>
+    </section>
+  );
+}
+
+function FactRow({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </>
+  );
+}

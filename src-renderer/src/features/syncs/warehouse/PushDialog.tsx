@@ -1,0 +1,161 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import { startWarehouseSemanticViewSync, type StartPushInput, type SyncJob } from '../../../../../src-shared/api/warehouse-sync';
+import { api } from '../../../app/session';
+import { errorFor, toShownError, withoutField, type ShownError } from '../../../lib/errors';
+import { Button, Dialog, Field, ProblemBanner } from '../../../lib/ui';
+import { newIdempotencyKey, useBranches, useModelViews, type Settings } from '../data';
+import { ViewPicker } from '../parts';
+import { BranchSelect } from './BranchSelect';
+
+type Started = Pick<SyncJob, 'syncJobId' | 'direction' | 'status'>;
+
+/** Start a push: model views of a branch → semantic views `<prefix><view>` in a warehouse schema. */
+export function PushDialog({ deploymentId, settings, onClose, onStarted }: { deploymentId: number; settings: Settings; onClose: () => void; onStarted: (job: Started) => void }) {
+  const [branch, setBranch] = useState(settings.deployBranch);
+  const [viewNames, setViewNames] = useState<string[]>([]);
+  const [schema, setSchema] = useState('PUBLIC');
+  const [prefix, setPrefix] = useState('');
+  const [helperViewSchema, setHelperViewSchema] = useState('');
+  const [showAdvanced, setShowAdvanced] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ShownError | null>(null);
+  const [touched, setTouched] = useState(false);
+  // One key per dialog: a double submit (or a retry after a lost answer) returns the same job.
+  const idempotencyKey = useMemo(newIdempotencyKey, []);
+  const branches = useBranches(deploymentId);
+  const views = useModelViews(deploymentId, branch);
+
+  const clientErrors = {
+    viewNames: viewNames.length === 0 ? 'Choose at least one view.' : null,
+    schema: schema.trim() === '' ? 'Name the warehouse schema to create the semantic views in.' : null,
+  };
+  const notPushable = (views.data?.views ?? []).filter((v) => viewNames.includes(v.name) && !v.pushable);
+  const warehouse = settings.dataSources.find((d) => d.name === 'default' && d.kind === 'warehouse') ?? settings.dataSources.find((d) => d.kind === 'warehouse');
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    setTouched(true);
+    if (clientErrors.viewNames || clientErrors.schema) return;
+    setBusy(true);
+    setError(null);
+    const body: StartPushInput = {
+      schema: schema.trim(),
+      prefix,
+      viewNames,
+      branchName: branch,
+      idempotencyKey,
+      ...(helperViewSchema.trim() ? { helperViewSchema: helperViewSchema.trim() } : {}),
+    };
+    try {
+      const started = await api.call(startWarehouseSemanticViewSync, { params: { deploymentId }, body });
+      onStarted({ syncJobId: started.syncJobId, direction: 'push', status: 'QUEUED' });
+    } catch (e) {
+      setError(toShownError(e, 'Starting the push'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const example = viewNames[0] ?? views.data?.views.find((v) => v.pushable)?.name ?? 'orders';
+
+  return (
+    <Dialog
+      title="Push views to the warehouse"
+      open
+      onClose={onClose}
+      footer={
+        <>
+          <span className="sy-foot-note muted">{viewNames.length > 0 ? `${viewNames.length} view${viewNames.length === 1 ? '' : 's'} selected` : ''}</span>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" onClick={() => void submit()} busy={busy}>
+            Start push
+          </Button>
+        </>
+      }
+    >
+      <form className="form" aria-label="Push views" onSubmit={(e) => void submit(e)}>
+        <p className="muted sy-dialog-intro">
+          Each model view becomes a semantic view, created through the SQL Runner in{' '}
+          {warehouse ? (
+            <>
+              <code>{warehouse.database ?? 'the database'}</code> of data source <code>{warehouse.name}</code>
+              {warehouse.connector === 'emulator' ? ' (local warehouse emulator)' : ''}
+            </>
+          ) : (
+            'the warehouse of the views’ data source'
+          )}
+          .
+        </p>
+        <ProblemBanner error={error} onDismiss={() => setError(null)} />
+        <div className="form-row">
+          <Field label="Branch" htmlFor="push-branch" hint="The views are read from this branch as of now." error={errorFor(error, 'branchName')}>
+            <BranchSelect id="push-branch" value={branch} onChange={setBranch} branches={branches.data} deployBranch={settings.deployBranch} />
+          </Field>
+          <Field label="Schema" htmlFor="push-schema" error={(touched && clientErrors.schema) || errorFor(error, 'schema')} hint="Warehouse schema for the semantic views.">
+            <input
+              id="push-schema"
+              value={schema}
+              onChange={(e) => (setSchema(e.target.value), setError((x) => withoutField(x, 'schema')))}
+              spellCheck={false}
+              autoComplete="off"
+            />
+          </Field>
+        </div>
+        <Field
+          label="Prefix"
+          htmlFor="push-prefix"
+          error={errorFor(error, 'prefix')}
+          hint={
+            <>
+              Optional. Semantic views are named prefix + view name, e.g. <code>{`${prefix}${example}`}</code>.
+            </>
+          }
+        >
+          <input id="push-prefix" value={prefix} onChange={(e) => setPrefix(e.target.value)} spellCheck={false} autoComplete="off" placeholder="e.g. SV_" />
+        </Field>
+        <div className={`field ${(touched && clientErrors.viewNames) || errorFor(error, 'viewNames') ? 'field-invalid' : ''}`}>
+          <label id="push-views-label" htmlFor="push-views">
+            Views
+          </label>
+          <ViewPicker
+            id="push-views"
+            views={views.data?.views ?? []}
+            loading={views.loading}
+            selected={viewNames}
+            onChange={(names) => (setViewNames(names), setError((x) => withoutField(x, 'viewNames')))}
+            mode="push"
+          />
+          {views.error ? (
+            <div className="field-error">{views.error.detail}</div>
+          ) : (touched && clientErrors.viewNames) || errorFor(error, 'viewNames') ? (
+            <div className="field-error">{(touched && clientErrors.viewNames) || errorFor(error, 'viewNames')}</div>
+          ) : notPushable.length > 0 ? (
+            <div className="field-error">
+              {notPushable.map((v) => v.name).join(', ')} cannot be pushed; the service will refuse the push. Hover a view to see why.
+            </div>
+          ) : views.data && views.data.errorCount > 0 ? (
+            <div className="field-hint">The model on this branch has {views.data.errorCount} compile error(s); some views may be missing.</div>
+          ) : null}
+        </div>
+        <button type="button" className="link sy-advanced" onClick={() => setShowAdvanced((s) => !s)} aria-expanded={showAdvanced}>
+          {showAdvanced ? '▾' : '▸'} Advanced
+        </button>
+        {showAdvanced && (
+          <Field
+            label="Helper view schema"
+            htmlFor="push-helper-schema"
+            error={errorFor(error, 'helperViewSchema')}
+            hint={
+              <>
+                Where <code>MODEL_SV_SRC_&lt;ENTITY&gt;</code> helper views go for entities defined by SQL. Default <code>PUBLIC</code>.
+              </>
+            }
+          >
+            <input id="push-helper-schema" value={helperViewSchema} onChange={(e) => setHelperViewSchema(e.target.value)} placeholder="PUBLIC" spellCheck={false} />
+          </Field>
+        )}
+        <button type="submit" hidden />
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot, startE2E, type E2E } from './support';
+
+/**
+ * Lakehouse metric view publication on the Syncs screen against a real `drydock serve`: a new
+ * deployment holds the sample project and a lakehouse data source `lake` on the local
+ * Databricks emulator.
+ */
+
+interface SettingsBody {
+  configurationVersion: number;
+  configuration: { targetNamePrefix: string | null; selectedViews: string[]; targetSchema: string };
+}
+interface RunBody {
+  runId: string;
+  status: string;
+  views: { viewName: string; outcome: string; reasons: { code: string; message: string }[] }[];
+}
+
+const VIEW = 'product_sales';
+const RUN_TIMEOUT = 30_000;
+
+let e2e: E2E;
+let deploymentId: number;
+const D = () => `/api/v1/deployments/${deploymentId}`;
+const B = () => `/build/api/v1/deployments/${deploymentId}`;
+
+async function api<T>(method: string, path: string, body?: unknown, expected = 200): Promise<T> {
+  const res = await e2e.server.api(method, path, body);
+  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(expected);
+  return res.body as T;
+}
+
+async function latestRun(): Promise<RunBody> {
+  const list = await api<{ items: { runId: string }[] }>('GET', `${D()}/lakehouse-metric-view-integrations/lake/syncs`);
+  return api<RunBody>('GET', `${D()}/lakehouse-metric-view-integrations/lake/syncs/${list.items[0].runId}`);
+}
+
+/** The app scrolls inside its main pane: a taller window shows more of it in one screenshot. */
+async function tallShot(name: string, height = 1250): Promise<void> {
+  const { page } = e2e;
+  await page.setViewportSize({ width: 1360, height });
+  await page.locator('.main').evaluate((el) => el.scrollTo({ top: 0 }));
+  await screenshot(page, name);
+  await page.setViewportSize({ width: 1360, height: 860 });
+}
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  const created = await api<{ id: number }>(
+    'POST',
+    '/build/api/v1/deployments/',
+    { name: 'lakehouse-e2e', cloudProvider: 'aws', creationMethod: 'upload', deployMode: 'git', storageProvider: { type: 'local' } },
+    201,
+  );
+  deploymentId = created.id;
+});
+afterAll(async () => {
+  await e2e?.teardown();
+});
+
+describe('Syncs screen: lakehouse metric view publication in a real browser', () => {
+  it('creates the publication settings of the lakehouse data source from the form', async () => {
+    const { page, server } = e2e;
+    await page.goto(`${server.url}/syncs/${deploymentId}/lakehouse`);
+    await page.waitForURL(new RegExp(`/syncs/${deploymentId}/lakehouse/lake/settings$`));
+    const form = page.getByRole('form', { name: 'Publication settings' });
+    await form.waitFor();
+    // Nothing saved yet: the catalog comes from the data source, the rest is to fill in.
+    await expect(form.getByLabel('Catalog').inputValue()).resolves.toBe('main');
+    await form.getByLabel('Schema').fill('default');
+    await form.getByRole('radio', { name: /Selected views/ }).check();
+    await form.getByRole('checkbox', { name: VIEW, exact: true }).check();
+    // Pattern mode validates inline with the service's grammar.
+    await form.getByRole('radio', { name: /Views matching a pattern/ }).check();
+    await form.getByLabel('Name pattern').fill('product.*sales.*');
+    await form.getByText(/A second "\.\*"/).waitFor();
+    await form.getByLabel('Name pattern').fill('^product_');
+    await form.getByText(/Matches 1:/).waitFor();
+    await form.getByRole('radio', { name: /Selected views/ }).check();
+    await form.getByLabel('Deletion policy').selectOption('delete-managed');
+    await form.getByText(/is still accepted but deletes nothing/).waitFor();
+    await form.getByLabel('Deletion policy').selectOption('retain');
+    await form.getByRole('button', { name: 'Create settings' }).click();
+    await form.getByText('Saved as version 1.').waitFor();
+
+    const saved = await api<SettingsBody>('GET', `${D()}/lakehouse-metric-view-integrations/lake`);
+    expect(saved.configurationVersion).toBe(1);
+    expect(saved.configuration).toMatchObject({ targetSchema: 'default', selectedViews: [VIEW] });
+    await tallShot('lakehouse-settings');
+  });
+
+  it('explains a version conflict, keeps the edits visible and saves them on top of the newer version', async () => {
+    const { page } = e2e;
+    const form = page.getByRole('form', { name: 'Publication settings' });
+    // Someone else saves version 2 (a target name prefix) behind the form's back.
+    const current = await api<SettingsBody & { configuration: Record<string, unknown> }>('GET', `${D()}/lakehouse-metric-view-integrations/lake`);
+    await api('PUT', `${D()}/lakehouse-metric-view-integrations/lake`, {
+      expectedConfigurationVersion: current.configurationVersion,
+      configuration: { ...current.configuration, targetNamePrefix: 'mv_' },
+    });
+
+    await form.getByLabel('Name prefix').fill('sem_');
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    const conflict = form.getByRole('alert', { name: 'Version conflict' });
+    await conflict.waitFor();
+    await conflict.getByText('LAKEHOUSE_CONFIGURATION_VERSION_CONFLICT').waitFor();
+    const prefixRow = conflict.getByRole('table').getByRole('row', { name: /Name prefix/ });
+    await expect(prefixRow.textContent()).resolves.toMatch(/mv_.*sem_/);
+    await expect(form.getByLabel('Name prefix').inputValue()).resolves.toBe('sem_');
+    await tallShot('lakehouse-settings-conflict', 1100);
+
+    await conflict.getByRole('button', { name: 'Reload version 2, keep my edits' }).click();
+    await expect(form.getByLabel('Name prefix').inputValue()).resolves.toBe('sem_');
+    // Back to no prefix so the targets keep the view's name, then save as version 3.
+    await form.getByLabel('Name prefix').fill('');
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    await form.getByText('Saved as version 3.').waitFor();
+    const saved = await api<SettingsBody>('GET', `${D()}/lakehouse-metric-view-integrations/lake`);
+    expect(saved.configurationVersion).toBe(3);
+    expect(saved.configuration.targetNamePrefix).toBeNull();
+  });
+
+  it('runs the access test and lists every check', async () => {
+    const { page } = e2e;
+    const card = page.getByRole('region', { name: 'Access test' });
+    await card.getByRole('button', { name: 'Test access' }).click();
+    const checks = card.getByRole('list', { name: 'Access checks' });
+    await checks.waitFor();
+    for (const label of ['SQL warehouse', 'Target schema', 'Create temporary view', 'Replace temporary view', 'Drop temporary view']) {
+      await checks.getByText(label, { exact: true }).waitFor();
+    }
+  });
+
+  it('previews the selected view: outcome, warnings and the metric view YAML', async () => {
+    const { page } = e2e;
+    await page.getByRole('tab', { name: 'Preview' }).click();
+    await page.getByRole('button', { name: 'Run preview' }).click();
+    const table = page.getByRole('table', { name: 'Previewed views' });
+    await table.waitFor({ timeout: RUN_TIMEOUT });
+    const row = table.getByRole('row').filter({ hasText: VIEW }).first();
+    await expect(row.textContent()).resolves.toMatch(/main\.default\.product_sales/);
+    await expect(row.textContent()).resolves.toMatch(/create/);
+    const yaml = page.locator(`[aria-label="Metric view YAML of ${VIEW}"] .view-lines`);
+    await yaml.waitFor();
+    await expect.poll(async () => (await yaml.innerText()).replace(/\s+/g, ' ')).toMatch(/version: 1\.1/);
+    await tallShot('lakehouse-preview');
+  });
+
+  it('publishes from the latest deployed build and the run ends COMPLETED', async () => {
+    const { page } = e2e;
+    await page.getByRole('button', { name: 'Publish now' }).click();
+    await page.waitForURL(/\/lakehouse\/lake\/runs\/[^/]+$/);
+    const detail = page.getByRole('region', { name: /^Run / });
+    await detail.getByText(/^(COMPLETED|PARTIAL|FAILED|CANCELLED)$/).first().waitFor({ timeout: RUN_TIMEOUT });
+    const run = await latestRun();
+    const view = run.views.find((v) => v.viewName === VIEW);
+    expect(run.status, `the run ended ${run.status}: ${VIEW} ${view?.outcome} ${JSON.stringify(view?.reasons)}`).toBe('COMPLETED');
+    expect(view?.outcome).toBe('created');
+    await detail.getByRole('table', { name: 'Per-view outcomes' }).getByRole('row').filter({ hasText: VIEW }).getByText('created', { exact: true }).waitFor();
+    await page.getByRole('status', { name: 'Notifications' }).getByText(/Publication to lake completed/).waitFor();
+    await tallShot('lakehouse-run-completed');
+  });
+
+  it('publishes again after a deploy that adds an access policy to the view, and the run ends PARTIAL', async () => {
+    const { page } = e2e;
+    // Through the data-model API: dev mode, edit, commit, merge to the deploy branch (a new build).
+    const dev = await api<{ branch: { branchName: string } }>('POST', `${B()}/dev-mode`);
+    const branch = dev.branch.branchName;
+    const path = `model/views/${VIEW}.yml`;
+    const file = await api<{ content: string }>('GET', `${B()}/data-model/files?branchName=${encodeURIComponent(branch)}&path=${encodeURIComponent(path)}`);
+    const content = `${file.content.trimEnd()}\n\n    access_policy:\n      - group: analysts\n        member_level:\n          includes: "*"\n`;
+    await api('PUT', `${B()}/data-model/files?branchName=${encodeURIComponent(branch)}`, { files: [{ path, content }] });
+    await api('POST', `${B()}/commit`, { branchName: branch, message: 'Restrict product_sales to analysts' });
+    const merged = await api<{ commit: string }>('POST', `${B()}/merge-to-default`, { branchName: branch });
+    // Wait for the deploy branch's build of the merge commit to succeed.
+    await expect
+      .poll(async () => api<{ commit: string | null; buildStatus: string }>('GET', `${D()}/build-status`), { timeout: RUN_TIMEOUT, interval: 250 })
+      .toMatchObject({ commit: merged.commit, buildStatus: 'succeeded' });
+
+    await page.getByRole('button', { name: 'Publish now' }).click();
+    await page.waitForURL(/\/lakehouse\/lake\/runs\/[^/]+$/);
+    const detail = page.getByRole('region', { name: /^Run / });
+    await detail.getByText('PARTIAL').first().waitFor({ timeout: RUN_TIMEOUT });
+    const run = await latestRun();
+    expect(run.status).toBe('PARTIAL');
+    const view = run.views.find((v) => v.viewName === VIEW)!;
+    expect(view.outcome).toBe('blocked');
+    const viewRow = detail.getByRole('table', { name: 'Per-view outcomes' }).getByRole('row').filter({ hasText: VIEW });
+    await viewRow.getByText('blocked', { exact: true }).waitFor();
+    await viewRow.getByText(view.reasons[0].code).first().waitFor();
+    await page.getByRole('status', { name: 'Notifications' }).getByText(/Publication to lake partly published/).waitFor();
+
+    // The runs list and the outcome plot show both runs.
+    const runs = page.getByRole('table', { name: 'Publication runs' });
+    await expect.poll(() => runs.getByRole('row').count()).toBe(3);
+    await runs.getByText('COMPLETED').waitFor();
+    await page.getByRole('img', { name: /Outcomes of the last 2 runs/ }).waitFor();
+    await tallShot('lakehouse-run-partial', 1400);
+    expect(e2e.problems).toEqual([]);
+  });
+});
