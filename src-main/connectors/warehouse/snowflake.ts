@@ -4,15 +4,8 @@
  * loaded on first connect. The password or private key comes from `getSecret` (the SecretStore)
  * at connect time and is handed to the driver only: never kept, logged or put in an error.
  */
-import {
-  describeSemanticViewSql,
-  getDdlSql,
-  parseDescribeSemanticView,
-  parseGetDdl,
-  parseShowSemanticViews,
-  showSemanticViewsSql,
-} from './statements';
-import { WarehouseError, WarehouseErrorCodes, type DescribeRow, type SemanticViewSummary, type WarehouseConnector, type WarehouseErrorCode } from './types';
+import { SqlWarehouseConnector } from './statements';
+import { WarehouseError, WarehouseErrorCodes, type WarehouseConnector, type WarehouseErrorCode } from './types';
 
 export interface SnowflakeConnectorConfig {
   /** Account identifier, e.g. `myorg-myaccount`. */
@@ -161,14 +154,16 @@ function firstKeyword(sql: string): string {
   return (/^[A-Za-z_]+/.exec(stripped)?.[0] ?? '').toUpperCase();
 }
 
-export class SnowflakeWarehouseConnector implements WarehouseConnector {
+export class SnowflakeWarehouseConnector extends SqlWarehouseConnector implements WarehouseConnector {
   private connection: Promise<SnowflakeDriverConnection> | null = null;
   private closed = false;
 
   constructor(
     private readonly config: SnowflakeConnectorConfig,
     private readonly dependencies: SnowflakeConnectorDependencies,
-  ) {}
+  ) {
+    super();
+  }
 
   private async connectionOptions(): Promise<SnowflakeConnectionOptions> {
     const { account, username, warehouse, role, database, schema, authenticator } = this.config;
@@ -224,18 +219,6 @@ export class SnowflakeWarehouseConnector implements WarehouseConnector {
         },
       });
     });
-  }
-
-  async listSemanticViews(database: string, schema: string): Promise<SemanticViewSummary[]> {
-    return parseShowSemanticViews((await this.execute(showSemanticViewsSql(database, schema))).rows);
-  }
-
-  async describeSemanticView(database: string, schema: string, name: string): Promise<DescribeRow[]> {
-    return parseDescribeSemanticView((await this.execute(describeSemanticViewSql(database, schema, name))).rows);
-  }
-
-  async getDdl(database: string, schema: string, name: string): Promise<string> {
-    return parseGetDdl((await this.execute(getDdlSql(database, schema, name))).rows);
   }
 
   async close(): Promise<void> {

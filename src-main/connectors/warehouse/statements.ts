@@ -4,7 +4,7 @@
  * exactly the code that reads Snowflake's.
  */
 import { formatQualifiedName, sqlStringLiteral } from './identifiers';
-import { WarehouseError, WarehouseErrorCodes, type DescribeRow, type SemanticViewSummary } from './types';
+import { WarehouseError, WarehouseErrorCodes, type DescribeRow, type SemanticViewSummary, type WarehouseConnector } from './types';
 
 export function showSemanticViewsSql(database: string, schema: string): string {
   return `SHOW SEMANTIC VIEWS IN SCHEMA ${formatQualifiedName(database, schema)}`;
@@ -85,4 +85,25 @@ export function parseGetDdl(rows: Record<string, unknown>[]): string {
   const value = first ? Object.values(first)[0] : undefined;
   if (typeof value !== 'string') throw new WarehouseError(WarehouseErrorCodes.ERROR, 'GET_DDL returned no DDL text.');
   return value;
+}
+
+/**
+ * The catalog reads every connector makes the same way: a statement through `execute`, then the
+ * shared parser of Snowflake's result shape. Connectors supply `execute` and `close`.
+ */
+export abstract class SqlWarehouseConnector implements WarehouseConnector {
+  abstract execute(sql: string): Promise<{ rows: Record<string, unknown>[] }>;
+  abstract close(): Promise<void>;
+
+  async listSemanticViews(database: string, schema: string): Promise<SemanticViewSummary[]> {
+    return parseShowSemanticViews((await this.execute(showSemanticViewsSql(database, schema))).rows);
+  }
+
+  async describeSemanticView(database: string, schema: string, name: string): Promise<DescribeRow[]> {
+    return parseDescribeSemanticView((await this.execute(describeSemanticViewSql(database, schema, name))).rows);
+  }
+
+  async getDdl(database: string, schema: string, name: string): Promise<string> {
+    return parseGetDdl((await this.execute(getDdlSql(database, schema, name))).rows);
+  }
 }

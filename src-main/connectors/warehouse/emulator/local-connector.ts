@@ -3,15 +3,8 @@
  * current database and schema) on a shared WarehouseEmulator. Reads go through SQL, like the
  * Snowflake connector's, so privileges and parsing behave the same.
  */
-import {
-  describeSemanticViewSql,
-  getDdlSql,
-  parseDescribeSemanticView,
-  parseGetDdl,
-  parseShowSemanticViews,
-  showSemanticViewsSql,
-} from '../statements';
-import { WarehouseError, WarehouseErrorCodes, type DescribeRow, type SemanticViewSummary, type WarehouseConnector } from '../types';
+import { SqlWarehouseConnector } from '../statements';
+import { WarehouseError, WarehouseErrorCodes, type WarehouseConnector } from '../types';
 import type { EmulatorSession, SessionContext, WarehouseEmulator } from './emulator';
 
 export interface LocalWarehouseConnectorOptions {
@@ -23,14 +16,16 @@ export interface LocalWarehouseConnectorOptions {
   schema?: string | null;
 }
 
-export class LocalWarehouseConnector implements WarehouseConnector {
+export class LocalWarehouseConnector extends SqlWarehouseConnector implements WarehouseConnector {
   private session: EmulatorSession | null = null;
   private closed = false;
 
   constructor(
     private readonly emulator: WarehouseEmulator,
     private readonly options: LocalWarehouseConnectorOptions = {},
-  ) {}
+  ) {
+    super();
+  }
 
   /** The session opens on first use, as a Snowflake connection logs in on first use. */
   private currentSession(): EmulatorSession {
@@ -48,18 +43,6 @@ export class LocalWarehouseConnector implements WarehouseConnector {
 
   async execute(sql: string): Promise<{ rows: Record<string, unknown>[] }> {
     return this.currentSession().execute(sql);
-  }
-
-  async listSemanticViews(database: string, schema: string): Promise<SemanticViewSummary[]> {
-    return parseShowSemanticViews((await this.execute(showSemanticViewsSql(database, schema))).rows);
-  }
-
-  async describeSemanticView(database: string, schema: string, name: string): Promise<DescribeRow[]> {
-    return parseDescribeSemanticView((await this.execute(describeSemanticViewSql(database, schema, name))).rows);
-  }
-
-  async getDdl(database: string, schema: string, name: string): Promise<string> {
-    return parseGetDdl((await this.execute(getDdlSql(database, schema, name))).rows);
   }
 
   /** Ends this session; the emulator (shared, owned by whoever opened it) stays open. */
