@@ -101,7 +101,7 @@ export function runElectron(binary, root = ROOT) {
  * Arguments for the headless fallback: the user's own, plus `--secrets auto` when the user chose no
  * backend — the OS keychain where one answers, else the 0600 file in the data dir (the service says which).
  */
-export function headlessArgs(args, platform = process.platform, env = process.env) {
+export function headlessArgs(args, _platform = process.platform, env = process.env) {
   const chose = args.some((a) => a === '--secrets' || a.startsWith('--secrets=')) || Boolean(env.DRYDOCK_SECRETS);
   return chose ? args : [...args, '--secrets', 'auto'];
 }

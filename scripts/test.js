@@ -51,7 +51,8 @@ for (const suite of suites) {
   rmSync(reportFile, { force: true });
   const vitestArgs = ['vitest', 'run', '--config', suite.config, '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`];
   if (needsKeyringSession && canStartKeyring) {
-    const inner = `echo -n drydock-test | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null 2>&1; exec npx ${vitestArgs.map((a) => `'${a}'`).join(' ')}`;
+    // A fresh keyring directory per run: an existing login keyring (other password) would stay locked.
+    const inner = `export XDG_DATA_HOME="$(mktemp -d)"; echo -n drydock-test | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null 2>&1; exec npx ${vitestArgs.map((a) => `'${a}'`).join(' ')}`;
     step(suite.name, 'dbus-run-session', ['--', 'sh', '-c', inner], suite.env);
   } else {
     step(suite.name, 'npx', vitestArgs, suite.env);
