@@ -21,6 +21,10 @@ import { registerOAuthRoutes } from './oauth/routes';
 import { registerUsageRoutes } from './usage/routes';
 import { registerEmbedTenantRoutes } from './embed-tenants/routes';
 import { registerEmbedSessionRoutes } from './embed-sessions/routes';
+import { registerScheduledTaskRoutes } from './scheduled-tasks';
+import { registerTransformSyncRoutes } from './transform-sync';
+import { registerGitHostRoutes } from './git-host';
+import { registerDashboardExportRoutes } from './dashboard-exports';
 
 /** Every area's routes. Each area registers itself with one line here. */
 export async function registerFeatures(api: Api): Promise<void> {
@@ -46,4 +50,8 @@ export async function registerFeatures(api: Api): Promise<void> {
   registerUsageRoutes(api);
   registerEmbedTenantRoutes(api);
   registerEmbedSessionRoutes(api);
+  registerScheduledTaskRoutes(api);
+  registerTransformSyncRoutes(api);
+  registerGitHostRoutes(api);
+  registerDashboardExportRoutes(api);
 }

@@ -90,5 +90,36 @@ export const automation: Migration = {
       PRIMARY KEY (job_id, path)
     );
     CREATE INDEX transform_sync_files_expiry ON transform_sync_files(expires_at);
+
+    -- The repository a deployment is connected to on the repository host (one per deployment).
+    CREATE TABLE git_host_connections (
+      deployment_id INTEGER PRIMARY KEY REFERENCES deployments(id) ON DELETE CASCADE,
+      provider TEXT NOT NULL CHECK (provider IN ('github', 'local')),
+      installation_id INTEGER NOT NULL,
+      owner TEXT NOT NULL,
+      repo TEXT NOT NULL,
+      branch TEXT NOT NULL,
+      path TEXT NOT NULL DEFAULT '',
+      head_commit TEXT,
+      connected_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
+      connected_at TEXT NOT NULL
+    );
+
+    -- A dashboard export: the job renders the file; this row outlives the job by a day so a
+    -- request after the 5-minute lifetime answers 410 Gone rather than 404.
+    CREATE TABLE dashboard_exports (
+      job_id TEXT PRIMARY KEY,
+      deployment_id INTEGER NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
+      workbook_id INTEGER NOT NULL,
+      format TEXT NOT NULL CHECK (format IN ('png', 'pdf')),
+      requested_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
+      render_as_user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+      file_name TEXT NOT NULL,
+      file_path TEXT,
+      size INTEGER,
+      created_at TEXT NOT NULL,
+      expires_at TEXT NOT NULL
+    );
+    CREATE INDEX dashboard_exports_expiry ON dashboard_exports(expires_at);
   `,
 };

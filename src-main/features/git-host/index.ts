@@ -1,0 +1,3 @@
+// What other areas may use of the git-host area.
+export { registerGitHostRoutes } from './routes';
+export { getGitHostConnection, readRepositoryFile, getLocalGitHost, gitHostFor, GITHUB_APP_KEY_SECRET } from './host';
