@@ -18,6 +18,7 @@ export const TenantSettings = Type.Object({
   sheetsAgentChatEnabled: Type.Boolean(),
   newUiEnabled: Type.Boolean({ description: 'The tenant uses the new UI' }),
   aiEnabled: Type.Boolean({ description: 'AI features are enabled for the tenant' }),
+  scheduledTasksEnabled: Type.Boolean({ description: 'Scheduled agent tasks are enabled for the account' }),
   aiTokensAutoPurchaseEnabled: Type.Boolean({ description: 'Buy AI tokens automatically when the balance falls below the threshold' }),
   aiTokensAutoPurchaseThreshold: Type.Number({
     description: 'Balance (US dollars) under which tokens are bought. Read-only for customers: set by the platform.',
@@ -39,6 +40,7 @@ export const TenantSettingsInput = Type.Object(
     sheetsAgentChatEnabled: Type.Optional(Type.Boolean()),
     newUiEnabled: Type.Optional(Type.Boolean()),
     aiEnabled: Type.Optional(Type.Boolean()),
+    scheduledTasksEnabled: Type.Optional(Type.Boolean()),
     aiTokensAutoPurchaseEnabled: Type.Optional(Type.Boolean({ description: 'Needs an `aiTokensAutoPurchaseAmount`' })),
     aiTokensAutoPurchaseThreshold: Type.Optional(
       Type.Number({ description: 'Read-only: accepted only unchanged (so a GET response can be sent back); any other value is refused with 400' }),

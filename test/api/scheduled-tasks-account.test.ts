@@ -1,24 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTaskScheduler } from '../../src-main/features/scheduled-tasks';
 import { ManualClock } from '../../src-main/platform/clock';
 import { createDeployment, useSampleProject } from '../support/data-model';
 import { startTestService, type TestService } from '../support/service';
-
-/**
- * The account switch `scheduledTasksEnabled` is a tenant setting the tenant area owns; here it is
- * driven through that area's `getTenantSettings`, which the scheduled-tasks area reads.
- */
-const account = vi.hoisted(() => ({ scheduledTasksEnabled: true as boolean | undefined }));
-vi.mock('../../src-main/features/tenant', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src-main/features/tenant')>();
-  return {
-    ...original,
-    getTenantSettings: (ctx: Parameters<typeof original.getTenantSettings>[0]) => ({
-      ...original.getTenantSettings(ctx),
-      ...(account.scheduledTasksEnabled === undefined ? {} : { scheduledTasksEnabled: account.scheduledTasksEnabled }),
-    }),
-  };
-});
 
 useSampleProject();
 
@@ -33,13 +17,15 @@ beforeAll(async () => {
 afterAll(async () => svc.stop());
 
 const path = () => `/api/v1/deployments/${deploymentId}/scheduled-tasks`;
+/** The account switch is the tenant setting `scheduledTasksEnabled`, set by an admin over the API. */
+const setAccountSwitch = async (enabled: boolean) =>
+  expect((await svc.call('PUT', '/api/v1/tenant/settings', { body: { scheduledTasksEnabled: enabled } })).status).toBe(200);
 
 describe('scheduled tasks and the account switch', () => {
   it('scheduled tasks not enabled for the account → 403 on every operation', async () => {
-    account.scheduledTasksEnabled = true;
     const task = await svc.call('POST', path(), { body: { name: 'n', prompt: 'p', cron: '0 9 * * *' } });
     expect(task.status).toBe(201);
-    account.scheduledTasksEnabled = false;
+    await setAccountSwitch(false);
     try {
       const calls = [
         svc.call('GET', path()),
@@ -58,19 +44,19 @@ describe('scheduled tasks and the account switch', () => {
       clock.set(new Date('2026-02-01T10:00:00.000Z'));
       expect(getTaskScheduler(svc.ctx).tick()).toBe(0);
     } finally {
-      account.scheduledTasksEnabled = true;
+      await setAccountSwitch(true);
     }
     // Turned back on, the missed time fires once.
     expect(getTaskScheduler(svc.ctx).tick()).toBe(1);
     expect((await svc.call('GET', `${path()}/${task.body.id}/runs`)).body.items).toHaveLength(1);
   });
 
-  it('scheduled tasks are enabled by default when the tenant settings do not say otherwise', async () => {
-    account.scheduledTasksEnabled = undefined;
+  it('scheduled tasks are enabled by default in the tenant settings', async () => {
+    const fresh = await startTestService();
     try {
-      expect((await svc.call('GET', path())).status).toBe(200);
+      expect((await fresh.call('GET', '/api/v1/tenant/settings')).body.scheduledTasksEnabled).toBe(true);
     } finally {
-      account.scheduledTasksEnabled = true;
+      await fresh.stop();
     }
   });
 });

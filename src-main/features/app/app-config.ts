@@ -19,6 +19,8 @@ export interface AppSettings {
   newUiEnabled: boolean;
   /** AI features are enabled for the tenant. */
   aiEnabled: boolean;
+  /** Scheduled agent tasks may be created and run (403 on their routes otherwise). */
+  scheduledTasksEnabled: boolean;
 }
 
 export const DEFAULT_APP_SETTINGS: AppSettings = {
@@ -33,6 +35,7 @@ export const DEFAULT_APP_SETTINGS: AppSettings = {
   sheetsAgentChatEnabled: false,
   newUiEnabled: true,
   aiEnabled: false,
+  scheduledTasksEnabled: true,
 };
 
 interface StoredTheme {

@@ -50,13 +50,9 @@ export function toTask(row: TaskRow): ScheduledTask {
   };
 }
 
-/**
- * Whether the account has scheduled tasks on: the tenant setting `scheduledTasksEnabled`
- * (default true when the tenant settings do not carry it).
- */
+/** Whether the account has scheduled tasks on: the tenant setting `scheduledTasksEnabled` (default true). */
 export function scheduledTasksEnabled(ctx: ServiceContext): boolean {
-  const settings = getTenantSettings(ctx) as unknown as Record<string, unknown>;
-  return settings.scheduledTasksEnabled !== false;
+  return getTenantSettings(ctx).scheduledTasksEnabled;
 }
 
 export function assertScheduledTasksEnabled(ctx: ServiceContext): void {

@@ -16,6 +16,7 @@ const settings: TenantSettings = {
   sheetsAgentChatEnabled: false,
   newUiEnabled: true,
   aiEnabled: false,
+  scheduledTasksEnabled: true,
   aiTokensAutoPurchaseEnabled: false,
   aiTokensAutoPurchaseThreshold: 10,
   aiTokensAutoPurchaseAmount: null,

@@ -122,6 +122,14 @@ export function TenantTab() {
             <h2>AI</h2>
             <SwitchRow id="tenant-aiEnabled" title="AI features" hint="Chat, AI widgets and agents." checked={form.aiEnabled} onChange={(v) => set('aiEnabled', v)} error={errorFor(error, 'aiEnabled')} />
             <SwitchRow
+              id="tenant-scheduledTasksEnabled"
+              title="Scheduled tasks"
+              hint="Agent prompts that run on a schedule; when off, their routes answer 403."
+              checked={form.scheduledTasksEnabled}
+              onChange={(v) => set('scheduledTasksEnabled', v)}
+              error={errorFor(error, 'scheduledTasksEnabled')}
+            />
+            <SwitchRow
               id="tenant-aiTokensAutoPurchaseEnabled"
               title="Buy AI tokens automatically"
               hint="When the balance falls below the threshold."
