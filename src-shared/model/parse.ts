@@ -10,6 +10,7 @@ import type * as ESTree from 'acorn';
 import { DiagnosticCodes as C } from './codes';
 import { codeFrame, lineStartsOf, positionAt } from './frame';
 import { fastParseYaml } from './yaml-fast';
+import { CONTEXT_VARIABLES } from './references';
 import type {
   Diagnostic,
   ModelFile,
@@ -324,17 +325,6 @@ function collectEntities(parsed: ParsedFile, root: RawMap): void {
 // JavaScript
 
 const ENTITY_FUNCTIONS: Record<string, RawEntity['kind']> = { cube: 'cube', view: 'view', view_group: 'view_group', viewGroup: 'view_group' };
-const CONTEXT_IDENTIFIERS = new Set([
-  'SECURITY_CONTEXT',
-  'security_context',
-  'securityContext',
-  'FILTER_PARAMS',
-  'FILTER_GROUP',
-  'COMPILE_CONTEXT',
-  'SQL_UTILS',
-  'sql_utils',
-  'sqlUtils',
-]);
 
 type StaticValue = string | number | boolean | null;
 
@@ -590,7 +580,7 @@ class JsConverter {
         const path = memberPath(expr);
         const root = rootIdentifier(expr);
         if (path) piece = `{${path.join('.')}}`;
-        else if (root && CONTEXT_IDENTIFIERS.has(root)) piece = `{${this.content.slice(expr.start, expr.end)}}`;
+        else if (root && CONTEXT_VARIABLES.has(root)) piece = `{${this.content.slice(expr.start, expr.end)}}`;
         else if (expr.type === 'CallExpression') {
           // `${orders.sql()}` reuses another cube's SQL.
           const callee = memberPath((expr as ESTree.CallExpression).callee as ESTree.Node);

@@ -21,6 +21,7 @@ import { api, useSession } from '../../app/session';
 import { toShownError, type ShownError } from '../../lib/errors';
 import { fetchAllPages } from '../../lib/paging';
 import { CompilerClient, EMPTY_ANALYSIS, type Analysis } from './compiler';
+import { mapLimit } from '../../lib/mapLimit';
 
 const FILE_PAGE = 1000;
 /** File contents fetched in parallel when a branch loads. */
@@ -109,19 +110,6 @@ export function isEditable(branch: Branch | undefined): boolean {
   if (!branch || branch.kind !== 'personal' || !branch.isDevMode) return false;
   const me = useSession.getState().user;
   return me ? branch.ownerUserId === me.id : true;
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);

@@ -3,24 +3,12 @@ import { compileModel, isModelSourcePath } from '../../../../src-shared/model';
 import { api } from '../../app/session';
 import { fetchAllPages } from '../../lib/paging';
 import { viewsOf, type ModelViews } from './views';
+import { mapLimit } from '../../lib/mapLimit';
 
 export type { ModelViewInfo, ModelViews } from './views';
 
 const cache = new Map<string, ModelViews>();
 const CONTENT_CONCURRENCY = 8;
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 /** Views of `branchName` (default: the service's default branch), compiled once per file set. */
 export async function loadModelViews(deploymentId: number, branchName: string | undefined, signal?: AbortSignal): Promise<ModelViews> {
