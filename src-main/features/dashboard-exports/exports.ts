@@ -14,10 +14,10 @@ import type { ServiceContext } from '../../context';
 import { hasAccess, type Principal, type Role } from '../../http/auth';
 import { ApiError, forbidden } from '../../http/problem';
 import { getJobRunner, yieldToEventLoop, type Job, type JobContext } from '../../platform/jobs';
-import { getUserRow } from '../identity/store';
-import { canSeeWorkbook } from '../workbooks/access';
-import { parseDashboard } from '../workbooks/dashboard';
-import { assertCanManageWorkbook, requireWorkbook } from '../workbooks/store';
+import { getUserRow } from '../identity';
+import { canSeeWorkbook } from '../workbooks';
+import { parseDashboard } from '../workbooks';
+import { assertCanManageWorkbook, requireWorkbook } from '../workbooks';
 import { renderDashboard } from './render';
 
 export const EXPORT_KIND = 'dashboard-export';

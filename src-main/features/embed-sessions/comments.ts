@@ -3,9 +3,9 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { ApiError, forbidden, notFound } from '../../http/problem';
 import { paginateArray, pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
-import { findEmbedTenant } from '../embed/tenants';
+import { findEmbedTenant } from '../embed';
 import { embedTenantSettings, findEmbedUser, searchTenantUsers } from '../embed-tenants';
-import type { WorkbookRow } from '../workbooks/store';
+import type { WorkbookRow } from '../workbooks';
 import { assertEmbedCanOpen, requireDashboard } from './dashboards';
 import { embedSessionOf } from './sessions';
 

@@ -3,9 +3,9 @@ import type { EmbedDashboard } from '../../../src-shared/api/embed';
 import type { ServiceContext } from '../../context';
 import { assertAccess, type Principal } from '../../http/auth';
 import { ApiError, forbidden, notFound } from '../../http/problem';
-import { effectiveEmbedAccess } from '../embed/access';
-import { parseDashboard } from '../workbooks/dashboard';
-import { findWorkbookByPublicId, type WorkbookRow } from '../workbooks/store';
+import { effectiveEmbedAccess } from '../embed';
+import { parseDashboard } from '../workbooks';
+import { findWorkbookByPublicId, type WorkbookRow } from '../workbooks';
 import { embedSessionOf } from './sessions';
 
 export const DASHBOARD_NOT_FOUND = 'DASHBOARD_NOT_FOUND';

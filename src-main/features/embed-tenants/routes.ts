@@ -1,7 +1,7 @@
 import * as api from '../../../src-shared/api/embed';
 import type { Api } from '../../http/route';
 import { notFound } from '../../http/problem';
-import { deleteEmbedTenant, EMBED_TENANT_NOT_FOUND, findEmbedTenant } from '../embed/tenants';
+import { deleteEmbedTenant, EMBED_TENANT_NOT_FOUND, findEmbedTenant } from '../embed';
 import { revokeTenantSessions } from '../embed-sessions';
 import { addGroupUsers, createGroup, deleteGroup, getGroup, getTenant, listGroups, listGroupUsers, listTenants, listTenantUsers, updateGroup } from './tenants';
 

@@ -8,7 +8,7 @@ import {
 import type { ServiceContext } from '../../context';
 import { ApiError, conflict, notFound } from '../../http/problem';
 import { paginateArray, pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
-import { ensureEmbedTenant, listEmbedTenants, requireEmbedTenant, type EmbedTenantRow } from '../embed/tenants';
+import { ensureEmbedTenant, listEmbedTenants, requireEmbedTenant, type EmbedTenantRow } from '../embed';
 
 // ---- tenants and their profile -----------------------------------------------------------------
 

@@ -11,9 +11,9 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { paginateArray, type PageRequest, type PageResult } from '../../http/pagination';
 import { invalidField } from '../../http/problem';
-import { assertCanManageFolder, folderChain, folderPath, requireFolder } from '../folders/folders';
-import { userSummary } from '../identity/store';
-import { assertCanManageWorkbook, requireWorkbook, type WorkbookRow } from '../workbooks/store';
+import { assertCanManageFolder, folderChain, folderPath, requireFolder } from '../folders';
+import { userSummary } from '../identity';
+import { assertCanManageWorkbook, requireWorkbook, type WorkbookRow } from '../workbooks';
 import { requireEmbedTenant } from './tenants';
 
 interface AccessRow {

@@ -2,7 +2,7 @@ import type { Environment, EnvironmentKind } from '../../../src-shared/api/envir
 import type { ServiceContext } from '../../context';
 import { ApiError, notFound } from '../../http/problem';
 import { pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
-import { getDeployBranch } from '../deployments/deployments';
+import { getDeployBranch } from '../deployments';
 
 interface EnvironmentRow {
   id: number;

@@ -9,8 +9,8 @@ import type { ServiceContext } from '../../context';
 import { hasAccess, type Principal } from '../../http/auth';
 import { ApiError, forbidden, invalidField } from '../../http/problem';
 import { pageWindow, toPage, type PageRequest } from '../../http/pagination';
-import { actorLabel, isDdlEnabled } from '../deployments/deployments';
-import { appendDeploymentLog } from '../deployments/logs';
+import { actorLabel, isDdlEnabled } from '../deployments';
+import { appendDeploymentLog } from '../deployments';
 import { getEnvironment } from './environments';
 
 export type EnvironmentTokenPurpose = 'data' | 'meta-sync';

@@ -3,10 +3,10 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { pageWindow, toPage, type PageRequest } from '../../http/pagination';
 import { ApiError, conflict, forbidden, notFound } from '../../http/problem';
-import { userSummary } from '../identity/store';
-import { countReportsInFolder } from '../reports/reports';
-import { canManageItem } from '../workbooks/access';
-import { countWorkbooksInFolder } from '../workbooks/store';
+import { userSummary } from '../identity';
+import { countReportsInFolder } from '../reports';
+import { canManageItem } from '../workbooks';
+import { countWorkbooksInFolder } from '../workbooks';
 
 export interface FolderRow {
   id: number;

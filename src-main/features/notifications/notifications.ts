@@ -10,9 +10,9 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
 import { badRequest, notFound } from '../../http/problem';
-import { userSummary } from '../identity/store';
-import { canSeeWorkbook } from '../workbooks/access';
-import { findWorkbookByPublicId, requireWorkbook, type WorkbookRow } from '../workbooks/store';
+import { userSummary } from '../identity';
+import { canSeeWorkbook } from '../workbooks';
+import { findWorkbookByPublicId, requireWorkbook, type WorkbookRow } from '../workbooks';
 
 interface NotificationRow {
   id: number;

@@ -13,7 +13,7 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
 import { badRequest, conflict, notFound, unprocessable } from '../../http/problem';
-import { canReadDeployment } from '../workbooks/access';
+import { canReadDeployment } from '../workbooks';
 import { requireReport, type ReportRow } from './reports';
 
 interface PlacementRow {

@@ -3,10 +3,10 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { decodeCursor, encodeCursor, DEFAULT_PAGE_SIZE, type PageRequest } from '../../http/pagination';
 import { ApiError, badRequest, forbidden, notFound } from '../../http/problem';
-import { folderPath, requireFolder } from '../folders/folders';
-import { userSummary } from '../identity/store';
-import { canEditDeployment, canManageItem } from '../workbooks/access';
-import { contentHash } from '../workbooks/hash';
+import { folderPath, requireFolder } from '../folders';
+import { userSummary } from '../identity';
+import { canEditDeployment, canManageItem } from '../workbooks';
+import { contentHash } from '../workbooks';
 import { placementsOf } from './placements';
 
 export interface ReportRow {

@@ -9,7 +9,7 @@ import {
 import type { ServiceContext } from '../../context';
 import { ApiError, conflict, invalidField, notFound } from '../../http/problem';
 import { pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
-import { getUserRow } from '../identity/store';
+import { getUserRow } from '../identity';
 
 interface AttributeRow {
   id: number;

@@ -11,7 +11,7 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { paginateArray, pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../http/problem';
-import { userSummary } from '../identity/store';
+import { userSummary } from '../identity';
 import { canEditDeployment, canReadDeployment, canSeeWorkbook, deploymentExists } from './access';
 import { diffDashboards } from './dashboard';
 import { canonicalJson, contentHash } from './hash';

@@ -2,9 +2,9 @@ import type { BulkItemResult, BulkResult, WorkspaceItemRef } from '../../../src-
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/problem';
-import { deleteFolder, moveFolder, requireFolder } from '../folders/folders';
-import { deleteReport, moveReport } from '../reports/reports';
-import { deleteWorkbook, moveWorkbook } from '../workbooks/store';
+import { deleteFolder, moveFolder, requireFolder } from '../folders';
+import { deleteReport, moveReport } from '../reports';
+import { deleteWorkbook, moveWorkbook } from '../workbooks';
 
 /**
  * Applies `apply` to every item, each in its own savepoint inside one transaction: an item that

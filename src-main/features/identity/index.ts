@@ -1,0 +1,2 @@
+/** What other areas may use of the identity area (users and API keys). */
+export { getUserRow, userSummary, toUser, type UserRow } from './store';
