@@ -344,6 +344,23 @@ class Ctx {
     return out;
   }
 
+  /** The map items of a list-valued key (opaque items skipped); reports a non-list or a non-map item. */
+  mapList(entry: RawEntry, listCode: string, listMessage: string, itemMessage: string, member: string): RawMap[] {
+    const v = entry.value;
+    if (this.isOpaque(v)) return [];
+    if (v.kind !== 'seq') {
+      this.error(listCode, listMessage, v, member);
+      return [];
+    }
+    const maps: RawMap[] = [];
+    for (const item of v.items) {
+      if (this.isOpaque(item)) continue;
+      if (item.kind === 'map') maps.push(item);
+      else this.error(C.INVALID_VALUE, itemMessage, item, member);
+    }
+    return maps;
+  }
+
   /** Items of a member section: a YAML list of maps; in JS also an object keyed by member name. */
   sectionItems(entry: RawEntry | undefined, what: string, section: string, opaqueSections: string[]): RawMap[] {
     if (!entry) return [];
@@ -957,19 +974,8 @@ function readRefreshKey(entry: RawEntry, ctx: Ctx, what: string, member: string)
 }
 
 function readAccessPolicies(entry: RawEntry, ctx: Ctx, what: string, member: string): AccessPolicy[] {
-  const v = entry.value;
-  if (ctx.isOpaque(v)) return [];
-  if (v.kind !== 'seq') {
-    ctx.error(C.INVALID_VALUE, `'access_policy' of ${what} must be a list`, v, member);
-    return [];
-  }
   const out: AccessPolicy[] = [];
-  for (const item of v.items) {
-    if (ctx.isOpaque(item)) continue;
-    if (item.kind !== 'map') {
-      ctx.error(C.INVALID_VALUE, `Each access policy of ${what} must be a map`, item, member);
-      continue;
-    }
+  for (const item of ctx.mapList(entry, C.INVALID_VALUE, `'access_policy' of ${what} must be a list`, `Each access policy of ${what} must be a map`, member)) {
     const pwhat = `an access policy of ${what}`;
     const f = ctx.fields(item, ACCESS_POLICY_KEYS, pwhat, member);
     const policy: AccessPolicy = {
@@ -1018,19 +1024,9 @@ function readAccessPolicies(entry: RawEntry, ctx: Ctx, what: string, member: str
 }
 
 function readViewCubes(entry: RawEntry, ctx: Ctx, what: string, viewName: string): ViewCubeDef[] {
-  const v = entry.value;
-  if (ctx.isOpaque(v)) return [];
-  if (v.kind !== 'seq') {
-    ctx.error(C.MEMBERS_NOT_LIST, `'cubes' of ${what} must be a list`, v, viewName);
-    return [];
-  }
   const out: ViewCubeDef[] = [];
-  for (const item of v.items) {
-    if (ctx.isOpaque(item)) continue;
-    if (item.kind !== 'map') {
-      ctx.error(C.INVALID_VALUE, `Each item of 'cubes' in ${what} must be a map with join_path and includes`, item, viewName);
-      continue;
-    }
+  const itemMessage = `Each item of 'cubes' in ${what} must be a map with join_path and includes`;
+  for (const item of ctx.mapList(entry, C.MEMBERS_NOT_LIST, `'cubes' of ${what} must be a list`, itemMessage, viewName)) {
     const f = ctx.fields(item, VIEW_CUBE_KEYS, `a cube entry of ${what}`, viewName);
     const jp = f.get('join_path');
     const path = ctx.string(jp, what, viewName);
