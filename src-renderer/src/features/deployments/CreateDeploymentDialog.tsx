@@ -19,6 +19,7 @@ import { KeyValueEditor, recordFromRows, type KeyValueRow } from './KeyValueEdit
 import { CLOUD_LABELS, CREATION_METHOD_LABELS, DEPLOY_MODE_LABELS, RELEASE_CHANNEL_LABELS, STORAGE_LABELS } from './labels';
 import { useRegions } from './regions';
 import { useDeployments } from './store';
+import { EnumSelect } from '../../lib/EnumSelect';
 
 interface Form {
   name: string;
@@ -133,13 +134,7 @@ export function CreateDeploymentDialog({ open, onClose, onCreated }: { open: boo
         </Field>
         <div className="form-row">
           <Field label="Cloud provider" htmlFor="dep-cloud" error={errorFor(error, 'cloudProvider')}>
-            <select id="dep-cloud" value={form.cloudProvider} onChange={(e) => set('cloudProvider', e.target.value as CloudProvider)}>
-              {CLOUD_PROVIDERS.map((v) => (
-                <option key={v} value={v}>
-                  {CLOUD_LABELS[v]}
-                </option>
-              ))}
-            </select>
+            <EnumSelect id="dep-cloud" value={form.cloudProvider} options={CLOUD_PROVIDERS} labels={CLOUD_LABELS} onChange={(v) => set('cloudProvider', v)} />
           </Field>
           <Field label="Region" htmlFor="dep-region" error={errorFor(error, 'region') ?? (regions.error ? regions.error.detail : null)}>
             <select id="dep-region" value={form.region} onChange={(e) => set('region', e.target.value)} disabled={!regions.data}>
@@ -154,42 +149,18 @@ export function CreateDeploymentDialog({ open, onClose, onCreated }: { open: boo
         </div>
         <div className="form-row">
           <Field label="Creation method" htmlFor="dep-method" error={errorFor(error, 'creationMethod')}>
-            <select id="dep-method" value={form.creationMethod} onChange={(e) => set('creationMethod', e.target.value as CreationMethod)}>
-              {CREATION_METHODS.map((v) => (
-                <option key={v} value={v}>
-                  {CREATION_METHOD_LABELS[v]}
-                </option>
-              ))}
-            </select>
+            <EnumSelect id="dep-method" value={form.creationMethod} options={CREATION_METHODS} labels={CREATION_METHOD_LABELS} onChange={(v) => set('creationMethod', v)} />
           </Field>
           <Field label="Deploy mode" htmlFor="dep-mode" error={errorFor(error, 'deployMode')}>
-            <select id="dep-mode" value={form.deployMode} onChange={(e) => set('deployMode', e.target.value as DeployMode)}>
-              {DEPLOY_MODES.map((v) => (
-                <option key={v} value={v}>
-                  {DEPLOY_MODE_LABELS[v]}
-                </option>
-              ))}
-            </select>
+            <EnumSelect id="dep-mode" value={form.deployMode} options={DEPLOY_MODES} labels={DEPLOY_MODE_LABELS} onChange={(v) => set('deployMode', v)} />
           </Field>
         </div>
         <div className="form-row">
           <Field label="Release channel" htmlFor="dep-channel" error={errorFor(error, 'releaseChannel')}>
-            <select id="dep-channel" value={form.releaseChannel} onChange={(e) => set('releaseChannel', e.target.value as ReleaseChannel)}>
-              {RELEASE_CHANNELS.map((v) => (
-                <option key={v} value={v}>
-                  {RELEASE_CHANNEL_LABELS[v]}
-                </option>
-              ))}
-            </select>
+            <EnumSelect id="dep-channel" value={form.releaseChannel} options={RELEASE_CHANNELS} labels={RELEASE_CHANNEL_LABELS} onChange={(v) => set('releaseChannel', v)} />
           </Field>
           <Field label="Artifact storage" htmlFor="dep-storage" error={errorFor(error, 'storageProvider.type')}>
-            <select id="dep-storage" value={form.storageType} onChange={(e) => set('storageType', e.target.value as StorageProviderType)}>
-              {STORAGE_PROVIDER_TYPES.map((v) => (
-                <option key={v} value={v}>
-                  {STORAGE_LABELS[v]}
-                </option>
-              ))}
-            </select>
+            <EnumSelect id="dep-storage" value={form.storageType} options={STORAGE_PROVIDER_TYPES} labels={STORAGE_LABELS} onChange={(v) => set('storageType', v)} />
           </Field>
         </div>
         {cloud && (

@@ -3,7 +3,6 @@ import {
   CLOUD_PROVIDERS,
   RELEASE_CHANNELS,
   listDeploymentVersions,
-  type CloudProvider,
   type Deployment,
   type ReleaseChannel,
   type UpdateDeploymentInput,
@@ -18,6 +17,7 @@ import { buildPatch, FIELD_LABELS, formOf, type Form } from './patch';
 import { CLOUD_LABELS, CREATION_METHOD_LABELS, DEPLOY_MODE_LABELS, RELEASE_CHANNEL_LABELS, STORAGE_LABELS, labelOf } from './labels';
 import { useRegions } from './regions';
 import { useDeployments } from './store';
+import { EnumSelect } from '../../lib/EnumSelect';
 
 export function GeneralTab({ deployment }: { deployment: Deployment }) {
   const update = useDeployments((s) => s.update);
@@ -82,13 +82,7 @@ export function GeneralTab({ deployment }: { deployment: Deployment }) {
         </Field>
         <div className="form-row">
           <Field label="Cloud provider" htmlFor="edit-cloud" error={errorFor(error, 'cloudProvider')}>
-            <select id="edit-cloud" value={form.cloudProvider} onChange={(e) => set('cloudProvider', e.target.value as CloudProvider)}>
-              {CLOUD_PROVIDERS.map((v) => (
-                <option key={v} value={v}>
-                  {CLOUD_LABELS[v]}
-                </option>
-              ))}
-            </select>
+            <EnumSelect id="edit-cloud" value={form.cloudProvider} options={CLOUD_PROVIDERS} labels={CLOUD_LABELS} onChange={(v) => set('cloudProvider', v)} />
           </Field>
           <Field label="Region" htmlFor="edit-region" error={errorFor(error, 'region') ?? regions.error?.detail}>
             <select id="edit-region" value={form.region} onChange={(e) => set('region', e.target.value)}>
