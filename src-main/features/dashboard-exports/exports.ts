@@ -15,7 +15,7 @@ import { hasAccess, type Principal, type Role } from '../../http/auth';
 import { ApiError, forbidden } from '../../http/problem';
 import { getJobRunner, yieldToEventLoop, type Job, type JobContext } from '../../platform/jobs';
 import { getUserRow } from '../identity';
-import { canSeeWorkbook } from '../workbooks';
+import { canSeeWorkbook } from '../workspace-items';
 import { parseDashboard } from '../workbooks';
 import { assertCanManageWorkbook, requireWorkbook } from '../workbooks';
 import { renderDashboard } from './render';

@@ -15,7 +15,6 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { ApiError, conflict, invalidField, notFound } from '../../http/problem';
 import { pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
-import { createProductionEnvironment, revokeEnvironmentTokens } from '../environments/environments';
 import { creationStepState, defaultRegion, isRegionOf, isVersionOf, latestVersion, RELEASE_VERSIONS } from './catalog';
 import { insertDefaultEnvVars, secretEnvKeys } from './env-vars';
 import { appendDeploymentLog } from './logs';
@@ -192,14 +191,16 @@ export async function createDeployment(ctx: ServiceContext, input: CreateDeploym
       );
     const deploymentId = Number(result.lastInsertRowid);
     insertDefaultEnvVars(ctx, deploymentId, now);
-    const production = createProductionEnvironment(ctx, deploymentId, deployBranch);
     const log = (message: string) => appendDeploymentLog(ctx, deploymentId, { source: 'production', container: 'INIT', message });
     log(
       `Deployment "${name}" created by ${actorLabel(principal)}: ${input.cloudProvider} ${region}, creation method ${input.creationMethod}, ` +
         `deploy mode ${input.deployMode}, release channel ${releaseChannel} (${latestVersion(releaseChannel)}), storage ${storage.type}` +
         (storage.bucket ? ` bucket ${storage.bucket}` : ''),
     );
-    log(`Production environment ${production.id} created on branch ${deployBranch}.`);
+    for (const hook of hooksOf<DeploymentCreatedHook>(ctx, CREATED_HOOKS)) {
+      const line = hook(deploymentId, deployBranch);
+      if (line) log(line);
+    }
     log('Default data sources configured: default (snowflake, local emulator), lake (databricks-jdbc, local emulator).');
     return deploymentId;
   })();
@@ -338,16 +339,31 @@ export function updateDeployment(ctx: ServiceContext, deploymentId: number, inpu
 
 // ---- deletion -----------------------------------------------------------------------------------
 
+// Areas built on deployments (environments, data model, exports) hook into its life cycle instead of
+// being called from here, so this area never imports them.
+
+/** Runs inside the creating transaction; may return a line for the deployment's log. */
+export type DeploymentCreatedHook = (deploymentId: number, deployBranch: string) => string | void;
+/** Runs inside the deleting transaction, before the deployment's rows go. */
+export type DeploymentDeletingHook = (deploymentId: number) => void;
+/** Runs after the deletion committed, for what an area keeps outside SQLite (files, repositories). */
 export type DeploymentDeletedHook = (deploymentId: number) => Promise<void> | void;
 
+const CREATED_HOOKS = 'deployments.onCreated';
+const DELETING_HOOKS = 'deployments.onDeleting';
 const HOOKS_KEY = 'deployments.onDeleted';
 
-/** Lets another area clean up what it keeps outside SQLite (files, repositories) when a deployment goes. */
-export function onDeploymentDeleted(ctx: ServiceContext, hook: DeploymentDeletedHook): void {
-  const hooks = (ctx.services[HOOKS_KEY] as DeploymentDeletedHook[] | undefined) ?? [];
-  hooks.push(hook);
-  ctx.services[HOOKS_KEY] = hooks;
+function addHook<H>(ctx: ServiceContext, key: string, hook: H): void {
+  ctx.services[key] = [...hooksOf<H>(ctx, key), hook];
 }
+
+function hooksOf<H>(ctx: ServiceContext, key: string): H[] {
+  return (ctx.services[key] as H[] | undefined) ?? [];
+}
+
+export const onDeploymentCreated = (ctx: ServiceContext, hook: DeploymentCreatedHook): void => addHook(ctx, CREATED_HOOKS, hook);
+export const onDeploymentDeleting = (ctx: ServiceContext, hook: DeploymentDeletingHook): void => addHook(ctx, DELETING_HOOKS, hook);
+export const onDeploymentDeleted = (ctx: ServiceContext, hook: DeploymentDeletedHook): void => addHook(ctx, HOOKS_KEY, hook);
 
 /**
  * Deletes the deployment and everything under it (environments, env vars, logs, tokens, build
@@ -360,7 +376,7 @@ export async function deleteDeployment(ctx: ServiceContext, deploymentId: number
   if (storage.credentialsConfigured) secretKeys.push(storageSecretKey(deploymentId));
 
   ctx.db.transaction(() => {
-    revokeEnvironmentTokens(ctx, deploymentId);
+    for (const hook of hooksOf<DeploymentDeletingHook>(ctx, DELETING_HOOKS)) hook(deploymentId);
     const sids = ctx.db.prepare('SELECT sid FROM deployment_tokens WHERE deployment_id = ?').all(deploymentId) as { sid: string }[];
     for (const { sid } of sids) ctx.tokens.revoke(sid);
     ctx.db.prepare('DELETE FROM deployments WHERE id = ?').run(deploymentId);
@@ -374,7 +390,7 @@ export async function deleteDeployment(ctx: ServiceContext, deploymentId: number
       ctx.log.warn('could not delete a secret of a deleted deployment', { deploymentId, key, error: String(error) });
     }
   }
-  for (const hook of (ctx.services[HOOKS_KEY] as DeploymentDeletedHook[] | undefined) ?? []) {
+  for (const hook of hooksOf<DeploymentDeletedHook>(ctx, HOOKS_KEY)) {
     try {
       await hook(deploymentId);
     } catch (error) {

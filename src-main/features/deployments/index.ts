@@ -5,11 +5,14 @@ export {
   isDdlEnabled,
   getCurrentVersion,
   getStorageCredentials,
+  onDeploymentCreated,
   onDeploymentDeleted,
+  onDeploymentDeleting,
   actorLabel,
+  type DeploymentCreatedHook,
   type DeploymentDeletedHook,
 } from './deployments';
 export { appendDeploymentLog, type DeploymentLogEntry } from './logs';
 export { recordBuildState, getBuildState, type BuildStateUpdate } from './build-state';
 export { listDataSources, getDataSource, getDataSourceSecret, envVarNameFor, type DataSource, type DataSourceKind } from './data-sources';
-export { readEnvVars, type StoredEnvVar } from './env-vars';
+export { readEnvVars, lastEnvVarChange, type StoredEnvVar } from './env-vars';

@@ -16,7 +16,6 @@ import {
 } from './deployments';
 import { listEnvVars, setEnvVars } from './env-vars';
 import { listDeploymentLogs } from './logs';
-import { listPods } from './pods';
 import { getDeploymentSettings, getVersionCatalog } from './settings';
 import { mintDeploymentToken } from './token';
 
@@ -51,7 +50,6 @@ export function registerDeploymentsRoutes(api: Api): void {
   route(contract.listDeploymentLogs, read, ({ params, query }) =>
     listDeploymentLogs(ctx, params.deploymentId, { source: query.source, container: query.container }, page(query)),
   );
-  route(contract.listDeploymentPods, read, ({ params, query }) => listPods(ctx, params.deploymentId, page(query)));
   route(contract.advanceCreationStep, edit, ({ params, body, principal }) => advanceCreationStep(ctx, params.deploymentId, body?.from, principal));
   route(contract.resetCreationStep, edit, ({ params, principal }) => resetCreationStep(ctx, params.deploymentId, principal));
   route(contract.createDeploymentToken, edit, ({ params, body, principal }) =>

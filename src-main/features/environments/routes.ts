@@ -1,12 +1,25 @@
 import * as contract from '../../../src-shared/api/environments';
+import { listDeploymentPods } from '../../../src-shared/api/deployments';
 import type { Api } from '../../http/route';
-import { listEnvironments } from './environments';
+import { onDeploymentCreated, onDeploymentDeleting } from '../deployments';
+import { createProductionEnvironment, listEnvironments, revokeEnvironmentTokens } from './environments';
+import { listPods } from './pods';
 import { listEnvironmentTokens, mintEnvironmentToken } from './tokens';
 
 export function registerEnvironmentsRoutes(api: Api): void {
   const { ctx } = api;
   const { route } = api;
   const page = (q: { first?: number; after?: string }) => ({ first: q.first, after: q.after });
+
+  // Every deployment starts with its production environment; its environment tokens go with it.
+  onDeploymentCreated(ctx, (deploymentId, deployBranch) => {
+    const production = createProductionEnvironment(ctx, deploymentId, deployBranch);
+    return `Production environment ${production.id} created on branch ${deployBranch}.`;
+  });
+  onDeploymentDeleting(ctx, (deploymentId) => revokeEnvironmentTokens(ctx, deploymentId));
+
+  // Pods are the running environments of a deployment.
+  route(listDeploymentPods, { access: ['deploymentRead'] }, ({ params, query }) => listPods(ctx, params.deploymentId, page(query)));
 
   // The spec: environments are available to embed sessions; the token routes are not.
   route(contract.listEnvironments, { access: ['deploymentRead'], allowEmbed: true }, ({ params, query }) =>

@@ -4,9 +4,7 @@ import type { Principal } from '../../http/auth';
 import { pageWindow, toPage, type PageRequest } from '../../http/pagination';
 import { ApiError, conflict, forbidden, notFound } from '../../http/problem';
 import { userSummary } from '../identity';
-import { countReportsInFolder } from '../reports';
-import { canManageItem } from '../workbooks';
-import { countWorkbooksInFolder } from '../workbooks';
+import { canManageItem, countItemsInFolder } from '../workspace-items';
 
 export interface FolderRow {
   id: number;
@@ -157,8 +155,7 @@ export function deleteFolder(ctx: ServiceContext, principal: Principal, deployme
     const row = requireFolder(ctx, deploymentId, folderId);
     assertCanManageFolder(principal, row);
     const subfolders = (ctx.db.prepare('SELECT COUNT(*) AS n FROM folders WHERE parent_id = ?').get(folderId) as { n: number }).n;
-    const workbooks = countWorkbooksInFolder(ctx, folderId);
-    const reports = countReportsInFolder(ctx, folderId);
+    const { workbooks, reports } = countItemsInFolder(ctx, folderId);
     if (subfolders + workbooks + reports > 0) {
       throw new ApiError(
         409,

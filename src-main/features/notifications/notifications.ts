@@ -11,7 +11,7 @@ import type { Principal } from '../../http/auth';
 import { pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
 import { badRequest, notFound } from '../../http/problem';
 import { userSummary } from '../identity';
-import { canSeeWorkbook } from '../workbooks';
+import { canSeeWorkbook } from '../workspace-items';
 import { findWorkbookByPublicId, requireWorkbook, type WorkbookRow } from '../workbooks';
 
 interface NotificationRow {

@@ -1,2 +1,2 @@
 /** What other areas may use of the reports area. */
-export { countReportsInFolder, deleteReport, moveReport } from './reports';
+export { deleteReport, moveReport } from './reports';

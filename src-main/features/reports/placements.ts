@@ -13,8 +13,8 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
 import { badRequest, conflict, notFound, unprocessable } from '../../http/problem';
-import { canReadDeployment } from '../workbooks';
-import { requireReport, type ReportRow } from './reports';
+import { canReadDeployment } from '../workspace-items';
+import { requireReport, type ReportRow } from './rows';
 
 interface PlacementRow {
   id: number;

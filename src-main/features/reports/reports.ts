@@ -2,46 +2,13 @@ import type { Report, ReportSort, ReportsListResponse } from '../../../src-share
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { decodeCursor, encodeCursor, DEFAULT_PAGE_SIZE, type PageRequest } from '../../http/pagination';
-import { ApiError, badRequest, forbidden, notFound } from '../../http/problem';
+import { ApiError, badRequest, forbidden } from '../../http/problem';
 import { folderPath, requireFolder } from '../folders';
 import { userSummary } from '../identity';
-import { canEditDeployment, canManageItem } from '../workbooks';
-import { contentHash } from '../workbooks';
+import { canEditDeployment, canManageItem, contentHash } from '../workspace-items';
 import { placementsOf } from './placements';
+import { requireReport, type ReportRow } from './rows';
 
-export interface ReportRow {
-  id: number;
-  deployment_id: number;
-  public_id: string;
-  name: string;
-  title: string | null;
-  description: string | null;
-  folder_id: number | null;
-  owner_user_id: number | null;
-  query: string | null;
-  current_query_checksum: string | null;
-  last_viewed_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export const REPORT_NOT_FOUND = 'REPORT_NOT_FOUND';
-
-export function findReport(ctx: ServiceContext, deploymentId: number, reportId: number): ReportRow | undefined {
-  return ctx.db.prepare('SELECT * FROM reports WHERE id = ? AND deployment_id = ?').get(reportId, deploymentId) as ReportRow | undefined;
-}
-
-export function requireReport(ctx: ServiceContext, deploymentId: number, reportId: number): ReportRow {
-  const row = findReport(ctx, deploymentId, reportId);
-  if (!row) throw notFound(`Report ${reportId} of deployment ${deploymentId}`, REPORT_NOT_FOUND);
-  return row;
-}
-
-export function countReportsInFolder(ctx: ServiceContext, folderId: number): number {
-  return (ctx.db.prepare('SELECT COUNT(*) AS n FROM reports WHERE folder_id = ?').get(folderId) as { n: number }).n;
-}
-
-/** Owner or admin may delete or move a report. */
 export const canManageReport = (principal: Principal, row: ReportRow): boolean => canManageItem(principal, row.owner_user_id);
 /** Deployment edit access may change a report. */
 export const canEditReport = (principal: Principal, row: ReportRow): boolean => canEditDeployment(principal, row.deployment_id);

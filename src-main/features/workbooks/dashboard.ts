@@ -8,7 +8,7 @@ import {
   type DashboardWidget,
 } from '../../../src-shared/api/workbooks';
 import { ApiError, badRequest } from '../../http/problem';
-import { canonicalJson } from './hash';
+import { canonicalJson } from '../workspace-items';
 
 /**
  * Keeps only what a schema describes (recursively), so fields a client invented are never stored.

@@ -6,15 +6,14 @@ import type {
   WorkbookPromotion,
   WorkbookProvenance,
 } from '../../../src-shared/api/promotions';
-import type { WorkbookPromotionSummary } from '../../../src-shared/api/workbooks';
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { paginateArray, pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../http/problem';
 import { userSummary } from '../identity';
-import { canEditDeployment, canReadDeployment, canSeeWorkbook, deploymentExists } from './access';
+import { canEditDeployment, canReadDeployment, canSeeWorkbook, deploymentExists } from '../workspace-items';
 import { diffDashboards } from './dashboard';
-import { canonicalJson, contentHash } from './hash';
+import { canonicalJson, contentHash } from '../workspace-items';
 import {
   findWorkbook,
   findWorkbookBySlug,
@@ -25,27 +24,7 @@ import {
   workbookContentHash,
   type WorkbookRow,
 } from './store';
-
-interface PromotionRow {
-  id: number;
-  source_deployment_id: number;
-  source_workbook_id: number | null;
-  source_slug: string;
-  source_name: string;
-  target_deployment_id: number;
-  target_workbook_id: number | null;
-  target_slug: string;
-  target_name: string;
-  operation: 'CREATE' | 'UPDATE';
-  source_hash: string;
-  target_hash_before: string | null;
-  target_hash_after: string;
-  changes: string;
-  idempotency_key: string | null;
-  request_fingerprint: string;
-  promoted_by_user_id: number | null;
-  created_at: string;
-}
+import type { PromotionRow } from './promotion-summary';
 
 export interface PromotionTargetInput {
   targetDeploymentId: number;
@@ -294,26 +273,6 @@ export function applyPromotion(
 }
 
 /** Summary shown on every workbook record; null when it was never promoted nor promoted to. */
-export function promotionSummary(ctx: ServiceContext, workbookId: number): WorkbookPromotionSummary | null {
-  const last = ctx.db
-    .prepare('SELECT MAX(created_at) AS at FROM workbook_promotions WHERE source_workbook_id = ? OR target_workbook_id = ?')
-    .get(workbookId, workbookId) as { at: string | null };
-  if (!last.at) return null;
-  const origin = ctx.db
-    .prepare('SELECT * FROM workbook_promotions WHERE target_workbook_id = ? ORDER BY id DESC LIMIT 1')
-    .get(workbookId) as PromotionRow | undefined;
-  const destinations = ctx.db
-    .prepare('SELECT COUNT(DISTINCT target_workbook_id) AS n FROM workbook_promotions WHERE source_workbook_id = ?')
-    .get(workbookId) as { n: number };
-  return {
-    promotedFrom: origin
-      ? { deploymentId: origin.source_deployment_id, workbookId: origin.source_workbook_id, promotionId: origin.id, promotedAt: origin.created_at }
-      : null,
-    destinationCount: destinations.n,
-    lastPromotedAt: last.at,
-  };
-}
-
 function currentHashOf(ctx: ServiceContext, workbookId: number | null): string | null {
   if (workbookId === null) return null;
   const row = ctx.db.prepare('SELECT * FROM workbooks WHERE id = ?').get(workbookId) as WorkbookRow | undefined;

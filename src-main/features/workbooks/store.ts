@@ -7,10 +7,10 @@ import { pageWindow, toPage, type PageRequest, type PageResult } from '../../htt
 import { conflict, forbidden, notFound } from '../../http/problem';
 import { folderPath, requireFolder } from '../folders';
 import { userSummary } from '../identity';
-import { canManageWorkbook, canSeeWorkbook, isAdmin } from './access';
+import { canManageWorkbook, canSeeWorkbook, isAdmin } from '../workspace-items';
 import { parseDashboard, serializeDashboard } from './dashboard';
-import { contentHash } from './hash';
-import { promotionSummary } from './promotion';
+import { contentHash } from '../workspace-items';
+import { promotionSummary } from './promotion-summary';
 
 export interface WorkbookRow {
   id: number;
@@ -60,10 +60,6 @@ export function assertCanManageWorkbook(principal: Principal, row: WorkbookRow):
   if (!canManageWorkbook(principal, ownerOf(row))) {
     throw forbidden(`Only the owner of workbook ${row.id} or an admin can do this.`);
   }
-}
-
-export function countWorkbooksInFolder(ctx: ServiceContext, folderId: number): number {
-  return (ctx.db.prepare('SELECT COUNT(*) AS n FROM workbooks WHERE folder_id = ?').get(folderId) as { n: number }).n;
 }
 
 export function toWorkbook(ctx: ServiceContext, principal: Principal, row: WorkbookRow): Workbook {

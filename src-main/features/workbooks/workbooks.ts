@@ -13,7 +13,7 @@ import {
   updateWorkbookRow,
   type WorkbookRow,
 } from './store';
-import { canSeeWorkbook } from './access';
+import { canSeeWorkbook } from '../workspace-items';
 
 export interface CreateWorkbookInput {
   name: string;

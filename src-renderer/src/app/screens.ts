@@ -1,9 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ScreenProps } from './screen-props';
 
-export interface ScreenProps {
-  /** Path segments below the screen's own path (`/deployments/3/env` → `['3', 'env']`). */
-  subpath: string[];
-}
+export type { ScreenProps } from './screen-props';
 
 export interface Screen {
   id: string;

@@ -1,5 +1,5 @@
 import { getHealth } from '../../../../src-shared/api/system';
-import type { ScreenProps } from '../../app/screens';
+import type { ScreenProps } from '../../app/screen-props';
 import { api, useSession } from '../../app/session';
 import { RouteTabs } from '../../lib/tabs';
 import { Badge, ProblemBanner } from '../../lib/ui';

@@ -1,5 +1,5 @@
 import { useEffect, useState, type MouseEvent } from 'react';
-import type { ScreenProps } from '../../app/screens';
+import type { ScreenProps } from '../../app/screen-props';
 import { navigate } from '../../app/router';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../lib/ui';
 import { CreateDeploymentDialog } from './CreateDeploymentDialog';

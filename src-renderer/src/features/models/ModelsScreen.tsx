@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { listDeployments } from '../../../../src-shared/api/deployments';
 import type { Branch } from '../../../../src-shared/api/data-model';
 import { navigate } from '../../app/router';
-import type { ScreenProps } from '../../app/screens';
+import type { ScreenProps } from '../../app/screen-props';
 import { api, useSession } from '../../app/session';
 import { fetchAllPages } from '../../lib/paging';
 import { Badge, Button, Dialog, EmptyState, ProblemBanner, Spinner } from '../../lib/ui';

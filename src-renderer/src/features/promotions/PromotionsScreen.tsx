@@ -4,7 +4,7 @@ import type { PromotionPreview, WorkbookPromotion } from '../../../../src-shared
 import { getWorkbook } from '../../../../src-shared/api/workbooks';
 import { navigate } from '../../app/router';
 import { api } from '../../app/session';
-import type { ScreenProps } from '../../app/screens';
+import type { ScreenProps } from '../../app/screen-props';
 import { Badge, Button, EmptyState, Field, ProblemBanner, Spinner, Time } from '../../lib/ui';
 import { useQuery } from '../../lib/useQuery';
 import { deploymentLabel, useDebounced, useDeploymentList, useWorkbookList } from '../workbooks/data';

@@ -1,6 +1,6 @@
 import { useEffect, type MouseEvent } from 'react';
 import { navigate } from '../../app/router';
-import type { ScreenProps } from '../../app/screens';
+import type { ScreenProps } from '../../app/screen-props';
 import { EmptyState, Field, ProblemBanner, Spinner } from '../../lib/ui';
 import { useDeploymentList, useDeploymentSettings } from './data';
 import { LakehousePanel } from './lakehouse/LakehousePanel';

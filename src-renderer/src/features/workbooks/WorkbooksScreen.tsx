@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Workbook } from '../../../../src-shared/api/workbooks';
 import type { Deployment } from '../../../../src-shared/api/deployments';
 import { navigate } from '../../app/router';
-import type { ScreenProps } from '../../app/screens';
+import type { ScreenProps } from '../../app/screen-props';
 import { Badge, Button, EmptyState, Field, ProblemBanner, Spinner, Time } from '../../lib/ui';
 import { deploymentLabel, useDebounced, useDeploymentList, useWorkbookList } from './data';
 import { AppLink, idOf, promotionPath, workbookPath, workbooksPath } from './links';

@@ -1,10 +1,8 @@
 import { LOG_CONTAINERS, type LogContainer } from '../../../src-shared/api/deployments';
 import type { ServiceContext } from '../../context';
 import { paginateArray, type PageRequest } from '../../http/pagination';
-import { allEnvironments } from '../environments/environments';
-import { getBuildState } from './build-state';
-import { getCurrentVersion } from './deployments';
-import { lastEnvVarChange } from './env-vars';
+import { getBuildState, getCurrentVersion, lastEnvVarChange } from '../deployments';
+import { allEnvironments } from './environments';
 
 type Phase = 'Pending' | 'Running' | 'Failed';
 
