@@ -4,6 +4,7 @@ import { Problem, type RouteDef } from '../../src-shared/api/contract';
 import { ErrorCodes } from '../../src-shared/api/errors';
 import type { ServiceContext } from '../context';
 import { assertAccess, type AccessRule, type Principal } from './auth';
+import { CursorSealer, sealPage, type ListIdentity } from './cursors';
 import { ApiError } from './problem';
 
 export interface RouteOptions {
@@ -59,6 +60,7 @@ export interface Api {
 
 export function createApi(app: FastifyInstance, ctx: ServiceContext): Api {
   const deploymentExists = ctx.db.prepare('SELECT 1 FROM deployments WHERE id = ?');
+  const cursors = new CursorSealer(ctx.tokens.deriveKey('list-cursors'));
   return {
     app,
     ctx,
@@ -66,6 +68,9 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext): Api {
       const status = def.status ?? 200;
       if (def.body && def.bodyOptional) optionalBodyOperations.add(def.operationId);
       const isPublic = def.auth === 'public';
+      // Every operation with an `after` query parameter is a list: its cursors are sealed here.
+      const isList = Boolean((def.query as { properties?: Record<string, unknown> } | undefined)?.properties?.after);
+      const listOf = (request: FastifyRequest): ListIdentity => ({ operationId: def.operationId, params: request.params });
       const successSchema =
         def.produces !== undefined
           ? { description: def.summary, content: { [def.produces]: { schema: def.response } } }
@@ -100,6 +105,12 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext): Api {
           if (isPublic) return;
           const principal = request.principal;
           if (!principal) throw new ApiError(401, ErrorCodes.UNAUTHENTICATED, 'A credential is required.');
+          if (isList) {
+            // Like schema validation, a cursor this list did not issue is refused before anything else.
+            const query = request.query as { after?: unknown };
+            if (query.after === '') delete query.after;
+            else if (typeof query.after === 'string') query.after = cursors.open(listOf(request), query.after);
+          }
           if (principal.via === 'embed' && !options.allowEmbed) {
             throw new ApiError(403, ErrorCodes.EMBED_SESSION_REFUSED, 'Embed sessions cannot use this operation.');
           }
@@ -125,7 +136,7 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext): Api {
           if (result === REPLY_SENT) return reply;
           reply.code(status);
           if (status === 204) return reply.send();
-          return reply.send(result);
+          return reply.send(isList ? sealPage(cursors, listOf(request), result) : result);
         },
       });
     },

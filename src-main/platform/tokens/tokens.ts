@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { Db } from '../db/connection';
 import type { Clock } from '../clock';
@@ -66,6 +66,11 @@ export class TokenService {
       await secrets.set(SIGNING_KEY, encoded);
     }
     return new TokenService(db, clock, new Uint8Array(Buffer.from(encoded, 'base64')));
+  }
+
+  /** A key for another purpose (e.g. sealing list cursors), derived from the signing key: stable across restarts. */
+  deriveKey(purpose: string): Uint8Array {
+    return new Uint8Array(createHmac('sha256', this.key).update(`drydock:${purpose}`).digest());
   }
 
   async issue(options: IssueOptions): Promise<IssuedToken> {
