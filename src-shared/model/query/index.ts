@@ -1,0 +1,7 @@
+// Public API of the query planner: REST `load` queries over a compiled model → SQL for DuckDB,
+// Snowflake or Databricks. Pure TypeScript, like the rest of the compiler.
+
+export { planQuery, type PlanOptions } from './planner';
+export { DIALECTS, duckdbDialect, snowflakeDialect, databricksDialect, type Dialect, type DialectName } from './dialects';
+export { formatWall, resolveDateRange, wallTimeIn, type WallTime } from './dates';
+export * from './types';
