@@ -25,6 +25,7 @@ import { registerScheduledTaskRoutes } from './scheduled-tasks';
 import { registerTransformSyncRoutes } from './transform-sync';
 import { registerGitHostRoutes } from './git-host';
 import { registerDashboardExportRoutes } from './dashboard-exports';
+import { registerProfileRoutes } from './profiles';
 
 /** Every area's routes. Each area registers itself with one line here. */
 export async function registerFeatures(api: Api): Promise<void> {
@@ -54,4 +55,5 @@ export async function registerFeatures(api: Api): Promise<void> {
   registerTransformSyncRoutes(api);
   registerGitHostRoutes(api);
   registerDashboardExportRoutes(api);
+  registerProfileRoutes(api);
 }

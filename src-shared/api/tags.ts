@@ -35,4 +35,8 @@ export const TAGS = [
   { name: 'Dashboard Embed Access', description: 'Which embed tenants may read which workbooks.' },
   { name: 'Usage Analytics', description: 'Usage analytics tokens.' },
   { name: 'OpenAPI Spec', description: 'This document, and service health.' },
+  {
+    name: 'Remote Profiles',
+    description: 'Drydock: other Drydock services or platform tenants this app talks to (credentials in the keychain), and promotions and publishes to them.',
+  },
 ] as const;

@@ -74,6 +74,24 @@ export async function commitFiles(
   });
 }
 
+/**
+ * Every file of a branch's head commit with its bytes (uncommitted dev-mode edits excluded), e.g.
+ * to publish the branch to another service. `branch` defaults to the deploy branch.
+ */
+export async function readBranchSnapshot(
+  ctx: ServiceContext,
+  deploymentId: number,
+  branch?: string,
+): Promise<{ branchName: string; deployBranch: string; commit: string; files: { path: string; content: Uint8Array }[] }> {
+  const { repo, deployBranch } = await openRepository(ctx, deploymentId);
+  const name = branch ?? deployBranch;
+  await loadBranch(ctx, repo, deploymentId, deployBranch, name);
+  const { commit, tree } = await repo.branchTree(name);
+  const files: { path: string; content: Uint8Array }[] = [];
+  for (const [path, entry] of tree) files.push({ path, content: await repo.readBlob(entry.oid) });
+  return { branchName: name, deployBranch, commit, files };
+}
+
 /** Head commit id of a branch (404 `BRANCH_NOT_FOUND`). */
 export async function getBranchHead(ctx: ServiceContext, deploymentId: number, branch: string): Promise<string> {
   const { repo, deployBranch } = await openRepository(ctx, deploymentId);

@@ -4,7 +4,10 @@ export {
   deleteWorkbook,
   findWorkbookByPublicId,
   moveWorkbook,
+  promotableContent,
   requireWorkbook,
+  workbookContentHash,
   type WorkbookRow,
 } from './store';
 export { parseDashboard } from './dashboard';
+export { changesBetween } from './promotion';

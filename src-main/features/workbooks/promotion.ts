@@ -96,7 +96,8 @@ function resolveTarget(ctx: ServiceContext, principal: Principal, source: Workbo
   return { row, slug: row?.slug ?? source.slug };
 }
 
-function changesBetween(source: PromotableContent, target: PromotableContent | null): PromotionChanges {
+/** How `target` would change into `source` (also used by cross-instance promotion). */
+export function changesBetween(source: PromotableContent, target: PromotableContent | null): PromotionChanges {
   const fieldsChanged = (['name', 'description'] as const).filter(
     (key) => target === null || canonicalJson(source[key] ?? null) !== canonicalJson(target[key] ?? null),
   );

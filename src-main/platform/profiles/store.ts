@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection';
 import { systemClock, isoNow, type Clock } from '../clock';
 import type { SecretStore } from '../secrets';
+import { LOCAL_PROFILE, PROFILE_NAME_PATTERN as NAME_PATTERN } from '../../../src-shared/api/profiles';
 
 /*
  * Remote profiles: another Drydock service or a hosted platform tenant, addressed by a name.
@@ -20,10 +21,10 @@ export type CredentialKind = 'api-key' | 'bearer';
 export const CREDENTIAL_KINDS: readonly CredentialKind[] = ['api-key', 'bearer'];
 
 /** The name of the local service in the renderer's switcher; no stored profile may take it. */
-export const LOCAL_PROFILE_NAME = 'local';
+export const LOCAL_PROFILE_NAME = LOCAL_PROFILE;
 
 /** Lowercase letters, digits, `-` and `_`, up to 40: safe as a URL path segment and a keychain key part. */
-export const PROFILE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+export const PROFILE_NAME_PATTERN = new RegExp(NAME_PATTERN);
 const MAX_CREDENTIAL_LENGTH = 8192;
 const MAX_DESCRIPTION_LENGTH = 500;
 

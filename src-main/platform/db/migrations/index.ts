@@ -8,9 +8,10 @@ import { workbooks } from './007-workbooks';
 import { admin } from './008-admin';
 import { automation } from './009-automation';
 import { profiles } from './010-profiles';
+import { remoteTransfers } from './011-remote-transfers';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
 
 /** Every schema step in order. Append new steps; never edit a released one. */
-export const MIGRATIONS: readonly Migration[] = [core, deployments, dataModel, jobs, warehouseSync, lakehouse, workbooks, admin, automation, profiles];
+export const MIGRATIONS: readonly Migration[] = [core, deployments, dataModel, jobs, warehouseSync, lakehouse, workbooks, admin, automation, profiles, remoteTransfers];
