@@ -53,7 +53,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const log = options.log ?? consoleLogger;
   const secrets =
     typeof options.secrets === 'object' ? options.secrets : await openSecretStore(options.secrets ?? 'keychain', options.dataDir);
-  const db = openDatabase(join(options.dataDir, 'drydock.sqlite'));
+  const db = openDatabase(join(options.dataDir, 'drydock.sqlite'), { statementCache: 1000 });
   const closers: (() => Promise<void> | void)[] = [];
   try {
     const tokens = await TokenService.open(db, secrets, clock);

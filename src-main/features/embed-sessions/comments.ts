@@ -2,7 +2,7 @@ import type { EmbedComment } from '../../../src-shared/api/embed';
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { ApiError, forbidden, notFound } from '../../http/problem';
-import { paginateArray, pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
+import { pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
 import { findEmbedTenant } from '../embed';
 import { embedTenantSettings, findEmbedUser, searchTenantUsers } from '../embed-tenants';
 import type { WorkbookRow } from '../workbooks';
@@ -152,6 +152,7 @@ export function resolveComment(ctx: ServiceContext, scope: CommentScope, comment
 }
 
 export function mentionableUsers(ctx: ServiceContext, scope: CommentScope, page: PageRequest & { search?: string }) {
-  const users = searchTenantUsers(ctx, scope.tenant, page.search).map((u) => ({ id: u.id, name: u.name, email: u.email }));
-  return paginateArray(users, page, (u) => u.id);
+  const { limit, after } = pageWindow<number>(page);
+  const users = searchTenantUsers(ctx, scope.tenant, page.search, after ?? 0, limit);
+  return toPage(users, page, (u) => u.id, (u) => ({ id: u.id, name: u.name, email: u.email }));
 }

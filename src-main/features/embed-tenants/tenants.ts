@@ -7,7 +7,7 @@ import {
 } from '../../../src-shared/api/embed';
 import type { ServiceContext } from '../../context';
 import { ApiError, conflict, notFound } from '../../http/problem';
-import { paginateArray, pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
+import { pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
 import { ensureEmbedTenant, listEmbedTenants, requireEmbedTenant, type EmbedTenantRow } from '../embed';
 
 // ---- tenants and their profile -----------------------------------------------------------------
@@ -41,9 +41,8 @@ function toTenant(ctx: ServiceContext, row: EmbedTenantRow): EmbedTenant {
 }
 
 export function listTenants(ctx: ServiceContext, page: PageRequest): PageResult<EmbedTenant> {
-  const all = listEmbedTenants(ctx);
-  const result = paginateArray(all, page, (row) => row.name);
-  return { items: result.items.map((row) => toTenant(ctx, row)), pageInfo: result.pageInfo };
+  const { limit, after } = pageWindow<string>(page);
+  return toPage(listEmbedTenants(ctx, after, limit), page, (row) => row.name, (row) => toTenant(ctx, row));
 }
 
 export const getTenant = (ctx: ServiceContext, name: string): EmbedTenant => toTenant(ctx, requireEmbedTenant(ctx, name));
@@ -117,14 +116,22 @@ export function findEmbedUser(ctx: ServiceContext, tenantName: string, id: numbe
 }
 
 /** Users of a tenant by search on name or email, for mentions. */
-export function searchTenantUsers(ctx: ServiceContext, tenantName: string, search: string | undefined): EmbedUser[] {
+/** Users of a tenant matching `search` (name, email or external id), by id after `afterId` (keyset), at most `limit`. */
+export function searchTenantUsers(
+  ctx: ServiceContext,
+  tenantName: string,
+  search: string | undefined,
+  afterId = 0,
+  limit = -1,
+): EmbedUser[] {
   const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const rows = ctx.db
     .prepare(
-      `SELECT * FROM embed_users WHERE tenant_name = ? AND (? IS NULL OR name LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' OR external_id LIKE ? ESCAPE '\\')
-       ORDER BY id`,
+      `SELECT * FROM embed_users WHERE tenant_name = ? AND id > ?
+         AND (? IS NULL OR name LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' OR external_id LIKE ? ESCAPE '\\')
+       ORDER BY id LIMIT ?`,
     )
-    .all(tenantName, pattern, pattern, pattern, pattern) as UserRow[];
+    .all(tenantName, afterId, pattern, pattern, pattern, pattern, limit) as UserRow[];
   return rows.map((r) => toUser(ctx, r));
 }
 

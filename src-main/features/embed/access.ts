@@ -9,7 +9,7 @@ import type {
 } from '../../../src-shared/api/embed-access';
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
-import { paginateArray, type PageRequest, type PageResult } from '../../http/pagination';
+import { pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
 import { invalidField } from '../../http/problem';
 import { assertCanManageFolder, folderChain, folderPath, requireFolder } from '../folders';
 import { userSummary } from '../identity';
@@ -143,23 +143,33 @@ export function listEmbedTenantWorkbooks(
   query: PageRequest & { accessSource?: AccessSource },
 ): PageResult<EmbedTenantWorkbook> {
   requireEmbedTenant(ctx, tenantName);
-  const rows = ctx.db.prepare('SELECT * FROM workbooks WHERE deployment_id = ? ORDER BY id').all(deploymentId) as WorkbookRow[];
+  const { limit, after } = pageWindow<number>(query);
+  // Access is decided per workbook (its entries, then its folders'), so walk the workbooks by id in
+  // batches and stop once the page is full, instead of deciding for every workbook of the deployment.
+  const batch = ctx.db.prepare('SELECT * FROM workbooks WHERE deployment_id = ? AND id > ? ORDER BY id LIMIT ?');
   const granted: EmbedTenantWorkbook[] = [];
-  for (const row of rows) {
-    const access = effectiveEmbedAccess(ctx, tenantName, row);
-    if (access.action !== 'read' || access.accessSource === null) continue;
-    if (query.accessSource && access.accessSource !== query.accessSource) continue;
-    granted.push({
-      workbookId: row.id,
-      slug: row.slug,
-      name: row.name,
-      publicId: row.public_id,
-      folderId: row.folder_id,
-      folderPath: folderPath(ctx, row.folder_id),
-      action: 'read',
-      accessSource: access.accessSource,
-      sourceFolderId: access.sourceFolderId,
-    });
+  let afterId = after ?? 0;
+  for (;;) {
+    const rows = batch.all(deploymentId, afterId, Math.max(limit, 200)) as WorkbookRow[];
+    for (const row of rows) {
+      const access = effectiveEmbedAccess(ctx, tenantName, row);
+      if (access.action !== 'read' || access.accessSource === null) continue;
+      if (query.accessSource && access.accessSource !== query.accessSource) continue;
+      granted.push({
+        workbookId: row.id,
+        slug: row.slug,
+        name: row.name,
+        publicId: row.public_id,
+        folderId: row.folder_id,
+        folderPath: folderPath(ctx, row.folder_id),
+        action: 'read',
+        accessSource: access.accessSource,
+        sourceFolderId: access.sourceFolderId,
+      });
+      if (granted.length === limit) break;
+    }
+    if (granted.length === limit || rows.length < Math.max(limit, 200)) break;
+    afterId = rows[rows.length - 1].id;
   }
-  return paginateArray(granted, query, (item) => item.workbookId);
+  return toPage(granted, query, (item) => item.workbookId, (item) => item);
 }

@@ -31,8 +31,9 @@ export function ensureEmbedTenant(ctx: ServiceContext, name: string, displayName
   return findEmbedTenant(ctx, name) as EmbedTenantRow;
 }
 
-export function listEmbedTenants(ctx: ServiceContext): EmbedTenantRow[] {
-  return ctx.db.prepare('SELECT * FROM embed_tenants ORDER BY name').all() as EmbedTenantRow[];
+/** Tenants by name after `afterName` (keyset over the primary key), at most `limit` of them. */
+export function listEmbedTenants(ctx: ServiceContext, afterName: string | null = null, limit = -1): EmbedTenantRow[] {
+  return ctx.db.prepare('SELECT * FROM embed_tenants WHERE name > ? ORDER BY name LIMIT ?').all(afterName ?? '', limit) as EmbedTenantRow[];
 }
 
 /** Deletes a tenant and every embed access entry naming it; false when it did not exist. */

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { pageWindow, toPage, type PageRequest } from '../../http/pagination';
 import { ApiError, conflict, forbidden, notFound } from '../../http/problem';
+import { countedRows } from '../../platform/db/list-counts';
 import { userSummary } from '../identity';
 import { canManageItem, countItemsInFolder } from '../workspace-items';
 
@@ -80,6 +81,7 @@ export function assertCanManageFolder(principal: Principal, row: FolderRow): voi
   }
 }
 
+/** Folders by id (keyset over (deployment, id) or (deployment, parent, id)); `count` is kept by triggers. */
 export function listFolders(
   ctx: ServiceContext,
   principal: Principal,
@@ -88,12 +90,13 @@ export function listFolders(
 ): FoldersListResponse {
   const { limit, after } = pageWindow<number>(query);
   const filterParent = query.parentId !== undefined;
-  const where = `deployment_id = ? ${filterParent ? 'AND COALESCE(parent_id, 0) = ?' : ''}`;
-  const args: unknown[] = filterParent ? [deploymentId, query.parentId] : [deploymentId];
+  // `IS` matches NULL (parent 0 = the top level) and still walks the (deployment, parent, id) index.
+  const where = `deployment_id = ? ${filterParent ? 'AND parent_id IS ?' : ''}`;
+  const args: unknown[] = filterParent ? [deploymentId, query.parentId === 0 ? null : query.parentId] : [deploymentId];
   const rows = ctx.db
     .prepare(`SELECT * FROM folders WHERE ${where} AND id > ? ORDER BY id LIMIT ?`)
     .all(...args, after ?? 0, limit) as FolderRow[];
-  const count = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM folders WHERE ${where}`).get(...args) as { n: number }).n;
+  const count = countedRows(ctx.db, 'folders', deploymentId, query.parentId);
   const page = toPage(rows, query, (r) => r.id, (r) => toFolder(ctx, principal, r));
   return { ...page, data: page.items, count };
 }

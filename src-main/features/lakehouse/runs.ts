@@ -162,7 +162,7 @@ export function listRuns(ctx: ServiceContext, deploymentId: number, dataSourceNa
   const rows = ctx.db
     .prepare(
       `SELECT * FROM lakehouse_runs WHERE deployment_id = ? AND data_source = ?
-         ${after ? 'AND (created_at < ? OR (created_at = ? AND id < ?))' : ''}
+         ${after ? 'AND created_at <= ? AND (created_at < ? OR id < ?)' : ''}
        ORDER BY created_at DESC, id DESC LIMIT ?`,
     )
     .all(...(after ? [deploymentId, ds.name, after[0], after[0], after[1], limit] : [deploymentId, ds.name, limit])) as RunRow[];

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { UserOAuthToken } from '../../../src-shared/api/oauth';
 import type { ServiceContext } from '../../context';
 import { ApiError, notFound } from '../../http/problem';
-import { paginateArray, type PageRequest, type PageResult } from '../../http/pagination';
+import { pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
 import { randomToken, sha256 } from '../../platform/tokens/tokens';
 import { clientSecretKey, integrationRow } from './integrations';
 
@@ -37,8 +37,11 @@ const TOKEN_COLUMNS = `t.integration_id, i.name, i.provider, t.scopes, t.has_ref
   FROM user_oauth_tokens t JOIN oauth_integrations i ON i.id = t.integration_id`;
 
 export function listUserTokens(ctx: ServiceContext, userId: number, page: PageRequest): PageResult<UserOAuthToken> {
-  const rows = ctx.db.prepare(`SELECT ${TOKEN_COLUMNS} WHERE t.user_id = ? ORDER BY t.integration_id`).all(userId) as TokenRow[];
-  return paginateArray(rows.map(toToken), page, (t) => t.integrationId);
+  const { limit, after } = pageWindow<number>(page);
+  const rows = ctx.db
+    .prepare(`SELECT ${TOKEN_COLUMNS} WHERE t.user_id = ? AND t.integration_id > ? ORDER BY t.integration_id LIMIT ?`)
+    .all(userId, after ?? 0, limit) as TokenRow[];
+  return toPage(rows, page, (r) => r.integration_id, toToken);
 }
 
 async function forgetTokens(ctx: ServiceContext, userId: number, integrationId: number): Promise<void> {

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { decodeCursor, encodeCursor, DEFAULT_PAGE_SIZE, type PageRequest } from '../../http/pagination';
 import { ApiError, badRequest, forbidden } from '../../http/problem';
+import { countedRows } from '../../platform/db/list-counts';
 import { folderPath, requireFolder } from '../folders';
 import { userSummary } from '../identity';
 import { canEditDeployment, canManageItem, contentHash } from '../workspace-items';
@@ -50,8 +51,11 @@ export function viewReport(ctx: ServiceContext, deploymentId: number, reportId: 
 }
 
 interface SortSpec {
-  column: string;
-  /** Keyset condition after the cursor (value, id). */
+  column: 'name' | 'created_at' | 'updated_at';
+  /**
+   * Keyset condition after the cursor (value, value, id): a range on the sort index
+   * (`k >= v AND (k > v OR id > i)`), so a later page starts where the last one ended.
+   */
   after: string;
   order: string;
 }
@@ -59,11 +63,11 @@ interface SortSpec {
 const SORTS: Record<Exclude<ReportSort, 'lastViewedAt'>, SortSpec> = {
   name: {
     column: 'name',
-    after: '(name > ? COLLATE NOCASE OR (name = ? COLLATE NOCASE AND id > ?))',
+    after: 'name >= ? COLLATE NOCASE AND (name > ? COLLATE NOCASE OR id > ?)',
     order: 'name COLLATE NOCASE ASC, id ASC',
   },
-  createdAt: { column: 'created_at', after: '(created_at < ? OR (created_at = ? AND id < ?))', order: 'created_at DESC, id DESC' },
-  updatedAt: { column: 'updated_at', after: '(updated_at < ? OR (updated_at = ? AND id < ?))', order: 'updated_at DESC, id DESC' },
+  createdAt: { column: 'created_at', after: 'created_at <= ? AND (created_at < ? OR id < ?)', order: 'created_at DESC, id DESC' },
+  updatedAt: { column: 'updated_at', after: 'updated_at <= ? AND (updated_at < ? OR id < ?)', order: 'updated_at DESC, id DESC' },
 };
 
 export interface ReportListQuery extends PageRequest {
@@ -73,6 +77,16 @@ export interface ReportListQuery extends PageRequest {
   sortBy?: ReportSort;
 }
 
+/**
+ * The deprecated `count`: kept by triggers for the whole deployment and per folder; only a
+ * `search` or `externalWorkbookId` filter counts the matching rows.
+ */
+function countReports(ctx: ServiceContext, deploymentId: number, query: ReportListQuery, where: string, args: unknown[]): number {
+  if (!query.search && query.externalWorkbookId === undefined) return countedRows(ctx.db, 'reports', deploymentId, query.folderId);
+  return (ctx.db.prepare(`SELECT COUNT(*) AS n FROM reports WHERE ${where}`).get(...args) as { n: number }).n;
+}
+
+/** Reports in the order asked, a page at a time by keyset over the index of that order (migration 012). */
 export function listReports(ctx: ServiceContext, principal: Principal, deploymentId: number, query: ReportListQuery): ReportsListResponse {
   const sortBy = query.sortBy ?? 'updatedAt';
   const filters = ['deployment_id = ?'];
@@ -83,15 +97,16 @@ export function listReports(ctx: ServiceContext, principal: Principal, deploymen
     args.push(like, like);
   }
   if (query.folderId !== undefined) {
-    filters.push('COALESCE(folder_id, 0) = ?');
-    args.push(query.folderId);
+    // `IS` matches NULL (folder 0 = the top level) and still walks the (deployment, folder, …) index.
+    filters.push('folder_id IS ?');
+    args.push(query.folderId === 0 ? null : query.folderId);
   }
   if (query.externalWorkbookId !== undefined) {
     filters.push('EXISTS (SELECT 1 FROM report_placements p WHERE p.report_id = reports.id AND p.external_workbook_id = ?)');
     args.push(query.externalWorkbookId);
   }
   const where = filters.join(' AND ');
-  const count = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM reports WHERE ${where}`).get(...args) as { n: number }).n;
+  const count = countReports(ctx, deploymentId, query, where, args);
   // Without cursor pagination (lastViewedAt) the whole list is returned unless `first` limits it.
   const size = query.first ?? (sortBy === 'lastViewedAt' ? Number.MAX_SAFE_INTEGER - 1 : DEFAULT_PAGE_SIZE);
 
@@ -106,7 +121,7 @@ export function listReports(ctx: ServiceContext, principal: Principal, deploymen
       );
     }
     rows = ctx.db
-      .prepare(`SELECT * FROM reports WHERE ${where} ORDER BY last_viewed_at IS NULL, last_viewed_at DESC, id DESC LIMIT ?`)
+      .prepare(`SELECT * FROM reports WHERE ${where} ORDER BY (last_viewed_at IS NULL), last_viewed_at DESC, id DESC LIMIT ?`)
       .all(...args, query.first === undefined ? -1 : size + 1) as ReportRow[];
   } else {
     const spec = SORTS[sortBy];
@@ -124,7 +139,7 @@ export function listReports(ctx: ServiceContext, principal: Principal, deploymen
     }
     rows = ctx.db.prepare(`SELECT * FROM reports WHERE ${pageWhere} ORDER BY ${spec.order} LIMIT ?`).all(...pageArgs, size + 1) as ReportRow[];
     const last = rows.length > size ? rows[size - 1] : undefined;
-    if (last) endCursor = encodeCursor({ sortBy, key: [last[spec.column as 'name'], last.id] });
+    if (last) endCursor = encodeCursor({ sortBy, key: [last[spec.column], last.id] });
   }
   const hasNextPage = rows.length > size;
   const items = rows.slice(0, size).map((row) => toReport(ctx, principal, row));

@@ -348,12 +348,15 @@ export function listPromotions(
 ): PageResult<WorkbookPromotion> {
   const row = requireWorkbook(ctx, principal, deploymentId, workbookId);
   const { limit, after } = pageWindow<number>(page);
+  // Two index walks (from, to), each stopping at the page size, merged: never a sort of the whole history.
   const rows = ctx.db
     .prepare(
-      `SELECT * FROM workbook_promotions WHERE (source_workbook_id = ? OR target_workbook_id = ?) AND id < ?
+      `SELECT * FROM (SELECT * FROM workbook_promotions WHERE source_workbook_id = ? AND id < ? ORDER BY id DESC LIMIT ?)
+       UNION
+       SELECT * FROM (SELECT * FROM workbook_promotions WHERE target_workbook_id = ? AND id < ? ORDER BY id DESC LIMIT ?)
        ORDER BY id DESC LIMIT ?`,
     )
-    .all(row.id, row.id, after ?? Number.MAX_SAFE_INTEGER, limit) as PromotionRow[];
+    .all(row.id, after ?? Number.MAX_SAFE_INTEGER, limit, row.id, after ?? Number.MAX_SAFE_INTEGER, limit, limit) as PromotionRow[];
   return toPage(rows, page, (r) => r.id, (r) => toPromotion(ctx, r));
 }
 

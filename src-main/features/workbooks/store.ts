@@ -117,8 +117,9 @@ export function listWorkbooks(
     args.push(principal.userId ?? -1);
   }
   if (query.folderId !== undefined) {
-    clauses.push('COALESCE(folder_id, 0) = ?');
-    args.push(query.folderId);
+    // `IS` matches NULL (folder 0 = the top level) and still walks the (deployment, folder, id) index.
+    clauses.push('folder_id IS ?');
+    args.push(query.folderId === 0 ? null : query.folderId);
   }
   if (query.search) {
     clauses.push("(name LIKE ? ESCAPE '\\' OR slug LIKE ? ESCAPE '\\')");

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, type Migration } from './migrations';
@@ -23,6 +24,8 @@ export class DatabaseTooNewError extends Error {
 export interface OpenOptions {
   migrations?: readonly Migration[];
   readonly?: boolean;
+  /** Keep up to this many prepared statements, keyed by their SQL (see `cacheStatements`); 0 = none. */
+  statementCache?: number;
 }
 
 /**
@@ -39,11 +42,35 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
     migrate(db, file, options.migrations ?? MIGRATIONS);
+    if (options.statementCache) cacheStatements(db, options.statementCache);
     return db;
   } catch (error) {
     db.close();
     throw error;
   }
+}
+
+/**
+ * Makes `db.prepare(sql)` return the statement prepared before for the same SQL (the least
+ * recently used ones are dropped past `max`). Compiling SQL costs more than running most of the
+ * service's queries, and code reads best with the SQL where it is used, so the cache sits here
+ * rather than in every caller. A statement's row mode (`pluck`, `expand`, `raw`) is reset on
+ * reuse. Not for `iterate()` over a statement whose SQL is prepared again inside the loop (the
+ * statement would be busy); nothing in the service does that.
+ */
+export function cacheStatements(db: Db, max: number): void {
+  const cache = new LRUCache<string, Database.Statement>({ max });
+  const prepare = db.prepare.bind(db) as (sql: string) => Database.Statement;
+  db.prepare = ((sql: string) => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      statement = prepare(sql);
+      cache.set(sql, statement);
+    } else if (statement.reader) {
+      statement.pluck(false).expand(false).raw(false);
+    }
+    return statement;
+  }) as Db['prepare'];
 }
 
 /** Applies every migration newer than `user_version`, all in one transaction. */

@@ -9,9 +9,10 @@ import { admin } from './008-admin';
 import { automation } from './009-automation';
 import { profiles } from './010-profiles';
 import { remoteTransfers } from './011-remote-transfers';
+import { listIndexes } from './012-list-indexes';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
 
 /** Every schema step in order. Append new steps; never edit a released one. */
-export const MIGRATIONS: readonly Migration[] = [core, deployments, dataModel, jobs, warehouseSync, lakehouse, workbooks, admin, automation, profiles, remoteTransfers];
+export const MIGRATIONS: readonly Migration[] = [core, deployments, dataModel, jobs, warehouseSync, lakehouse, workbooks, admin, automation, profiles, remoteTransfers, listIndexes];
