@@ -1,0 +1,280 @@
+// The reading context of stage 2 and the helpers every reader shares: `Ctx` collects diagnostics
+// and reads typed values (strings, booleans, identifiers, name lists, lists of maps, member
+// sections in YAML list or JS object form), reporting unknown and duplicate keys; `readMembers`
+// walks a member section checking names and duplicates; `memberBase` reads what every member has.
+// Dynamic (JS or templated) parts arrive as opaque nodes and mark the definition dynamic.
+
+import { DiagnosticCodes as C } from '../codes';
+import type {
+  Diagnostic,
+  ModelFormat,
+  PlainValue,
+  RawEntry,
+  RawMap,
+  RawNode,
+  RawPos,
+  SourceLocation,
+} from '../types';
+import { IDENTIFIER } from './defs';
+
+export function camelToSnake(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** Accept camelCase enum values (`countDistinct`, `belongsTo`) like the platform does. */
+export function normalizeEnum(value: string): string {
+  return /[A-Z]/.test(value) ? camelToSnake(value) : value;
+}
+
+export class Ctx {
+  readonly diagnostics: Diagnostic[] = [];
+  dynamic = false;
+  /** Only JS and templated YAML produce opaque nodes; plain YAML skips the walks looking for them. */
+  readonly mayBeOpaque: boolean;
+
+  constructor(
+    readonly file: string,
+    readonly format: ModelFormat,
+    readonly templated: boolean,
+  ) {
+    this.mayBeOpaque = format !== 'yaml' || templated;
+  }
+
+  loc(pos: RawPos): SourceLocation {
+    return { file: this.file, line: pos.line, column: pos.column };
+  }
+
+  error(code: string, message: string, pos: RawPos, member?: string): void {
+    this.diagnostics.push({ severity: 'error', code, message, file: this.file, line: pos.line, column: pos.column, member });
+  }
+
+  /** Entries of a map keyed by snake_case key; reports unknown and duplicate keys. */
+  fields(map: RawMap, allowed: Set<string>, what: string, member?: string): Map<string, RawEntry> {
+    const out = new Map<string, RawEntry>();
+    for (const entry of map.entries) {
+      if (entry.key === '...') {
+        this.dynamic = true;
+        continue;
+      }
+      const key = this.format === 'yaml' ? entry.key : camelToSnake(entry.key);
+      if (!allowed.has(key)) {
+        const snake = camelToSnake(entry.key);
+        const hint = this.format === 'yaml' && snake !== entry.key && allowed.has(snake) ? ` (keys are snake_case: did you mean '${snake}'?)` : '';
+        this.error(C.UNKNOWN_PROPERTY, `Unknown property '${entry.key}' in ${what}${hint}`, entry, member);
+        continue;
+      }
+      if (out.has(key)) {
+        this.error(C.DUPLICATE_KEY, `Property '${key}' is set twice in ${what}`, entry, member);
+        continue;
+      }
+      out.set(key, entry);
+      if (this.mayBeOpaque && containsOpaque(entry.value)) this.dynamic = true;
+    }
+    return out;
+  }
+
+  isOpaque(node: RawNode): boolean {
+    if (node.kind === 'opaque') {
+      this.dynamic = true;
+      return true;
+    }
+    return false;
+  }
+
+  string(entry: RawEntry | undefined, what: string, member?: string): string | undefined {
+    if (!entry || this.isOpaque(entry.value)) return undefined;
+    const v = entry.value;
+    if (v.kind === 'scalar' && (typeof v.value === 'string' || typeof v.value === 'number')) return String(v.value);
+    if (v.kind === 'scalar' && v.value === null) return undefined;
+    this.error(C.INVALID_VALUE, `'${entry.key}' of ${what} must be a string`, v, member);
+    return undefined;
+  }
+
+  boolean(entry: RawEntry | undefined, what: string, member?: string): boolean | undefined {
+    if (!entry || this.isOpaque(entry.value)) return undefined;
+    const v = entry.value;
+    if (v.kind === 'scalar' && typeof v.value === 'boolean') return v.value;
+    this.error(C.INVALID_VALUE, `'${entry.key}' of ${what} must be true or false`, v, member);
+    return undefined;
+  }
+
+  identifier(entry: RawEntry | undefined, what: string, member?: string): string | undefined {
+    const value = this.string(entry, what, member);
+    if (value !== undefined && !IDENTIFIER.test(value)) {
+      this.error(C.INVALID_IDENTIFIER, `'${value}' in ${what} is not a valid name: use letters, digits and _ and do not start with a digit`, entry!.value, member);
+    }
+    return value;
+  }
+
+  stringList(entry: RawEntry | undefined, what: string, member?: string): string[] | undefined {
+    if (!entry || this.isOpaque(entry.value)) return undefined;
+    const v = entry.value;
+    if (v.kind === 'scalar' && typeof v.value === 'string') return [v.value];
+    if (v.kind !== 'seq') {
+      this.error(C.INVALID_VALUE, `'${entry.key}' of ${what} must be a list of names`, v, member);
+      return undefined;
+    }
+    const out: string[] = [];
+    for (const item of v.items) {
+      if (this.isOpaque(item)) continue;
+      if (item.kind === 'scalar' && (typeof item.value === 'string' || typeof item.value === 'number')) out.push(String(item.value));
+      else this.error(C.INVALID_VALUE, `'${entry.key}' of ${what} must be a list of names`, item, member);
+    }
+    return out;
+  }
+
+  /** The map items of a list-valued key (opaque items skipped); reports a non-list or a non-map item. */
+  mapList(entry: RawEntry, listCode: string, listMessage: string, itemMessage: string, member: string): RawMap[] {
+    const v = entry.value;
+    if (this.isOpaque(v)) return [];
+    if (v.kind !== 'seq') {
+      this.error(listCode, listMessage, v, member);
+      return [];
+    }
+    const maps: RawMap[] = [];
+    for (const item of v.items) {
+      if (this.isOpaque(item)) continue;
+      if (item.kind === 'map') maps.push(item);
+      else this.error(C.INVALID_VALUE, itemMessage, item, member);
+    }
+    return maps;
+  }
+
+  /** Items of a member section: a YAML list of maps; in JS also an object keyed by member name. */
+  sectionItems(entry: RawEntry | undefined, what: string, section: string, opaqueSections: string[]): RawMap[] {
+    if (!entry) return [];
+    const v = entry.value;
+    if (this.isOpaque(v)) {
+      opaqueSections.push(section);
+      return [];
+    }
+    if (v.kind === 'scalar' && v.value === null) return [];
+    if (v.kind === 'seq') {
+      const maps: RawMap[] = [];
+      for (const item of v.items) {
+        if (this.isOpaque(item)) {
+          if (!opaqueSections.includes(section)) opaqueSections.push(section);
+          continue;
+        }
+        if (item.kind === 'map') maps.push(item);
+        else this.error(C.INVALID_VALUE, `Each item of '${section}' in ${what} must be a map`, item);
+      }
+      return maps;
+    }
+    if (v.kind === 'map' && this.format !== 'yaml') {
+      const maps: RawMap[] = [];
+      for (const e of v.entries) {
+        if (e.key === '...' || e.value.kind === 'opaque') {
+          this.dynamic = true;
+          if (!opaqueSections.includes(section)) opaqueSections.push(section);
+          continue;
+        }
+        if (e.value.kind !== 'map') {
+          this.error(C.INVALID_VALUE, `'${e.key}' in '${section}' of ${what} must be an object`, e.value);
+          continue;
+        }
+        maps.push({ kind: 'map', line: e.line, column: e.column, entries: [{ key: 'name', line: e.line, column: e.column, value: { kind: 'scalar', value: e.key, line: e.line, column: e.column } }, ...e.value.entries] });
+      }
+      return maps;
+    }
+    this.error(C.MEMBERS_NOT_LIST, `'${section}' of ${what} must be a list`, v);
+    return [];
+  }
+}
+
+/** Plain value of a raw node; opaque parts become undefined. */
+export function plain(node: RawNode): PlainValue {
+  switch (node.kind) {
+    case 'scalar':
+      return node.value;
+    case 'seq':
+      return node.items.map(plain);
+    case 'map': {
+      const out: Record<string, PlainValue> = {};
+      for (const e of node.entries) if (e.key !== '...') out[e.key] = plain(e.value);
+      return out;
+    }
+    default:
+      return undefined;
+  }
+}
+
+export function propsOf(fields: Map<string, RawEntry>): Record<string, PlainValue> {
+  const out: Record<string, PlainValue> = {};
+  for (const [key, entry] of fields) out[key] = plain(entry.value);
+  return out;
+}
+
+
+export interface MemberContext {
+  section: string;
+  entity: string;
+  what: string;
+}
+
+export type MemberReader<T> = (map: RawMap, name: string, ctx: Ctx, mc: MemberContext) => T;
+
+export function readMembers<T>(maps: RawMap[], ctx: Ctx, mc: MemberContext, reader: MemberReader<T>): T[] {
+  const out: T[] = [];
+  const seen = new Set<string>();
+  const singular = mc.section === 'hierarchies' ? 'hierarchy' : mc.section.replace(/s$/, '').replace('_', '-');
+  for (const map of maps) {
+    const nameEntry = map.entries.find((e) => e.key === 'name');
+    if (!nameEntry) {
+      ctx.error(C.MISSING_PROPERTY, `A ${singular} of ${mc.what} has no name`, map, mc.entity);
+      continue;
+    }
+    if (ctx.isOpaque(nameEntry.value)) continue;
+    const name = nameEntry.value.kind === 'scalar' && nameEntry.value.value !== null ? String(nameEntry.value.value) : undefined;
+    if (name === undefined) {
+      ctx.error(C.INVALID_VALUE, `The name of a ${singular} of ${mc.what} must be a string`, nameEntry.value, mc.entity);
+      continue;
+    }
+    const memberPath = `${mc.entity}.${name}`;
+    if (!IDENTIFIER.test(name)) {
+      ctx.error(C.INVALID_IDENTIFIER, `${singular[0]!.toUpperCase()}${singular.slice(1)} name '${name}' of ${mc.what} is not a valid name: use letters, digits and _ and do not start with a digit`, nameEntry.value, memberPath);
+    }
+    if (seen.has(name)) {
+      ctx.error(C.DUPLICATE_MEMBER, `${singular[0]!.toUpperCase()}${singular.slice(1)} '${name}' is defined more than once in ${mc.what}`, nameEntry.value, memberPath);
+      continue;
+    }
+    seen.add(name);
+    out.push(reader(map, name, ctx, mc));
+  }
+  return out;
+}
+
+export function memberBase(map: RawMap, name: string, f: Map<string, RawEntry>, ctx: Ctx, what: string, memberPath: string) {
+  return {
+    name,
+    loc: ctx.loc(map),
+    title: f.has('title') ? ctx.string(f.get('title'), what, memberPath) : undefined,
+    description: f.has('description') ? ctx.string(f.get('description'), what, memberPath) : undefined,
+    public: f.has('public') || f.has('shown') ? (ctx.boolean(f.get('public'), what, memberPath) ?? ctx.boolean(f.get('shown'), what, memberPath) ?? true) : true,
+    meta: f.has('meta') ? plain(f.get('meta')!.value) : undefined,
+    format: f.has('format') ? plain(f.get('format')!.value) : undefined,
+    dynamic: ctx.mayBeOpaque && hasOpaque(f),
+    props: propsOf(f),
+    sqlLoc: f.has('sql') ? ctx.loc(f.get('sql')!.value) : undefined,
+  };
+}
+
+export function hasOpaque(f: Map<string, RawEntry>): boolean {
+  for (const e of f.values()) if (containsOpaque(e.value)) return true;
+  return false;
+}
+
+export function containsOpaque(node: RawNode): boolean {
+  if (node.kind === 'opaque') return true;
+  if (node.kind === 'seq') return node.items.some(containsOpaque);
+  if (node.kind === 'map') return node.entries.some((e) => e.key === '...' || containsOpaque(e.value));
+  return false;
+}
+
+export function sqlOf(entry: RawEntry | undefined, ctx: Ctx, what: string, member: string): string | undefined {
+  if (entry && entry.value.kind === 'opaque') {
+    ctx.dynamic = true;
+    return '';
+  }
+  return ctx.string(entry, what, member);
+}
