@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceContext, Logger } from './context';
 import { registerFeatures } from './features';
-import { createApi } from './http/route';
+import { createApi, type RouteEntry } from './http/route';
 import { createHttpServer } from './http/server';
 import { systemClock, type Clock } from './platform/clock';
 import { openDatabase } from './platform/db/connection';
@@ -35,6 +35,8 @@ export interface Service {
   port: number;
   url: string;
   bootstrap: BootstrapResult;
+  /** The route table: every operation and the credentials it accepts (the authorization tests walk it). */
+  routes: readonly RouteEntry[];
   close(): Promise<void>;
 }
 
@@ -74,7 +76,8 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     ctx.services.jobs = jobs;
     const bootstrap = bootstrapTenant(ctx, options.bootstrapApiKey);
     const { app, setPort } = await createHttpServer(ctx);
-    await registerFeatures(createApi(app, ctx));
+    const api = createApi(app, ctx);
+    await registerFeatures(api);
     // Registered after the areas' closers so it runs before them (LIFO): running jobs are released
     // while the connectors and stores they use are still open.
     ctx.onClose(() => jobs.stop());
@@ -91,6 +94,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       port,
       url: `http://127.0.0.1:${port}`,
       bootstrap,
+      routes: api.routes,
       close: () =>
         (closed ??= (async () => {
           // Stop taking requests and let in-flight ones finish, then release background work.

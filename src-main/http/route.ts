@@ -5,17 +5,29 @@ import { ErrorCodes } from '../../src-shared/api/errors';
 import type { ServiceContext } from '../context';
 import { assertAccess, type AccessRule, type Principal } from './auth';
 import { CursorSealer, sealPage, type ListIdentity } from './cursors';
+import { assertCredentialAccepted, describeCredentials, type AcceptedCredential, type CredentialRefusals, USER_CREDENTIALS } from './credentials';
 import { ApiError } from './problem';
 
 export interface RouteOptions {
   /** Access levels required (each entry must hold; `{anyOf}` needs one of its levels). */
   access?: AccessRule[];
-  /** Embed sessions are refused unless the route says otherwise (spec: token and task routes refuse them). */
-  allowEmbed?: boolean;
-  /** OAuth bearer tokens must carry this scope (e.g. `deployment.write` on the warehouse sync routes). */
-  oauthScope?: string;
+  /**
+   * Kinds of credential the operation accepts: full user credentials (`user`: API key, workspace
+   * session), deployment tokens, embed sessions, OAuth scopes. Default `['user']`. Use
+   * `DEPLOYMENT_READ_CREDENTIALS` / `DEPLOYMENT_WRITE_CREDENTIALS` for operations of one deployment;
+   * never open an operation that mints a credential or administers the tenant to scoped ones.
+   */
+  credentials?: readonly AcceptedCredential[];
+  /** Code and detail of the 403 for a refused credential kind, where the spec or an area names one. */
+  credentialRefusals?: CredentialRefusals;
   /** Deployment-scoped routes (a `deploymentId` param) 404 for unknown deployments; set false to skip. */
   checkDeployment?: boolean;
+}
+
+/** One row of the route table: an operation and who may call it. The authorization tests walk it. */
+export interface RouteEntry {
+  def: RouteDef;
+  options: RouteOptions;
 }
 
 export interface HandlerArgs<D extends RouteDef> {
@@ -56,16 +68,47 @@ export interface Api {
   route<D extends RouteDef>(def: D, options: RouteOptions, handler: Handler<D>): void;
   readonly app: FastifyInstance;
   readonly ctx: ServiceContext;
+  /** Every operation registered so far, in registration order. */
+  readonly routes: readonly RouteEntry[];
+}
+
+const hasDeploymentParam = (def: RouteDef): boolean => def.path.includes('{deploymentId}');
+
+/**
+ * Registration-time rules of the route table, so a mistake fails at start-up rather than in use:
+ * scoped credentials reach tenant-wide operations only to read (listing deployments, `users/me`).
+ */
+function checkRouteEntry(def: RouteDef, options: RouteOptions): void {
+  const scoped = (options.credentials ?? USER_CREDENTIALS).filter((c) => c !== 'embed' && c !== 'user');
+  if (scoped.length > 0 && !hasDeploymentParam(def) && def.method !== 'GET') {
+    throw new Error(`${def.operationId}: deployment tokens and OAuth scopes may only reach tenant-wide operations that read.`);
+  }
+  if (def.auth === 'public' && options.credentials) throw new Error(`${def.operationId}: a public route needs no credentials list.`);
+  if (options.credentials?.length === 0) throw new Error(`${def.operationId}: an empty credentials list closes the operation to everyone.`);
+}
+
+/** The `{deploymentId}` path parameter as sent (params are not validated yet when access is checked). */
+function rawDeploymentId(request: FastifyRequest): number | undefined {
+  const raw = (request.params as Record<string, unknown> | undefined)?.deploymentId;
+  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw : '';
+  return /^[1-9][0-9]{0,15}$/.test(text) ? Number(text) : undefined;
 }
 
 export function createApi(app: FastifyInstance, ctx: ServiceContext): Api {
   const deploymentExists = ctx.db.prepare('SELECT 1 FROM deployments WHERE id = ?');
   const cursors = new CursorSealer(ctx.tokens.deriveKey('list-cursors'));
+  const routes: RouteEntry[] = [];
   return {
     app,
     ctx,
+    routes,
     route(def, options, handler) {
+      checkRouteEntry(def, options);
+      routes.push({ def, options });
       const status = def.status ?? 200;
+      const description = [def.description, def.auth === 'public' ? null : describeCredentials(options.credentials ?? USER_CREDENTIALS, hasDeploymentParam(def))]
+        .filter(Boolean)
+        .join('\n\n');
       if (def.body && def.bodyOptional) optionalBodyOperations.add(def.operationId);
       const isPublic = def.auth === 'public';
       // Every operation with an `after` query parameter is a list: its cursors are sealed here.
@@ -84,7 +127,7 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext): Api {
           operationId: def.operationId,
           tags: [def.tag],
           summary: def.summary,
-          ...(def.description ? { description: def.description } : {}),
+          ...(description ? { description } : {}),
           ...(def.deprecated ? { deprecated: true } : {}),
           ...(def.params ? { params: def.params } : {}),
           ...(def.query ? { querystring: def.query } : {}),
@@ -97,32 +140,28 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext): Api {
           },
         } as Record<string, unknown>,
         config: { bodyOptional: def.bodyOptional === true },
+        // Runs after authentication and before the request is validated: a caller the operation is
+        // closed to learns nothing about its inputs, and gets 403 whatever it sent.
         preValidation: async (request) => {
+          if (!isPublic) {
+            const principal = request.principal;
+            if (!principal) throw new ApiError(401, ErrorCodes.UNAUTHENTICATED, 'A credential is required.');
+            const deploymentId = hasDeploymentParam(def) ? rawDeploymentId(request) : undefined;
+            assertCredentialAccepted(principal, options.credentials ?? USER_CREDENTIALS, deploymentId, options.credentialRefusals);
+            if (deploymentId !== undefined && options.checkDeployment !== false && !deploymentExists.get(deploymentId)) {
+              throw new ApiError(404, ErrorCodes.NOT_FOUND, `Deployment ${deploymentId} was not found.`);
+            }
+            assertAccess(principal, options.access ?? [], deploymentId);
+          }
           // An optional body that was left out is validated as an empty object.
           if (def.body && def.bodyOptional && (request.body === undefined || request.body === null)) request.body = {};
         },
         preHandler: async (request) => {
-          if (isPublic) return;
-          const principal = request.principal;
-          if (!principal) throw new ApiError(401, ErrorCodes.UNAUTHENTICATED, 'A credential is required.');
-          if (isList) {
-            // Like schema validation, a cursor this list did not issue is refused before anything else.
-            const query = request.query as { after?: unknown };
-            if (query.after === '') delete query.after;
-            else if (typeof query.after === 'string') query.after = cursors.open(listOf(request), query.after);
-          }
-          if (principal.via === 'embed' && !options.allowEmbed) {
-            throw new ApiError(403, ErrorCodes.EMBED_SESSION_REFUSED, 'Embed sessions cannot use this operation.');
-          }
-          if (options.oauthScope && principal.via === 'oauth' && !(principal.scopes ?? []).includes(options.oauthScope)) {
-            throw new ApiError(403, 'INSUFFICIENT_SCOPE', `This OAuth token lacks the \`${options.oauthScope}\` scope.`);
-          }
-          const params = (request.params ?? {}) as Record<string, unknown>;
-          const deploymentId = typeof params.deploymentId === 'number' ? params.deploymentId : undefined;
-          if (deploymentId !== undefined && options.checkDeployment !== false && !deploymentExists.get(deploymentId)) {
-            throw new ApiError(404, ErrorCodes.NOT_FOUND, `Deployment ${deploymentId} was not found.`);
-          }
-          assertAccess(principal, options.access ?? [], deploymentId);
+          if (isPublic || !isList) return;
+          // Once the request is valid, a cursor this list did not issue is refused before anything else.
+          const query = request.query as { after?: unknown };
+          if (query.after === '') delete query.after;
+          else if (typeof query.after === 'string') query.after = cursors.open(listOf(request), query.after);
         },
         handler: async (request, reply) => {
           const result = await handler({

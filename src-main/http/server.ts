@@ -9,6 +9,7 @@ import { ErrorCodes } from '../../src-shared/api/errors';
 import { TAGS } from '../../src-shared/api/tags';
 import type { ServiceContext } from '../context';
 import { Authenticator } from './auth';
+import { OAUTH_SCOPE_DESCRIPTIONS, OAUTH_SCOPES, SCOPED_CREDENTIAL_LIMITS } from './credentials';
 import { ApiError, problemBody } from './problem';
 import { optionalBodyOperations } from './route';
 
@@ -26,6 +27,14 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
   "form-action 'self'",
 ].join('; ');
+
+/** What each kind of bearer token reaches; every operation's description names the kinds it accepts. */
+const BEARER_DESCRIPTION = [
+  'A workspace session, a deployment token (`POST /api/v1/deployments/{id}/token`: only the operations of that deployment), ' +
+    'an embed session (only the operations marked for embed sessions, for its deployment and embed tenant) or an OAuth token.',
+  `OAuth scopes: ${OAUTH_SCOPES.map((scope) => `\`${scope}\` — ${OAUTH_SCOPE_DESCRIPTIONS[scope]}`).join('; ')}.`,
+  SCOPED_CREDENTIAL_LIMITS,
+].join('\n\n');
 
 interface OpenApiOperation {
   operationId?: string;
@@ -81,7 +90,7 @@ export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer>
       tags: TAGS.map((t) => ({ ...t })),
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: BEARER_DESCRIPTION },
           apiKeyAuth: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Send `Api-Key <key>`.' },
         },
       },

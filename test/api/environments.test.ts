@@ -45,10 +45,15 @@ describe('environments (GET D/environments)', () => {
 
   it('environments: available to embed sessions', async () => {
     const { id } = await newDeployment();
-    const embed = await bearerFor(svc, null, 'embed', { embedTenant: 'acme' });
+    const other = await newDeployment();
+    const embed = await bearerFor(svc, null, 'embed', { embedTenant: 'acme', deploymentId: id });
     const res = await svc.call('GET', `${D(id)}/environments`, { auth: embed });
     expect(res.status).toBe(200);
     expect(res.body.items[0].kind).toBe('production');
+    // Only the deployment the session was issued for.
+    const elsewhere = await svc.call('GET', `${D(other.id)}/environments`, { auth: embed });
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body.code).toBe('DEPLOYMENT_OUT_OF_SCOPE');
   });
 
   it('environments: development environments appear once a developer has one, cursor paginated', async () => {

@@ -246,10 +246,10 @@ describe('GET /api/v1/external-documents/{externalWorkbookId}/placements', () =>
       ['GRANTED', dep],
       ['GRANTED', other],
     ]);
-    const scoped = await bearerFor(svc, viewer.id, 'deployment', { deploymentId: dep });
-    const res = await svc.call('GET', `/api/v1/external-documents/${doc}/placements`, { auth: scoped });
+    const blind = createUser(svc, 'viewer', { actions: ['-DeploymentRead'] });
+    const res = await svc.call('GET', `/api/v1/external-documents/${doc}/placements`, { auth: blind.auth });
     expect(res.status).toBe(200);
-    expect(res.body.items[0]).toMatchObject({ access: 'GRANTED', reportName: 'Visible', reportId: mine.id, syncStatus: 'UP_TO_DATE' });
+    expect(res.body.items[0]).toMatchObject({ access: 'DENIED', deploymentId: dep, reportName: null, reportId: null, sheetName: 'S' });
     expect(res.body.items[1]).toEqual({
       placementId: res.body.items[1].placementId,
       access: 'DENIED',
@@ -268,6 +268,16 @@ describe('GET /api/v1/external-documents/{externalWorkbookId}/placements', () =>
       refreshedAt: null,
       syncStatus: null,
     });
+  });
+
+  it('is tenant-wide: a deployment token is refused (403), even one of a deployment with placements', async () => {
+    const mine = await report({ name: 'Visible' }, owner.auth);
+    const doc = 'doc-scoped';
+    await svc.call('PUT', `${R()}/${mine.id}/connect-workbook`, { body: { externalWorkbookId: doc, sheetName: 'S', anchorCell: 'A1', workbookName: 'Plan' } });
+    const scoped = await bearerFor(svc, viewer.id, 'deployment', { deploymentId: dep });
+    const res = await svc.call('GET', `/api/v1/external-documents/${doc}/placements`, { auth: scoped });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('DEPLOYMENT_TOKEN_REFUSED');
   });
 
   it('pages with first/after', async () => {

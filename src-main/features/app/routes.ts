@@ -6,7 +6,7 @@ export function registerAppRoutes(api: Api): void {
   const { ctx } = api;
   const { route } = api;
   // Any signed-in caller, embed sessions included: an embedded app needs the theme and aiPaywalled.
-  route(contract.getAppConfig, { allowEmbed: true }, () => getAppConfig(ctx));
-  route(contract.getAppTheme, { allowEmbed: true }, () => getAppTheme(ctx));
+  route(contract.getAppConfig, { credentials: ['user', 'embed'] }, () => getAppConfig(ctx));
+  route(contract.getAppTheme, { credentials: ['user', 'embed'] }, () => getAppTheme(ctx));
   route(contract.updateAppTheme, { access: ['admin'] }, ({ body }) => updateAppTheme(ctx, body));
 }

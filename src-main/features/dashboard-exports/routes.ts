@@ -7,6 +7,7 @@ import { REPLY_SENT, type Api, type ReplySent, type RouteOptions } from '../../h
 import { getJobRunner } from '../../platform/jobs';
 import { onDeploymentDeleted } from '../deployments';
 import { EXPORT_KIND, exportFile, exportsDir, getExport, removeExportFile, runExport, startExport, type ExportJobInputs, type ExportJobResult } from './exports';
+import { DEPLOYMENT_READ_CREDENTIALS, DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
 
 interface Args<D> {
   params: ParamsOf<D>;
@@ -36,7 +37,7 @@ export function registerDashboardExportRoutes(api: Api): void {
   onDeploymentDeleted(ctx, (deploymentId) => rmSync(exportsDir(ctx, deploymentId), { recursive: true, force: true }));
 
   const route = <D extends RouteDef>(def: D, handler: (args: Args<D>) => ResponseOf<D> | ReplySent | Promise<ResponseOf<D> | ReplySent>) =>
-    api.route(def, READ, handler as never);
+    api.route(def, { ...READ, credentials: def.method === 'GET' ? DEPLOYMENT_READ_CREDENTIALS : DEPLOYMENT_WRITE_CREDENTIALS }, handler as never);
 
   route(contract.startDashboardExport, ({ params, body, principal }) => startExport(ctx, params.deploymentId, principal, body));
   route(contract.getDashboardExport, ({ params, principal }) => getExport(ctx, params.deploymentId, params.jobId, principal));

@@ -19,9 +19,10 @@ import { deleteFile, renameFile, writeFiles } from './working';
 import { paginateArray } from '../../http/pagination';
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
+import { DEPLOYMENT_READ_CREDENTIALS, DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
 
-const READ = { access: ['deploymentRead' as const] };
-const EDIT = { access: ['deploymentEdit' as const] };
+const READ = { access: ['deploymentRead' as const], credentials: DEPLOYMENT_READ_CREDENTIALS };
+const EDIT = { access: ['deploymentEdit' as const], credentials: DEPLOYMENT_WRITE_CREDENTIALS };
 
 /** The branch a file edit targets: `branchName`, else the caller's dev-mode branch, else the deploy branch (which refuses edits). */
 async function editBranch(ctx: ServiceContext, deploymentId: number, principal: Principal, requested?: string): Promise<string> {

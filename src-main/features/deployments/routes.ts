@@ -18,6 +18,7 @@ import { listEnvVars, setEnvVars } from './env-vars';
 import { listDeploymentLogs } from './logs';
 import { getDeploymentSettings, getVersionCatalog } from './settings';
 import { mintDeploymentToken } from './token';
+import { DEPLOYMENT_READ_CREDENTIALS, DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
 
 const ALL_REGIONS = CLOUD_PROVIDERS.flatMap((cloudProvider) =>
   REGIONS[cloudProvider].map((region, i) => ({
@@ -32,15 +33,17 @@ const ALL_REGIONS = CLOUD_PROVIDERS.flatMap((cloudProvider) =>
 export function registerDeploymentsRoutes(api: Api): void {
   const { ctx } = api;
   const { route } = api;
-  const read = { access: ['deploymentRead' as const] };
-  const edit = { access: ['deploymentEdit' as const] };
+  const read = { access: ['deploymentRead' as const], credentials: DEPLOYMENT_READ_CREDENTIALS };
+  const edit = { access: ['deploymentEdit' as const], credentials: DEPLOYMENT_WRITE_CREDENTIALS };
+  /** Tenant-wide changes (creating, deleting deployments) and minting credentials: full user credentials only. */
+  const userEdit = { access: ['deploymentEdit' as const] };
   const page = (q: { first?: number; after?: string }) => ({ first: q.first, after: q.after });
 
   route(contract.listDeployments, read, ({ query, principal }) => listDeployments(ctx, page(query), principal.deploymentId));
   route(contract.getDeployment, read, ({ params }) => getDeployment(ctx, params.deploymentId));
-  route(contract.createDeployment, edit, ({ body, principal }) => createDeployment(ctx, body, principal));
+  route(contract.createDeployment, userEdit, ({ body, principal }) => createDeployment(ctx, body, principal));
   route(contract.updateDeployment, edit, ({ params, body, principal }) => updateDeployment(ctx, params.deploymentId, body, principal));
-  route(contract.deleteDeployment, edit, async ({ params }) => {
+  route(contract.deleteDeployment, userEdit, async ({ params }) => {
     await deleteDeployment(ctx, params.deploymentId);
     return null;
   });
@@ -52,7 +55,14 @@ export function registerDeploymentsRoutes(api: Api): void {
   );
   route(contract.advanceCreationStep, edit, ({ params, body, principal }) => advanceCreationStep(ctx, params.deploymentId, body?.from, principal));
   route(contract.resetCreationStep, edit, ({ params, principal }) => resetCreationStep(ctx, params.deploymentId, principal));
-  route(contract.createDeploymentToken, edit, ({ params, body, principal }) =>
+  const mint = {
+    ...userEdit,
+    // Otherwise a deployment token could renew itself forever.
+    credentialRefusals: {
+      deploymentToken: { code: 'TOKEN_CANNOT_MINT', detail: 'A deployment token cannot mint deployment tokens; use an API key or a workspace session.' },
+    },
+  };
+  route(contract.createDeploymentToken, mint, ({ params, body, principal }) =>
     mintDeploymentToken(ctx, params.deploymentId, principal, body?.expiresIn),
   );
   route(contract.listEnvVars, read, ({ params, query }) => listEnvVars(ctx, params.deploymentId, page(query)));

@@ -5,6 +5,7 @@ import { onDeploymentCreated, onDeploymentDeleting } from '../deployments';
 import { createProductionEnvironment, listEnvironments, revokeEnvironmentTokens } from './environments';
 import { listPods } from './pods';
 import { listEnvironmentTokens, mintEnvironmentToken } from './tokens';
+import { DEPLOYMENT_READ_CREDENTIALS } from '../../http/credentials';
 
 export function registerEnvironmentsRoutes(api: Api): void {
   const { ctx } = api;
@@ -19,20 +20,21 @@ export function registerEnvironmentsRoutes(api: Api): void {
   onDeploymentDeleting(ctx, (deploymentId) => revokeEnvironmentTokens(ctx, deploymentId));
 
   // Pods are the running environments of a deployment.
-  route(listDeploymentPods, { access: ['deploymentRead'] }, ({ params, query }) => listPods(ctx, params.deploymentId, page(query)));
+  route(listDeploymentPods, { access: ['deploymentRead'], credentials: DEPLOYMENT_READ_CREDENTIALS }, ({ params, query }) => listPods(ctx, params.deploymentId, page(query)));
 
   // The spec: environments are available to embed sessions; the token routes are not.
-  route(contract.listEnvironments, { access: ['deploymentRead'], allowEmbed: true }, ({ params, query }) =>
+  route(contract.listEnvironments, { access: ['deploymentRead'], credentials: [...DEPLOYMENT_READ_CREDENTIALS, 'embed'] }, ({ params, query }) =>
     listEnvironments(ctx, params.deploymentId, page(query)),
   );
 
   // Minting needs only read access: without edit access the rules sign no scopes and no context.
+  // It mints a credential: full user credentials only (no deployment token, OAuth or embed session).
   route(contract.createEnvironmentToken, { access: ['deploymentRead'] }, async ({ params, body, principal }) => {
     const signed = await mintEnvironmentToken(ctx, principal, params.deploymentId, params.environmentId, body ?? {}, 'data');
     return { data: signed };
   });
 
-  route(contract.listEnvironmentTokens, { access: ['deploymentRead'] }, ({ params, query, principal }) =>
+  route(contract.listEnvironmentTokens, { access: ['deploymentRead'], credentials: DEPLOYMENT_READ_CREDENTIALS }, ({ params, query, principal }) =>
     listEnvironmentTokens(ctx, principal, params.deploymentId, params.environmentId, page(query)),
   );
 

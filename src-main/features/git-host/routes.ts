@@ -4,6 +4,7 @@ import type { Principal } from '../../http/auth';
 import { paginateArray } from '../../http/pagination';
 import type { Api, RouteOptions } from '../../http/route';
 import { connectDeployment, gitHostStatus, viaHost } from './host';
+import { DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
 
 interface Args<D> {
   params: ParamsOf<D>;
@@ -14,6 +15,8 @@ interface Args<D> {
 
 /** Repository discovery shows private repositories of the organization: deployment edit (admin or developer). */
 const EDIT: RouteOptions = { access: ['deploymentEdit'] };
+/** Connecting one deployment to a repository is an operation of that deployment. */
+const CONNECT: RouteOptions = { ...EDIT, credentials: DEPLOYMENT_WRITE_CREDENTIALS };
 
 export function registerGitHostRoutes(api: Api): void {
   const { ctx } = api;
@@ -35,5 +38,5 @@ export function registerGitHostRoutes(api: Api): void {
   route(contract.listGitHostRepositoryBranches, EDIT, async ({ params, query }) =>
     paginateArray(await viaHost(ctx, (host) => host.branches(params.owner, params.repo)), query, (b) => b.name),
   );
-  route(contract.connectDeploymentToGitHost, EDIT, ({ params, body, principal }) => connectDeployment(ctx, params.deploymentId, body, principal));
+  route(contract.connectDeploymentToGitHost, CONNECT, ({ params, body, principal }) => connectDeployment(ctx, params.deploymentId, body, principal));
 }

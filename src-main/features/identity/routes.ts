@@ -3,6 +3,7 @@ import type { Api } from '../../http/route';
 import { ApiError, notFound } from '../../http/problem';
 import { pageWindow, toPage } from '../../http/pagination';
 import { assertNotLastAdmin, createApiKeyFor, getUserRow, toApiKey, toUser, type ApiKeyRow, type UserRow } from './store';
+import { DEPLOYMENT_READ_CREDENTIALS } from '../../http/credentials';
 
 const isConstraint = (error: unknown, what: string) => error instanceof Error && error.message.includes(what);
 
@@ -10,7 +11,8 @@ export function registerIdentityRoutes({ route, ctx }: Api): void {
   const { db } = ctx;
   const now = () => ctx.clock.now().toISOString();
 
-  route(api.getMe, { allowEmbed: true }, ({ principal }) => {
+  // Who am I: every kind of credential may ask (a scoped one learns only its own user).
+  route(api.getMe, { credentials: [...DEPLOYMENT_READ_CREDENTIALS, 'embed'] }, ({ principal }) => {
     if (principal.userId === null) throw new ApiError(404, 'USER_NOT_FOUND', 'This session has no workspace user.');
     const row = getUserRow(ctx, principal.userId);
     return { ...toUser(row), settings: JSON.parse(row.settings), via: principal.via };

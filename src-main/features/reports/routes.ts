@@ -2,12 +2,13 @@ import * as api from '../../../src-shared/api/reports';
 import type { Api } from '../../http/route';
 import { connectPlacement, disconnectPlacement, listDocumentPlacements, refreshPlacement } from './placements';
 import { deleteReport, listReports, toReport, upsertReportByPublicId, viewReport } from './reports';
+import { DEPLOYMENT_READ_CREDENTIALS, DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
 
 export function registerReportRoutes(server: Api): void {
   const { ctx } = server;
   const { route } = server;
-  const read = { access: ['deploymentRead' as const] };
-  const edit = { access: ['deploymentEdit' as const] };
+  const read = { access: ['deploymentRead' as const], credentials: DEPLOYMENT_READ_CREDENTIALS };
+  const edit = { access: ['deploymentEdit' as const], credentials: DEPLOYMENT_WRITE_CREDENTIALS };
   route(api.listReports, read, ({ params, query, principal }) => listReports(ctx, principal, params.deploymentId, query));
   route(api.getReport, read, ({ params, principal }) => toReport(ctx, principal, viewReport(ctx, params.deploymentId, params.reportId)));
   route(api.deleteReport, edit, ({ params, principal }) => {
@@ -18,17 +19,19 @@ export function registerReportRoutes(server: Api): void {
     const { row, created } = upsertReportByPublicId(ctx, principal, params.deploymentId, params.publicId, body);
     return { ...toReport(ctx, principal, row), created };
   });
-  // Placing a report in a spreadsheet only needs to read it.
-  route(api.connectReportWorkbook, read, ({ params, body, principal }) =>
+  // Placing a report in a spreadsheet only needs to read it (but is a write for scoped credentials).
+  const place = { access: ['deploymentRead' as const], credentials: DEPLOYMENT_WRITE_CREDENTIALS };
+  route(api.connectReportWorkbook, place, ({ params, body, principal }) =>
     connectPlacement(ctx, principal, params.deploymentId, params.reportId, body),
   );
-  route(api.disconnectReportWorkbook, read, ({ params, query }) => {
+  route(api.disconnectReportWorkbook, place, ({ params, query }) => {
     disconnectPlacement(ctx, params.deploymentId, params.reportId, query);
     return null;
   });
-  route(api.refreshReportPlacement, read, ({ params, body, principal }) =>
+  route(api.refreshReportPlacement, place, ({ params, body, principal }) =>
     refreshPlacement(ctx, principal, params.deploymentId, params.reportId, body),
   );
+  // Tenant-wide (every deployment's placements): full user credentials only.
   route(api.listExternalDocumentPlacements, {}, ({ params, query, principal }) =>
     listDocumentPlacements(ctx, principal, params.externalWorkbookId, query),
   );

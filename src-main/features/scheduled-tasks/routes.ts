@@ -6,6 +6,7 @@ import { getJobRunner } from '../../platform/jobs';
 import { cancelActiveRuns, enqueueRun, listRuns, RUN_KIND, runTaskJob, toRun, type RunJobInputs, type RunJobResult } from './runs';
 import { getTaskScheduler } from './scheduler';
 import { assertScheduledTasksEnabled, callerId, createTask, listTasks, requireTask, toTask, updateTask } from './tasks';
+import { DEPLOYMENT_READ_CREDENTIALS, DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
 
 interface Args<D> {
   params: ParamsOf<D>;
@@ -29,7 +30,7 @@ export function registerScheduledTaskRoutes(api: Api): void {
 
   // The account switch is checked before anything else an operation does.
   const route = <D extends RouteDef>(def: D, handler: (args: Args<D>) => ResponseOf<D> | Promise<ResponseOf<D>>) =>
-    api.route(def, ACCESS, ((args: Args<D>) => {
+    api.route(def, { ...ACCESS, credentials: def.method === 'GET' ? DEPLOYMENT_READ_CREDENTIALS : DEPLOYMENT_WRITE_CREDENTIALS }, ((args: Args<D>) => {
       assertScheduledTasksEnabled(ctx);
       return handler(args);
     }) as never);

@@ -19,6 +19,7 @@ import {
   type TransformJobInputs,
   type TransformJobResult,
 } from './sync';
+import { DEPLOYMENT_READ_CREDENTIALS, DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
 
 interface Args<D> {
   params: ParamsOf<D>;
@@ -28,8 +29,8 @@ interface Args<D> {
 }
 
 /** Starting or cancelling writes model files: SchemaUpdate. Everything else needs read access. */
-const WRITE: RouteOptions = { access: ['schemaUpdate'] };
-const READ: RouteOptions = { access: ['deploymentRead'] };
+const WRITE: RouteOptions = { access: ['schemaUpdate'], credentials: DEPLOYMENT_WRITE_CREDENTIALS };
+const READ: RouteOptions = { access: ['deploymentRead'], credentials: DEPLOYMENT_READ_CREDENTIALS };
 
 export function registerTransformSyncRoutes(api: Api): void {
   const { ctx } = api;

@@ -10,12 +10,15 @@ import {
   startPull,
   startPush,
 } from './sync-jobs';
+import { DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
 
-/** Spec, Authentication 2 and 4: start needs SchemaUpdate and SQL Runner read; OAuth tokens need `deployment.write` on every sync route. */
-const OAUTH_SCOPE = 'deployment.write';
-const START: RouteOptions = { access: ['schemaUpdate', 'sqlRunnerRead'], oauthScope: OAUTH_SCOPE };
-const READ: RouteOptions = { access: [{ anyOf: ['schemaRead', 'schemaUpdate'] }], oauthScope: OAUTH_SCOPE };
-const CANCEL: RouteOptions = { access: ['schemaUpdate'], oauthScope: OAUTH_SCOPE };
+/**
+ * Spec, Authentication 2 and 4: start needs SchemaUpdate and SQL Runner read; OAuth tokens need
+ * `deployment.write` on every sync route, reads included (so not the read credentials).
+ */
+const START: RouteOptions = { access: ['schemaUpdate', 'sqlRunnerRead'], credentials: DEPLOYMENT_WRITE_CREDENTIALS };
+const READ: RouteOptions = { access: [{ anyOf: ['schemaRead', 'schemaUpdate'] }], credentials: DEPLOYMENT_WRITE_CREDENTIALS };
+const CANCEL: RouteOptions = { access: ['schemaUpdate'], credentials: DEPLOYMENT_WRITE_CREDENTIALS };
 
 export function registerWarehouseSyncRoutes(api: Api): void {
   const { ctx, route } = api;

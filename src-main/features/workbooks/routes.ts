@@ -5,6 +5,7 @@ import { healLegacyWidgets } from './dashboard';
 import { applyPromotion, getProvenance, listPromotionLinks, listPromotions, previewPromotion } from './promotion';
 import { deleteWorkbook, listWorkbooks, requireWorkbook, toWorkbookDetail } from './store';
 import { createWorkbook, duplicateWorkbook, publishDashboard, updateDashboardDraft, upsertWorkbookBySlug } from './workbooks';
+import { DEPLOYMENT_READ_CREDENTIALS, DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
 
 /** Where each operation carries a dashboard config in its body. */
 const DASHBOARD_BODY_FIELD: Record<string, string> = {
@@ -26,8 +27,8 @@ export function registerWorkbookRoutes(server: Api): void {
     healLegacyWidgets((request.body as Record<string, unknown>)[field]);
   });
 
-  const read = { access: ['deploymentRead' as const] };
-  const edit = { access: ['deploymentEdit' as const] };
+  const read = { access: ['deploymentRead' as const], credentials: DEPLOYMENT_READ_CREDENTIALS };
+  const edit = { access: ['deploymentEdit' as const], credentials: DEPLOYMENT_WRITE_CREDENTIALS };
 
   route(api.listWorkbooks, read, ({ params, query, principal }) => listWorkbooks(ctx, principal, params.deploymentId, query));
   route(api.createWorkbook, edit, ({ params, body, principal }) =>
@@ -54,10 +55,13 @@ export function registerWorkbookRoutes(server: Api): void {
     publishDashboard(ctx, principal, params.deploymentId, params.workbookId, body?.config),
   );
 
-  route(promotions.previewWorkbookPromotion, read, ({ params, body, principal }) =>
+  // Spec, Authentication 7: promotion needs a workspace session or an API key (it reaches a second deployment).
+  const refusal = { code: 'PROMOTION_CREDENTIAL_REFUSED', detail: 'Workbook promotion needs a workspace session or an API key; this credential cannot promote.' };
+  const promote = { access: ['deploymentRead' as const], credentialRefusals: { deploymentToken: refusal, oauth: refusal } };
+  route(promotions.previewWorkbookPromotion, promote, ({ params, body, principal }) =>
     previewPromotion(ctx, principal, params.deploymentId, params.workbookId, body),
   );
-  route(promotions.applyWorkbookPromotion, read, ({ params, body, principal }) =>
+  route(promotions.applyWorkbookPromotion, promote, ({ params, body, principal }) =>
     applyPromotion(ctx, principal, params.deploymentId, params.workbookId, body),
   );
   route(promotions.getWorkbookProvenance, read, ({ params, principal }) =>
