@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../src-main/platform/secrets';
 import { startTestService, type TestService } from '../support/service';
 import { createDeployment } from '../support/deployments';
-import { createUser } from '../support/users';
+import { bearerFor, createUser } from '../support/users';
 
 const b64 = (json: string) => Buffer.from(json, 'utf8').toString('base64url');
 
@@ -71,10 +71,14 @@ describe('list cursors', () => {
 
   it('every list operation answers a crafted `after` cursor with 400 INVALID_CURSOR', async () => {
     const failures: string[] = [];
+    // Lists closed to API keys (embed comments) are probed with the credential they accept.
+    const embed = await bearerFor(svc, null, 'embed', { embedTenant: 'cursors', embedUserId: 1, deploymentId: 1 });
+    const embedOnly = new Set(svc.routes.filter((r) => !(r.options.credentials ?? ['user']).includes('user')).map((r) => r.def.operationId));
     for (const list of lists) {
       for (const cursor of CRAFTED) {
         const sep = list.path.includes('?') ? '&' : '?';
-        const res = await svc.call(list.method, `${list.path}${sep}after=${encodeURIComponent(cursor)}`);
+        const auth = embedOnly.has(list.operationId) ? embed : undefined;
+        const res = await svc.call(list.method, `${list.path}${sep}after=${encodeURIComponent(cursor)}`, { auth });
         const ok = res.status === 400 && res.body?.code === 'INVALID_CURSOR' && res.headers.get('content-type')?.startsWith('application/problem+json');
         if (!ok) failures.push(`${list.operationId} after=${cursor}: ${res.status} ${res.body?.code ?? res.text.slice(0, 80)}`);
       }
