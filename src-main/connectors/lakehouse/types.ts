@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { parse as parseYaml, type DocumentOptions, type ParseOptions, type SchemaOptions, type Tags } from 'yaml';
+import { parse as parseYaml, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
 
 /**
  * The one interface publication talks to, whether the lakehouse is a real Databricks
@@ -103,20 +103,17 @@ export class LakehouseError extends Error {
 }
 
 /**
- * YAML options that read metric view YAML the way Databricks does: with a YAML 1.1 parser
- * (SnakeYAML), so an unquoted `on:` key is the boolean `true`, not the string "on". SnakeYAML's
- * booleans are yes/no/true/false/on/off; unlike the YAML 1.1 schema's default, `y` and `n` stay strings.
+ * YAML options that read metric view YAML the way Databricks does: standard YAML 1.2 (the core
+ * schema), as the metric view reference says, so an unquoted `on:` key is the string "on" and
+ * `yes`/`no` stay strings. ("Version 1.1" in a definition is the metric view specification
+ * version, not the YAML version.) Drydock still writes `'on'` quoted so that YAML 1.1 readers of
+ * the same text get the same key. Duplicate keys are an error, as in a strict parser.
  */
 export const METRIC_VIEW_YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
-  version: '1.1',
+  version: '1.2',
+  schema: 'core',
   uniqueKeys: true,
   prettyErrors: true,
-  customTags: (tags: Tags): Tags =>
-    tags.map((tag) => {
-      if (typeof tag !== 'object' || tag.tag !== 'tag:yaml.org,2002:bool' || !('test' in tag) || tag.test === undefined) return tag;
-      const isTrue = tag.identify?.(true) === true;
-      return { ...tag, test: isTrue ? /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/ : /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/ };
-    }),
 };
 
 /** Parses metric view YAML as the lakehouse reads it (see METRIC_VIEW_YAML_OPTIONS). */

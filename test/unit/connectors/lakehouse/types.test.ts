@@ -36,9 +36,9 @@ measures:
     expect(metricViewYamlEquals(a, b)).toBe(false);
   });
 
-  it('distinguishes a quoted on key from an unquoted one (boolean true under YAML 1.1)', () => {
-    expect(metricViewYamlEquals("joins:\n  - 'on': x = y\n", 'joins:\n  - on: x = y\n')).toBe(false);
-    expect(parseMetricViewYaml('on: 1\nname: n\nflag: yes\n')).toEqual({ true: 1, name: 'n', flag: true });
+  it('reads YAML 1.2: a quoted and an unquoted on key are the same key, and yes is a string', () => {
+    expect(metricViewYamlEquals("joins:\n  - 'on': x = y\n", 'joins:\n  - on: x = y\n')).toBe(true);
+    expect(parseMetricViewYaml('on: 1\nname: n\nflag: yes\nok: true\n')).toEqual({ on: 1, name: 'n', flag: 'yes', ok: true });
   });
 
   it('is false for text that does not parse unless it is identical', () => {

@@ -7,7 +7,7 @@ const problemsOf = (yaml: string, columns?: Record<string, string[]>) =>
 
 const minimal = (body: string) => `version: 1.1\nsource: main.default.orders\n${body}`;
 
-describe('metric view YAML validation (spec 1.1)', () => {
+describe('metric view YAML validation (specification 1.1)', () => {
   it('accepts a complete definition with joins, display names, synonyms and formats', () => {
     const result = validateMetricViewYaml(ORDERS_YAML);
     expect(result.problems).toEqual([]);
@@ -24,9 +24,9 @@ describe('metric view YAML validation (spec 1.1)', () => {
     expect(problems).toEqual([expect.stringContaining('"source" is required')]);
   });
 
-  it('requires version 1.1 and names the supported version when it is wrong or missing', () => {
+  it('requires a supported specification version (0.1 or 1.1) and names them when it is wrong or missing', () => {
     expect(problemsOf('version: 2.0\nsource: main.default.orders\nmeasures:\n  - name: n\n    expr: COUNT(1)\n')).toEqual([
-      expect.stringMatching(/invalid YAML version 2 .*supported: 1\.1/),
+      expect.stringMatching(/invalid YAML version 2 .*supported: 0\.1, 1\.1/),
     ]);
     expect(problemsOf('source: main.default.orders\nmeasures:\n  - name: n\n    expr: COUNT(1)\n')).toEqual([
       expect.stringContaining('"version" is required'),
@@ -136,7 +136,7 @@ measures:
     expect(problems).toContainEqual(expect.stringContaining('joins[2] (c): "source" is required'));
   });
 
-  it('rejects an unquoted on key, which a YAML 1.1 parser reads as boolean true', () => {
+  it('reads an unquoted on key as the key "on": metric view YAML is standard YAML 1.2', () => {
     const yaml = minimal(`joins:
   - name: customer
     source: main.default.customers
@@ -145,9 +145,7 @@ measures:
   - name: n
     expr: COUNT(1)
 `);
-    const problems = problemsOf(yaml);
-    expect(problems).toContainEqual(expect.stringContaining('unknown key "true" (an unquoted `on` key is read as boolean true'));
-    expect(problems).toContainEqual(expect.stringContaining('a join needs "on" or "using"'));
+    expect(problemsOf(yaml)).toEqual([]);
   });
 
   it('rejects unknown keys in dimensions, measures and windows', () => {
@@ -172,7 +170,7 @@ measures:
 
   it('requires at least one dimension or measure, each with name and expr', () => {
     expect(problemsOf('version: 1.1\nsource: main.default.orders\n')).toEqual([
-      expect.stringContaining('at least one dimension or measure is required'),
+      expect.stringContaining('at least one field (dimension) or measure is required'),
     ]);
     const problems = problemsOf(minimal('dimensions:\n  - expr: status\n  - name: x\n'));
     expect(problems).toContainEqual('dimensions[0]: "name" is required');
