@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
 import swagger from '@fastify/swagger';
@@ -11,6 +11,16 @@ import type { ServiceContext } from '../context';
 import { Authenticator } from './auth';
 import { OAUTH_SCOPE_DESCRIPTIONS, OAUTH_SCOPES, SCOPED_CREDENTIAL_LIMITS } from './credentials';
 import { ApiError, problemBody } from './problem';
+import {
+  absoluteFormAuthority,
+  answerClientError,
+  exceedsJsonDepth,
+  frameworkProblem,
+  LimitCodes,
+  MAX_JSON_DEPTH,
+  MAX_URL_LENGTH,
+  rewriteAbsoluteForm,
+} from './request-limits';
 import { optionalBodyOperations } from './route';
 
 /** Strict CSP for the UI: scripts and styles only from the service itself; workers for Monaco. */
@@ -65,8 +75,26 @@ export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer>
     logger: false,
     bodyLimit: 32 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    // Malformed requests answer problem+json even where no route or error handler runs.
+    rewriteUrl: rewriteAbsoluteForm,
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (error, request, reply) => {
+      const { status, body } = frameworkProblem(error, request.raw.url ?? '');
+      void (reply as FastifyReply).code(status).type('application/problem+json').send(body);
+    },
   });
   app.decorateRequest('principal', null);
+
+  // JSON bodies: nesting is bounded before parsing, so no recursive code sees a 5,000-level document.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (exceedsJsonDepth(body as string)) {
+      done(new ApiError(400, LimitCodes.JSON_TOO_DEEP, `The JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
+  });
 
   // Query strings and path params arrive as text and are coerced to their schema types; JSON bodies
   // are validated as sent, so a JSON `null` or number is never coerced into a string.
@@ -112,6 +140,17 @@ export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer>
 
   // DNS-rebinding guard: only the loopback names this server listens on are served.
   app.addHook('onRequest', async (request, reply) => {
+    const refuse = (status: number, code: string, detail: string) => reply.code(status).type('application/problem+json').send(problemBody(status, code, detail));
+    if (request.url.length > MAX_URL_LENGTH) {
+      return refuse(414, LimitCodes.URI_TOO_LONG, `The request target is longer than ${MAX_URL_LENGTH} characters.`);
+    }
+    // An absolute-form target (`GET http://host:port/path`) names its host in the target: the Host
+    // rules apply to that authority (RFC 9112 §3.2.2), and to the Host header as well.
+    const authority = absoluteFormAuthority(request.raw);
+    if (authority === null) return refuse(400, LimitCodes.ABSOLUTE_FORM_REFUSED, 'The request target must be a path (or an http:// URL of this service).');
+    if (authority !== undefined && !allowedHosts.has(authority)) {
+      return refuse(421, ErrorCodes.MISDIRECTED_REQUEST, `Host "${authority}" is not served here; use http://127.0.0.1 with this port.`);
+    }
     const host = (request.headers.host ?? '').toLowerCase();
     if (!allowedHosts.has(host)) {
       reply.code(421).type('application/problem+json');
