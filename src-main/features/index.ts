@@ -26,6 +26,7 @@ import { registerTransformSyncRoutes } from './transform-sync';
 import { registerGitHostRoutes } from './git-host';
 import { registerDashboardExportRoutes } from './dashboard-exports';
 import { registerProfileRoutes } from './profiles';
+import { registerQueryRoutes } from './queries';
 
 /** Every area's routes. Each area registers itself with one line here. */
 export async function registerFeatures(api: Api): Promise<void> {
@@ -56,4 +57,5 @@ export async function registerFeatures(api: Api): Promise<void> {
   registerGitHostRoutes(api);
   registerDashboardExportRoutes(api);
   registerProfileRoutes(api);
+  registerQueryRoutes(api);
 }

@@ -116,15 +116,20 @@ export class Authenticator {
     return user;
   }
 
-  async authenticate(request: FastifyRequest): Promise<Principal> {
+  /**
+   * `dataApi`: the data API (`…/cubejs-api/v1`) also takes a bare token without a scheme, as the
+   * platform's official client sends it, and environment tokens, which are minted for it.
+   */
+  async authenticate(request: FastifyRequest, options: { dataApi?: boolean } = {}): Promise<Principal> {
     const header = request.headers.authorization;
     if (!header) throw unauthenticated('Send `Authorization: Bearer <token>` or `Authorization: Api-Key <key>`.');
     const space = header.indexOf(' ');
     const scheme = space > 0 ? header.slice(0, space).toLowerCase() : '';
     const value = space > 0 ? header.slice(space + 1).trim() : '';
+    if (options.dataApi && space < 0 && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(header.trim())) return this.fromBearer(header.trim(), true);
     if (!value) throw unauthenticated('The Authorization header has no credential.');
     if (scheme === 'api-key') return this.fromApiKey(value);
-    if (scheme === 'bearer') return this.fromBearer(value);
+    if (scheme === 'bearer') return this.fromBearer(value, options.dataApi === true);
     throw unauthenticated(`Unsupported authorization scheme "${header.slice(0, Math.max(space, 0))}".`);
   }
 
@@ -168,7 +173,7 @@ export class Authenticator {
     };
   }
 
-  private async fromBearer(token: string): Promise<Principal> {
+  private async fromBearer(token: string, dataApi = false): Promise<Principal> {
     let verified;
     try {
       verified = await this.tokens.verify(token);
@@ -179,7 +184,7 @@ export class Authenticator {
       throw error;
     }
     const { payload } = verified;
-    if (verified.kind === 'environment' || verified.kind === 'usage-analytics') {
+    if ((verified.kind === 'environment' && !dataApi) || verified.kind === 'usage-analytics') {
       throw unauthenticated('This token is for the data API, not the management API.');
     }
     const user = verified.userId !== null ? this.loadUser(verified.userId) : null;

@@ -58,6 +58,8 @@ export interface HttpServer {
 }
 
 const API_PREFIXES = ['/api/', '/build/'];
+/** The platform's data API paths (`/deployments/:id[/dev-mode/:branch]/cubejs-api/v1/…`), outside `/api`. */
+const DATA_API_ROUTE = /^\/deployments\/:deploymentId\/(dev-mode\/:branchName\/)?cubejs-api\/v1\//;
 
 export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer> {
   const allowedHosts = new Set<string>();
@@ -179,8 +181,12 @@ export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer>
   // Authenticate every request to a route that is not public; route preHandlers check access.
   app.addHook('preValidation', async (request) => {
     const isPublic = (request.routeOptions.schema as { security?: unknown[] } | undefined)?.security?.length === 0;
-    if (isPublic || !API_PREFIXES.some((p) => request.url.startsWith(p))) return;
-    if (!request.routeOptions.url) return;
+    if (isPublic || !request.routeOptions.url) return;
+    if (DATA_API_ROUTE.test(request.routeOptions.url)) {
+      request.principal = await authenticator.authenticate(request, { dataApi: true });
+      return;
+    }
+    if (!API_PREFIXES.some((p) => request.url.startsWith(p))) return;
     request.principal = await authenticator.authenticate(request);
   });
 

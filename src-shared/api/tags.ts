@@ -34,6 +34,9 @@ export const TAGS = [
   { name: 'Embed Tenants', description: 'Embed tenants and their groups.' },
   { name: 'Dashboard Embed Access', description: 'Which embed tenants may read which workbooks.' },
   { name: 'Usage Analytics', description: 'Usage analytics tokens.' },
+  { name: 'Data API', description: "The platform's REST data API (load, sql, meta) per deployment and dev-mode branch, for the official client." },
+  { name: 'Data Preview', description: 'Query runs for the data preview: progress, cancel, generated SQL.' },
+  { name: 'Emulator Tables', description: 'Tables of the local emulators, and loading CSV or Parquet files into them.' },
   { name: 'OpenAPI Spec', description: 'This document, and service health.' },
   {
     name: 'Remote Profiles',

@@ -17,10 +17,17 @@ import {
 export interface DatabricksOperation {
   fetchAll(): Promise<object[]>;
   close(): Promise<unknown>;
+  /** Stops a running statement (the driver's `IOperation.cancel`). */
+  cancel?(): Promise<unknown>;
+}
+
+export interface DatabricksStatementOptions {
+  /** Values of the statement's `?` markers, in order. */
+  ordinalParameters?: unknown[];
 }
 
 export interface DatabricksSession {
-  executeStatement(statement: string): Promise<DatabricksOperation>;
+  executeStatement(statement: string, options?: DatabricksStatementOptions): Promise<DatabricksOperation>;
   close(): Promise<unknown>;
 }
 
@@ -375,6 +382,29 @@ export class DatabricksLakehouseConnector implements LakehouseConnector {
   async checkSchemaAccess(catalog: string, schema: string): Promise<void> {
     // Existence and USE CATALOG/USE SCHEMA; CREATE TABLE is proven by the access test's temporary view.
     await this.run(describeSchemaStatement(catalog, schema), 'read');
+  }
+
+  /**
+   * Runs a query with `?` parameters (a model query's SQL, or a `MEASURE()` query over a metric
+   * view) and returns its rows; aborting `signal` cancels the statement on the warehouse.
+   */
+  async query(statement: string, params: unknown[], signal?: AbortSignal): Promise<object[]> {
+    const { session } = await this.connect();
+    let operation: DatabricksOperation | undefined;
+    const cancel = () => void operation?.cancel?.().catch(() => undefined);
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      operation = await session.executeStatement(statement, params.length ? { ordinalParameters: params } : {});
+      if (signal?.aborted) cancel();
+      return await operation.fetchAll();
+    } catch (error) {
+      const mapped = mapDatabricksError(error, 'read', this.redactions);
+      if (mapped.code === 'LAKEHOUSE_UNAVAILABLE' || mapped.code === 'LAKEHOUSE_AUTH_FAILED') await this.close();
+      throw mapped;
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+      await operation?.close().catch(() => undefined);
+    }
   }
 
   async close(): Promise<void> {

@@ -51,6 +51,8 @@ export interface SnowflakeDriverConnection {
   connect(callback: (error: SnowflakeDriverError | undefined, connection: unknown) => void): unknown;
   execute(options: {
     sqlText: string;
+    /** Values of the statement's `?` markers. */
+    binds?: unknown[];
     complete: (error: SnowflakeDriverError | undefined, statement: unknown, rows?: unknown[]) => void;
   }): unknown;
   destroy(callback: (error: SnowflakeDriverError | undefined, connection: unknown) => void): void;
@@ -218,6 +220,31 @@ export class SnowflakeWarehouseConnector extends SqlWarehouseConnector implement
           else resolve({ rows: (rows ?? []) as Record<string, unknown>[] });
         },
       });
+    });
+  }
+
+  /**
+   * Runs a query with `?` binds (a model query's SQL, or a SEMANTIC_VIEW query) and returns its
+   * rows; aborting `signal` cancels the statement (the driver's `statement.cancel`).
+   */
+  async query(sql: string, binds: unknown[], signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+    signal?.throwIfAborted();
+    const connection = await this.connect();
+    return new Promise((resolve, reject) => {
+      let cancel: (() => void) | null = null;
+      const statement = connection.execute({
+        sqlText: sql,
+        ...(binds.length ? { binds } : {}),
+        complete: (error, _statement, rows) => {
+          if (cancel) signal?.removeEventListener('abort', cancel);
+          if (error) reject(mapSnowflakeError(error));
+          else resolve((rows ?? []) as Record<string, unknown>[]);
+        },
+      }) as { cancel?: (callback: (error?: unknown) => void) => void } | undefined;
+      if (signal && typeof statement?.cancel === 'function') {
+        cancel = () => statement.cancel!(() => undefined);
+        signal.addEventListener('abort', cancel, { once: true });
+      }
     });
   }
 

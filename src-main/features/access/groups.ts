@@ -81,6 +81,13 @@ export function listGroups(ctx: ServiceContext, page: PageRequest): PageResult<G
 
 export const getGroup = (ctx: ServiceContext, id: number): Group => toGroup(ctx, groupRow(ctx, id));
 
+/** Names of the groups a user is in (data model access policies match them). */
+export function groupNamesOf(ctx: ServiceContext, userId: number): string[] {
+  return (
+    ctx.db.prepare('SELECT g.name FROM user_groups g JOIN user_group_members m ON m.group_id = g.id WHERE m.user_id = ? ORDER BY g.name').all(userId) as { name: string }[]
+  ).map((r) => r.name);
+}
+
 export interface GroupInput {
   name?: string;
   description?: string | null;

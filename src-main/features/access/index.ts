@@ -1,3 +1,3 @@
 /** What other areas may call on groups and policies. */
-export { getGroup, getPolicy } from './groups';
+export { getGroup, getPolicy, groupNamesOf } from './groups';
 export { registerAccessRoutes } from './routes';

@@ -6,6 +6,7 @@ import {
   WarehouseEmulator,
   WarehouseError,
   WarehouseErrorCodes,
+  type CreateSnowflakeConnection,
   type WarehouseConnector,
 } from '../../connectors/warehouse';
 import type { ServiceContext } from '../../context';
@@ -101,6 +102,8 @@ export async function openWarehouseConnector(ctx: ServiceContext, deploymentId: 
         return secret;
       },
       getPrivateKeyPassphrase: () => getDataSourceSecret(ctx, deploymentId, ds.name, 'CUBEJS_DB_SNOWFLAKE_PRIVATE_KEY_PASS'),
+      // Test seam: the snowflake-sdk boundary (a fake driver connection), as `databricksClientFactory` is for Databricks.
+      ...(ctx.services.snowflakeCreateConnection ? { createConnection: ctx.services.snowflakeCreateConnection as CreateSnowflakeConnection } : {}),
     },
   );
   // Cube sets the same session parameter from this data source setting. The connector counts

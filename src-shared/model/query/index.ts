@@ -5,3 +5,4 @@ export { planQuery, type PlanOptions } from './planner';
 export { DIALECTS, duckdbDialect, snowflakeDialect, databricksDialect, type Dialect, type DialectName } from './dialects';
 export { formatWall, resolveDateRange, wallTimeIn, type WallTime } from './dates';
 export * from './types';
+export { modelMeta, type MetaEntity, type MetaMember } from './meta';

@@ -1,0 +1,10 @@
+import * as contract from '../../../src-shared/api/queries';
+import type { Api } from '../../http/route';
+import { importTable, inspectTableFile, listEmulatorTables } from './tables';
+
+/** Listing needs deployment read; loading data changes the emulator: deployment edit (admin or developer). */
+export function registerTableRoutes({ ctx, route }: Api): void {
+  route(contract.listEmulatorTables, { access: ['deploymentRead'] }, ({ params }) => listEmulatorTables(ctx, params.deploymentId, params.dataSource));
+  route(contract.inspectTableFile, { access: ['deploymentEdit'] }, ({ params, body, principal }) => inspectTableFile(ctx, params.deploymentId, principal, params.dataSource, body));
+  route(contract.importTable, { access: ['deploymentEdit'] }, ({ params, body, principal }) => importTable(ctx, params.deploymentId, principal, params.dataSource, body));
+}
