@@ -13,8 +13,10 @@ import { ApiError } from './problem';
  * - `embed`: a signed embed session — only what the spec lets embed sessions use, only for the
  *   deployment (and, in the handler, the embed tenant) the session was issued for.
  * - `oauth:<scope>`: an OAuth bearer token carrying that scope (see {@link OAUTH_SCOPE_DESCRIPTIONS}).
+ * - `environmentToken`: an environment's data API token (`POST …/environments/{id}/tokens`); only the
+ *   data API (`…/cubejs-api/v1`) of its deployment accepts it.
  */
-export type AcceptedCredential = 'user' | 'deploymentToken' | 'embed' | `oauth:${OAuthScope}`;
+export type AcceptedCredential = 'user' | 'deploymentToken' | 'embed' | 'environmentToken' | `oauth:${OAuthScope}`;
 
 export const OAUTH_SCOPES = ['deployment.read', 'deployment.write'] as const;
 export type OAuthScope = (typeof OAUTH_SCOPES)[number];
@@ -42,7 +44,7 @@ export const DEPLOYMENT_READ_CREDENTIALS: readonly AcceptedCredential[] = ['user
 /** Operations that change one deployment: users, deployment tokens and the `deployment.write` OAuth scope. */
 export const DEPLOYMENT_WRITE_CREDENTIALS: readonly AcceptedCredential[] = ['user', 'deploymentToken', 'oauth:deployment.write'];
 
-export type CredentialKind = 'user' | 'deploymentToken' | 'embed' | 'oauth';
+export type CredentialKind = 'user' | 'deploymentToken' | 'embed' | 'environmentToken' | 'oauth';
 
 export function credentialKindOf(principal: Principal): CredentialKind {
   switch (principal.via) {
@@ -53,6 +55,8 @@ export function credentialKindOf(principal: Principal): CredentialKind {
       return 'deploymentToken';
     case 'embed':
       return 'embed';
+    case 'environment':
+      return 'environmentToken';
     default:
       // `oauth`, and any kind the authenticator lets through later: confined like OAuth (scopes only).
       return 'oauth';
@@ -92,6 +96,8 @@ export function assertCredentialAccepted(
     if (!accepted.includes('deploymentToken')) {
       refuse('DEPLOYMENT_TOKEN_REFUSED', 'A deployment token only reaches its own deployment’s operations; use an API key or a workspace session.');
     }
+  } else if (kind === 'environmentToken') {
+    if (!accepted.includes('environmentToken')) refuse('ENVIRONMENT_TOKEN_REFUSED', 'An environment token is for the data API (…/cubejs-api/v1) of its deployment.');
   } else {
     const scopes = principal.scopes ?? [];
     const needed = accepted.filter((c) => c.startsWith('oauth:')).map((c) => c.slice('oauth:'.length));
@@ -106,7 +112,7 @@ export function assertCredentialAccepted(
   }
   // Credentials bound to one deployment never reach another one. Embed sessions always name theirs;
   // a deployment token without its claim is malformed and reaches no deployment.
-  const bound = kind === 'deploymentToken' || kind === 'embed' || principal.deploymentId !== null;
+  const bound = kind === 'deploymentToken' || kind === 'embed' || kind === 'environmentToken' || principal.deploymentId !== null;
   if (deploymentId !== undefined && bound && principal.deploymentId !== deploymentId) {
     throw new ApiError(
       403,
@@ -124,6 +130,7 @@ export function describeCredentials(accepted: readonly AcceptedCredential[], ofO
   if (accepted.includes('user')) parts.push('API key or workspace session');
   if (accepted.includes('deploymentToken')) parts.push(ofOneDeployment ? 'deployment token of this deployment' : 'deployment token');
   if (accepted.includes('embed')) parts.push(ofOneDeployment ? 'embed session of this deployment' : 'embed session');
+  if (accepted.includes('environmentToken')) parts.push('environment token of this deployment');
   const scopes = accepted.filter((c) => c.startsWith('oauth:')).map((c) => `\`${c.slice('oauth:'.length)}\``);
   if (scopes.length > 0) parts.push(`OAuth token with scope ${scopes.join(' or ')}`);
   return `Credentials: ${parts.join('; ')}.`;

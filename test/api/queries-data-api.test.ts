@@ -112,6 +112,20 @@ describe('the official client against a deployment', () => {
     expect(res.body.code).toBe('ACCESS_DENIED');
   });
 
+  it('an environment token works, its security context deciding the groups (marketing: US and CA rows only)', async () => {
+    const envs = await svc.call('GET', `/api/v1/deployments/${deploymentId}/environments`);
+    expect(envs.status).toBe(200);
+    const production = (envs.body.items ?? envs.body.data).find((e: { kind?: string }) => e.kind === 'production') ?? (envs.body.items ?? envs.body.data)[0];
+    const minted = await svc.call('POST', `/api/v1/deployments/${deploymentId}/environments/${production.id}/tokens`, { body: { security_context: { groups: ['marketing'] } } });
+    expect(minted.status).toBe(200);
+    const envToken: string = minted.body.data?.token ?? minted.body.token;
+    const rows = (await cube(envToken, { apiUrl }).load({ measures: ['customers.count'], dimensions: ['customers.country'] })).tablePivot();
+    expect(rows.map((r) => r['customers.country']).sort()).toEqual(['CA', 'US']);
+    // It opens the data API only, not the management API.
+    const management = await fetch(`${svc.url}/api/v1/deployments/${deploymentId}`, { headers: { Authorization: `Bearer ${envToken}` } });
+    expect(management.status).toBe(401);
+  });
+
   it('needs a credential, and a deployment token opens only its own deployment', async () => {
     const none = await fetch(`${apiUrl}/meta`);
     expect(none.status).toBe(401);

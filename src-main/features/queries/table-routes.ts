@@ -1,10 +1,11 @@
 import * as contract from '../../../src-shared/api/queries';
+import { DEPLOYMENT_READ_CREDENTIALS, DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
 import type { Api } from '../../http/route';
 import { importTable, inspectTableFile, listEmulatorTables } from './tables';
 
 /** Listing needs deployment read; loading data changes the emulator: deployment edit (admin or developer). */
 export function registerTableRoutes({ ctx, route }: Api): void {
-  route(contract.listEmulatorTables, { access: ['deploymentRead'] }, ({ params }) => listEmulatorTables(ctx, params.deploymentId, params.dataSource));
-  route(contract.inspectTableFile, { access: ['deploymentEdit'] }, ({ params, body, principal }) => inspectTableFile(ctx, params.deploymentId, principal, params.dataSource, body));
-  route(contract.importTable, { access: ['deploymentEdit'] }, ({ params, body, principal }) => importTable(ctx, params.deploymentId, principal, params.dataSource, body));
+  route(contract.listEmulatorTables, { access: ['deploymentRead'], credentials: DEPLOYMENT_READ_CREDENTIALS }, ({ params }) => listEmulatorTables(ctx, params.deploymentId, params.dataSource));
+  route(contract.inspectTableFile, { access: ['deploymentEdit'], credentials: DEPLOYMENT_WRITE_CREDENTIALS }, ({ params, body, principal }) => inspectTableFile(ctx, params.deploymentId, principal, params.dataSource, body));
+  route(contract.importTable, { access: ['deploymentEdit'], credentials: DEPLOYMENT_WRITE_CREDENTIALS }, ({ params, body, principal }) => importTable(ctx, params.deploymentId, principal, params.dataSource, body));
 }
