@@ -56,7 +56,8 @@ export async function startServer(options: { env?: Record<string, string> } = {}
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
 
   const { url, loginUrl } = await new Promise<{ url: string; loginUrl: string }>((resolve, reject) => {
-    const deadline = setTimeout(() => fail(new Error(`drydock serve did not start within 30 s. Output:\n${output}`)), 30_000);
+    // Generous: a cold start on a loaded CI machine can take tens of seconds.
+    const deadline = setTimeout(() => fail(new Error(`drydock serve did not start within 90 s. Output:\n${output}`)), 90_000);
     const check = () => {
       const listening = /Drydock listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       const login = /(http:\/\/127\.0\.0\.1:\d+\/\?login=[\w-]+)/.exec(output);

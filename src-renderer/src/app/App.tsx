@@ -4,6 +4,9 @@ import { navigate, subpathOf, useRouter } from './router';
 import { HOME_PATH, screenFor, screens, type Screen } from './screens';
 import { useSession } from './session';
 import { SignIn } from './SignIn';
+import { missingOperations } from './capabilities';
+import { useProfile } from './profile';
+import { NotServed, ProfileSwitcher } from './ProfileSwitcher';
 import { ProblemBanner, Spinner } from '../lib/ui';
 import { toShownError, type ShownError } from '../lib/errors';
 
@@ -45,18 +48,27 @@ function Shell() {
     document.title = screen ? `${screen.title} · Drydock` : 'Drydock';
   }, [screen]);
 
+  const active = useProfile((s) => s.active);
+  const check = useProfile((s) => s.check);
+  const missing = screen && !screen.localOnly ? missingOperations(screen.requires ?? [], check) : [];
+
   return (
     <div className="shell">
       <Sidebar current={screen} />
       <div className="main">
+        <ProfileSwitcher />
         <main className="content" aria-label={screen?.title}>
-          {screen && (
-            <ScreenBoundary key={screen.id}>
-              <Suspense fallback={<Spinner />}>
-                <screen.component subpath={subpathOf(path, screen.path) ?? []} />
-              </Suspense>
-            </ScreenBoundary>
-          )}
+          {screen &&
+            (missing.length > 0 ? (
+              <NotServed screen={screen.title} missing={missing} />
+            ) : (
+              // Keyed by the service too: switching profiles remounts the screen, which fetches anew.
+              <ScreenBoundary key={`${screen.id}@${screen.localOnly ? 'local' : active}`}>
+                <Suspense fallback={<Spinner />}>
+                  <screen.component subpath={subpathOf(path, screen.path) ?? []} />
+                </Suspense>
+              </ScreenBoundary>
+            ))}
         </main>
       </div>
     </div>
@@ -68,6 +80,8 @@ function Sidebar({ current }: { current: Screen | undefined }) {
   const user = useSession((s) => s.user);
   const mode = useSession((s) => s.mode);
   const signOut = useSession((s) => s.signOut);
+  const check = useProfile((s) => s.check);
+  const active = useProfile((s) => s.active);
   const go = (event: MouseEvent, to: string) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
     event.preventDefault();
@@ -84,12 +98,24 @@ function Sidebar({ current }: { current: Screen | undefined }) {
           <div className="nav-section-title">{section}</div>
           {screens
             .filter((s) => s.section === section)
-            .map((s) => (
-              <a key={s.id} href={s.path} className={`nav-item ${current?.id === s.id ? 'active' : ''}`} aria-current={current?.id === s.id ? 'page' : undefined} onClick={(e) => go(e, s.path)}>
-                <Icon name={s.icon} />
-                <span>{s.title}</span>
-              </a>
-            ))}
+            .map((s) => {
+              const missing = s.localOnly ? [] : missingOperations(s.requires ?? [], check);
+              const reason = missing.length > 0 ? `Not served by ${active}: it lacks ${missing.join(', ')}` : undefined;
+              return (
+                <a
+                  key={s.id}
+                  href={s.path}
+                  className={`nav-item ${current?.id === s.id ? 'active' : ''} ${reason ? 'nav-item-disabled' : ''}`}
+                  aria-current={current?.id === s.id ? 'page' : undefined}
+                  aria-disabled={reason ? true : undefined}
+                  title={reason}
+                  onClick={(e) => go(e, s.path)}
+                >
+                  <Icon name={s.icon} />
+                  <span>{s.title}</span>
+                </a>
+              );
+            })}
         </div>
       ))}
       <div className="sidebar-foot">

@@ -11,6 +11,9 @@ const paths: Record<Screen['icon'] | 'logo', string> = {
   admin: 'M12 2 4 5v6c0 5 3.4 9.7 8 11 4.6-1.3 8-6 8-11V5l-8-3Zm0 2.2 6 2.2V11c0 3.9-2.5 7.6-6 8.9-3.5-1.3-6-5-6-8.9V6.4l6-2.2Z',
   // Stacked servers.
   deployments: 'M4 4h16v6H4V4Zm2 2v2h12V6H6Zm-2 8h16v6H4v-6Zm2 2v2h12v-2H6Zm1-9h2v1H7V7Zm0 10h2v1H7v-1Z',
+  // Two linked globes: other services.
+  profiles:
+    'M7 4a5 5 0 1 1 0 10A5 5 0 0 1 7 4Zm0 2a3 3 0 1 0 0 6 3 3 0 0 0 0-6Zm10 4a5 5 0 1 1 0 10 5 5 0 0 1 0-10Zm0 2a3 3 0 1 0 0 6 3 3 0 0 0 0-6Zm-6.3 2.3 2.6-2.6 1.4 1.4-2.6 2.6-1.4-1.4Z',
   // Hull on a slipway.
   logo: 'M3 13h18l-2.5 5.5a2 2 0 0 1-1.8 1.2H7.3a2 2 0 0 1-1.8-1.2L3 13Zm3-2V6h5v5H6Zm7 0V3h5v8h-5ZM2 21h20v1.5H2V21Z',
 };

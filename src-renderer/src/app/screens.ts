@@ -9,23 +9,35 @@ export interface Screen {
   /** Root path of the screen; deeper paths belong to it too. */
   path: string;
   section: 'Build' | 'Operate';
-  icon: 'models' | 'syncs' | 'promotions' | 'admin' | 'deployments';
+  icon: 'models' | 'syncs' | 'promotions' | 'admin' | 'deployments' | 'profiles';
   component: LazyExoticComponent<ComponentType<ScreenProps>>;
+  /**
+   * operationIds the screen cannot work without. With a remote profile whose spec lacks one, the
+   * screen is disabled and says which (the local service serves them all).
+   */
+  requires?: readonly string[];
+  /** Always about the local service, whichever profile the header shows (e.g. the profiles themselves). */
+  localOnly?: boolean;
 }
 
 /** The navigation, in order. A feature adds itself with one line (each screen loads on first visit). */
 export const screens: Screen[] = [
-  { id: 'models', title: 'Models', path: '/models', section: 'Build', icon: 'models', component: lazy(() => import('../features/models/ModelsScreen')) },
-  { id: 'syncs', title: 'Syncs', path: '/syncs', section: 'Build', icon: 'syncs', component: lazy(() => import('../features/syncs/SyncsScreen')) },
-  { id: 'workbooks', title: 'Workbooks', path: '/workbooks', section: 'Build', icon: 'models', component: lazy(() => import('../features/workbooks/WorkbooksScreen')) },
-  { id: 'promotions', title: 'Promotions', path: '/promotions', section: 'Build', icon: 'promotions', component: lazy(() => import('../features/promotions/PromotionsScreen')) },
-  { id: 'deployments', title: 'Deployments', path: '/deployments', section: 'Operate', icon: 'deployments', component: lazy(() => import('../features/deployments/DeploymentsScreen')) },
-  { id: 'admin', title: 'Admin', path: '/admin', section: 'Operate', icon: 'admin', component: lazy(() => import('../features/admin/AdminScreen')) },
+  { id: 'models', title: 'Models', path: '/models', section: 'Build', icon: 'models', component: lazy(() => import('../features/models/ModelsScreen')), requires: ['getDataModelFiles', 'listBranches'] },
+  { id: 'syncs', title: 'Syncs', path: '/syncs', section: 'Build', icon: 'syncs', component: lazy(() => import('../features/syncs/SyncsScreen')), requires: ['listWarehouseSemanticViewSyncJobs'] },
+  { id: 'workbooks', title: 'Workbooks', path: '/workbooks', section: 'Build', icon: 'models', component: lazy(() => import('../features/workbooks/WorkbooksScreen')), requires: ['listWorkbooks', 'getWorkbook'] },
+  { id: 'promotions', title: 'Promotions', path: '/promotions', section: 'Build', icon: 'promotions', component: lazy(() => import('../features/promotions/PromotionsScreen')), requires: ['listWorkbooks', 'previewWorkbookPromotion', 'applyWorkbookPromotion'] },
+  { id: 'remote-transfers', title: 'To other profiles', path: '/promotions/profiles', section: 'Build', icon: 'profiles', component: lazy(() => import('../features/promotions/RemoteTransfersScreen')), localOnly: true },
+  { id: 'deployments', title: 'Deployments', path: '/deployments', section: 'Operate', icon: 'deployments', component: lazy(() => import('../features/deployments/DeploymentsScreen')), requires: ['listDeployments'] },
+  { id: 'admin', title: 'Admin', path: '/admin', section: 'Operate', icon: 'admin', component: lazy(() => import('../features/admin/AdminScreen')), requires: ['listUsers'] },
+  { id: 'profiles', title: 'Profiles', path: '/profiles', section: 'Operate', icon: 'profiles', component: lazy(() => import('../features/profiles/ProfilesScreen')), localOnly: true },
 ];
 
 /** Where `/` leads. */
 export const HOME_PATH = '/deployments';
 
+/** The screen owning a path: the one with the longest matching root (`/promotions/profiles` over `/promotions`). */
 export function screenFor(path: string): Screen | undefined {
-  return screens.find((screen) => path === screen.path || path.startsWith(`${screen.path}/`));
+  return screens
+    .filter((screen) => path === screen.path || path.startsWith(`${screen.path}/`))
+    .reduce<Screen | undefined>((best, screen) => (!best || screen.path.length > best.path.length ? screen : best), undefined);
 }

@@ -4,6 +4,7 @@ import { getMe } from '../../../src-shared/api/identity';
 import { exchangeLoginCode } from '../../../src-shared/api/system';
 import type { Static } from 'typebox';
 import type { Me } from '../../../src-shared/api/identity';
+import { apiPrefix } from './endpoint';
 
 export type CurrentUser = Static<typeof Me>;
 
@@ -44,17 +45,36 @@ async function renewDesktopConnection(): Promise<boolean> {
   return authHeader !== before;
 }
 
-/** The one typed client of the renderer. Same origin in the browser; the shell's URL in Electron. */
+const onUnauthorized = async (): Promise<boolean> => {
+  if (bridge()) return renewDesktopConnection().catch(() => false);
+  if (authHeader && useSession.getState().status === 'ready') useSession.getState().signOut('Your session has ended. Sign in again.');
+  return false;
+};
+
+/**
+ * The typed client of the screens: the service chosen in the header. Same origin in the browser;
+ * the shell's URL in Electron; for a remote profile, the local service's proxy to it (which never
+ * answers 401 for the remote, so a 401 here is always the end of the local session).
+ */
 export const api: Client = createClient({
+  baseUrl: () => `${baseUrl}${apiPrefix()}`,
+  auth: () => authHeader,
+  fetch: (url, init) => window.fetch(url, init),
+  onUnauthorized,
+});
+
+/** The local service whatever the header says: sign-in, profiles, and transfers to other profiles. */
+export const localApi: Client = createClient({
   baseUrl: () => baseUrl,
   auth: () => authHeader,
   fetch: (url, init) => window.fetch(url, init),
-  onUnauthorized: async () => {
-    if (bridge()) return renewDesktopConnection().catch(() => false);
-    if (authHeader && useSession.getState().status === 'ready') useSession.getState().signOut('Your session has ended. Sign in again.');
-    return false;
-  },
+  onUnauthorized,
 });
+
+/** A client for one profile's service through the local proxy (lists of a transfer's target). */
+export function profileApi(proxyBase: string): Client {
+  return createClient({ baseUrl: () => `${baseUrl}${proxyBase}`, auth: () => authHeader, fetch: (url, init) => window.fetch(url, init), onUnauthorized });
+}
 
 function readStored(): StoredSession | null {
   try {
@@ -75,7 +95,7 @@ function store(session: StoredSession | null): void {
 /** Who the credential belongs to; a service without the users area still signs in. */
 async function loadUser(): Promise<CurrentUser | null> {
   try {
-    return await api.call(getMe);
+    return await localApi.call(getMe);
   } catch (error) {
     if (error instanceof ApiProblem && error.status === 404) return null;
     throw error;
@@ -105,7 +125,7 @@ async function startSession(set: SetState, get: () => SessionState): Promise<voi
   const code = takeLoginCode();
   if (code !== null) {
     try {
-      const session = await api.call(exchangeLoginCode, { body: { code } });
+      const session = await localApi.call(exchangeLoginCode, { body: { code } });
       authHeader = `Bearer ${session.token}`;
       store({ auth: authHeader, expiresAt: session.expiresAt });
       set({ status: 'ready', notice: null, user: await loadUser() });

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { createDeployment, deleteDeployment, listDeployments, updateDeployment, type CreateDeploymentInput, type Deployment, type UpdateDeploymentInput } from '../../../../src-shared/api/deployments';
+import { onServiceChange } from '../../app/endpoint';
 import { api } from '../../app/session';
 import { toShownError, type ShownError } from '../../lib/errors';
 
@@ -80,3 +81,6 @@ export const useDeployments = create<DeploymentsState>((set, get) => ({
     set((s) => ({ items: upsert(s.items, deployment) }));
   },
 }));
+
+// Another service in the header: these deployments are not its deployments.
+onServiceChange(() => useDeployments.setState({ items: [], endCursor: null, hasNextPage: false, loaded: false, loading: false, error: null }));

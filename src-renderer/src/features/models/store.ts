@@ -17,6 +17,7 @@ import {
   type ValidationResult,
   type WorkingState,
 } from '../../../../src-shared/api/data-model';
+import { onServiceChange, registerLeaveGuard } from '../../app/endpoint';
 import { api, useSession } from '../../app/session';
 import { toShownError, type ShownError } from '../../lib/errors';
 import { fetchAllPages } from '../../lib/paging';
@@ -399,4 +400,14 @@ export const useModels = create<ModelsState>((set, get) => {
       set({ notice });
     },
   };
+});
+
+// Another service in the header: forget this one's deployment, branches and files.
+onServiceChange(() => {
+  loadToken += 1;
+  useModels.setState({ deploymentId: null, branches: [], branchName: null, files: [], saved: {}, buffers: {}, openPath: null, server: null, error: null, notice: null, pending: null });
+});
+registerLeaveGuard(() => {
+  const unsaved = dirtyPaths(useModels.getState()).length;
+  return unsaved > 0 ? `${unsaved} unsaved file${unsaved === 1 ? '' : 's'} in Models would be discarded.` : null;
 });

@@ -30,8 +30,22 @@ const SIDES: { id: DashboardSide; title: string }[] = [
 const KIND_TONES: Record<WidgetChangeKind, 'good' | 'bad' | 'info' | 'warn'> = { added: 'good', removed: 'bad', moved: 'info', changed: 'warn' };
 
 /** What a promotion would do: the operation, both hashes, and a visual diff of each dashboard. */
-export function PromotionPreviewView({ preview, deployments, stale, actions }: { preview: PromotionPreview; deployments: Deployment[] | null; stale: boolean; actions?: ReactNode }) {
+export function PromotionPreviewView({
+  preview,
+  deployments,
+  stale,
+  actions,
+  where,
+}: {
+  preview: PromotionPreview;
+  deployments: Deployment[] | null;
+  stale: boolean;
+  actions?: ReactNode;
+  /** Labels of both deployments when they live on different services (ids may collide); no link to the target then. */
+  where?: { source: string; target: string };
+}) {
   const detail = useMemo(() => promotionDetail(preview), [preview]);
+  const label = (id: number, end: 'source' | 'target') => where?.[end] ?? deploymentLabel(deployments, id);
   const firstChanged = SIDES.find((s) => preview.changes[s.id].changed)?.id ?? 'dashboardPublished';
   const [side, setSide] = useState<DashboardSide>(firstChanged);
   const dashboard = detail.dashboards[side];
@@ -47,20 +61,22 @@ export function PromotionPreviewView({ preview, deployments, stale, actions }: {
           <div className="promo-route">
             <Badge tone={preview.operation === 'CREATE' ? 'good' : 'info'}>{preview.operation}</Badge>
             <span>
-              <span className="strong">{source.name}</span> <span className="muted">in {deploymentLabel(deployments, source.deploymentId)}</span>
+              <span className="strong">{source.name}</span> <span className="muted">in {label(source.deploymentId, 'source')}</span>
             </span>
             <span className="promo-arrow" aria-hidden="true">
               →
             </span>
             <span>
-              {target.workbookId !== null ? (
+              {target.workbookId !== null && !where ? (
                 <AppLink to={workbookPath(target.deploymentId, target.workbookId)} className="strong">
                   {target.name}
                 </AppLink>
+              ) : target.workbookId !== null ? (
+                <span className="strong">{target.name}</span>
               ) : (
                 <span className="strong">new workbook “{target.slug}”</span>
               )}{' '}
-              <span className="muted">in {deploymentLabel(deployments, target.deploymentId)}</span>
+              <span className="muted">in {label(target.deploymentId, 'target')}</span>
             </span>
           </div>
         </div>
@@ -80,7 +96,7 @@ export function PromotionPreviewView({ preview, deployments, stale, actions }: {
         </div>
         <div>
           <dt>Operation</dt>
-          <dd>{preview.operation === 'CREATE' ? `Creates “${target.slug}” in ${deploymentLabel(deployments, target.deploymentId)}` : `Overwrites workbook #${target.workbookId}`}</dd>
+          <dd>{preview.operation === 'CREATE' ? `Creates “${target.slug}” in ${label(target.deploymentId, 'target')}` : `Overwrites workbook #${target.workbookId}`}</dd>
         </div>
       </dl>
 

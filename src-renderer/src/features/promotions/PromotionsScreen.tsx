@@ -15,6 +15,8 @@ import { PromotionSummary } from '../workbooks/PromotionSummary';
 import { usePromotionFlow, type PromotionFlow, type StalePreview } from './flow';
 import { PromotionHistory } from './PromotionHistory';
 import { PromotionPreviewView } from './PromotionPreview';
+import { RemoteOrigins } from './RemoteOrigins';
+import { useProfile } from '../../app/profile';
 import './promotions.css';
 
 /** `/promotions[/:sourceDeploymentId[/:workbookId]]`: pick a workbook, a target, preview, apply. */
@@ -160,6 +162,8 @@ function Workbench({
   const knownTargetId = flow.result?.target.workbookId ?? flow.preview?.target.workbookId ?? targetWorkbookId;
   const knownTargetDeployment = flow.result?.target.deploymentId ?? flow.preview?.target.deploymentId ?? targetDeploymentId;
   const sameDeployment = targetDeploymentId === sourceDeploymentId;
+  // Promotion to another profile starts from this computer's workbooks.
+  const isLocal = useProfile((s) => s.active) === 'local';
 
   return (
     <>
@@ -244,11 +248,18 @@ function Workbench({
       {!flow.preview && !flow.previewing && !flow.error && (
         <div className="promo-hint">
           Choose the target and press <strong>Preview</strong>: nothing changes until you apply, and the apply is refused if either workbook changes in between.
+          {isLocal && (
+            <>
+              {' '}
+              To send it to another service instead: <AppLink to={`/promotions/profiles/workbook/${sourceDeploymentId}/${sourceWorkbookId}`}>promote to another profile</AppLink>.
+            </>
+          )}
         </div>
       )}
 
       <div className="promo-sides">
         <div className="promo-side">
+          <RemoteOrigins deploymentId={sourceDeploymentId} workbookId={sourceWorkbookId} version={version} />
           <ProvenancePanel
             deploymentId={sourceDeploymentId}
             workbookId={sourceWorkbookId}

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { onServiceChange } from '../../app/endpoint';
 import { navigate } from '../../app/router';
 import { showToast } from '../../lib/toast';
 
@@ -125,3 +126,9 @@ export async function announce(announcement: Announcement): Promise<void> {
 export const useTick = (group: string): number => useTracker((s) => s.ticks[group] ?? 0);
 /** Whether a group has unfinished tracked work. */
 export const useGroupActive = (group: string): boolean => useTracker((s) => (s.active[group]?.length ?? 0) > 0);
+
+// Another service in the header: its jobs are not this service's; stop following them (they run on).
+onServiceChange(() => {
+  tracked.clear();
+  publishActive();
+});

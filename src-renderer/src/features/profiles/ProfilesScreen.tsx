@@ -1,0 +1,208 @@
+import { useState } from 'react';
+import { deleteProfile, listProfiles, testProfile, type Profile } from '../../../../src-shared/api/profiles';
+import { useProfile } from '../../app/profile';
+import { localApi } from '../../app/session';
+import { ConfirmDialog } from '../../lib/confirm';
+import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../lib/ui';
+import { useAction } from '../../lib/useAction';
+import { useQuery } from '../../lib/useQuery';
+import { ProfileDialog } from './ProfileDialog';
+import './profiles.css';
+
+/**
+ * `/profiles`: other Drydock services or platform tenants this app can switch to, promote to and
+ * publish to. Always about the local service (it holds the profiles and their credentials).
+ */
+export default function ProfilesScreen() {
+  const profiles = useQuery((signal) => localApi.call(listProfiles, { query: { first: 1000 }, signal }), [], 'Loading profiles');
+  const [editing, setEditing] = useState<Profile | 'new' | null>(null);
+  const [removing, setRemoving] = useState<Profile | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const active = useProfile((s) => s.active);
+  const select = useProfile((s) => s.select);
+  const refreshHeader = useProfile((s) => s.load);
+
+  const changed = (message: string) => {
+    setNotice(message);
+    profiles.reload();
+    void refreshHeader();
+  };
+  const forbidden = profiles.error?.status === 403;
+
+  return (
+    <section className="page" aria-label="Profiles">
+      <header className="page-head">
+        <div>
+          <h1>Profiles {profiles.data && <span className="count">{profiles.data.items.length}</span>}</h1>
+          <p className="muted">
+            Other Drydock services or platform tenants. Pick one in the header to work on it with every screen; promote workbooks and publish models to it from Promotions. Credentials stay
+            in this computer’s keychain.
+          </p>
+        </div>
+        {!forbidden && (
+          <Button variant="primary" onClick={() => setEditing('new')}>
+            Add profile
+          </Button>
+        )}
+      </header>
+      {notice && (
+        <div className="saved notice-line" role="status">
+          {notice}
+        </div>
+      )}
+      {forbidden ? (
+        <EmptyState title="Profiles are for admins">They hold credentials to other services; ask an admin of this Drydock to add one.</EmptyState>
+      ) : (
+        <ProblemBanner error={profiles.error} />
+      )}
+      {!profiles.data ? (
+        profiles.loading && <Spinner label="Loading profiles…" />
+      ) : profiles.data.items.length === 0 ? (
+        <EmptyState title="No profiles yet">
+          Add the URL of another Drydock (<code>drydock serve</code>) or of your platform tenant, with an API key.
+        </EmptyState>
+      ) : (
+        <table className="table" aria-label="Profiles">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Service</th>
+              <th>Credential</th>
+              <th>Last test</th>
+              <th className="actions-col" aria-label="Actions" />
+            </tr>
+          </thead>
+          <tbody>
+            {profiles.data.items.map((p) => (
+              <ProfileRow
+                key={p.name}
+                profile={p}
+                active={p.name === active}
+                onTested={(updated) => {
+                  profiles.reload();
+                  setNotice(updated.lastCheck?.ok ? `${p.name}: connected (interface version ${updated.lastCheck.specVersion ?? 'unknown'}).` : `${p.name}: the test failed.`);
+                }}
+                onUse={() => void select(p.name)}
+                onEdit={() => setEditing(p)}
+                onRemove={() => setRemoving(p)}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+      {editing !== null && (
+        <ProfileDialog
+          profile={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={(saved, created) => {
+            setEditing(null);
+            changed(created ? `Profile ${saved.name} added.` : `Profile ${saved.name} saved.`);
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={removing !== null}
+        title={`Remove profile ${removing?.name ?? ''}?`}
+        confirmLabel="Remove profile"
+        action="Removing the profile"
+        onClose={() => setRemoving(null)}
+        onConfirm={async () => {
+          if (!removing) return;
+          if (active === removing.name) await select('local');
+          await localApi.call(deleteProfile, { params: { profileName: removing.name } });
+          const name = removing.name;
+          setRemoving(null);
+          changed(`Profile ${name} removed; its credential was deleted from the keychain.`);
+        }}
+      >
+        The profile and its credential in the keychain are deleted. Its promotions and publishes stay in the history. Nothing changes on {removing?.baseUrl}.
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+function ProfileRow({
+  profile: p,
+  active,
+  onTested,
+  onUse,
+  onEdit,
+  onRemove,
+}: {
+  profile: Profile;
+  active: boolean;
+  onTested: (profile: Profile) => void;
+  onUse: () => void;
+  onEdit: () => void;
+  onRemove: () => void;
+}) {
+  const test = useAction(`Testing ${p.name}`);
+  const check = p.lastCheck;
+  return (
+    <>
+      <tr>
+        <td>
+          <span className="strong">{p.name}</span> {active && <Badge tone="info">in use</Badge>}
+          {p.description && <div className="muted">{p.description}</div>}
+        </td>
+        <td>
+          <code>{p.baseUrl}</code>
+        </td>
+        <td>
+          {p.credentialKind === 'bearer' ? 'Bearer token' : 'API key'}
+          {!p.hasCredential && (
+            <>
+              {' '}
+              <Badge tone="bad">missing from keychain</Badge>
+            </>
+          )}
+        </td>
+        <td aria-label={`Last test of ${p.name}`}>
+          {!check ? (
+            <span className="muted">never tested</span>
+          ) : check.ok ? (
+            <>
+              <Badge tone="good">connected</Badge> API {check.specVersion ?? '?'} · {check.operationIds.length} operations · <Time value={check.checkedAt} />
+            </>
+          ) : (
+            <>
+              <Badge tone="bad">failed</Badge> <Time value={check.checkedAt} />
+              <div className="profile-check-error">{check.error}</div>
+            </>
+          )}
+        </td>
+        <td className="actions-col profile-actions">
+          <Button
+            className="btn-small"
+            busy={test.busy}
+            aria-label={`Test ${p.name}`}
+            onClick={() =>
+              void test.run(async () => {
+                const result = await localApi.call(testProfile, { params: { profileName: p.name } });
+                onTested(result.profile);
+              })
+            }
+          >
+            Test
+          </Button>
+          <Button className="btn-small" onClick={onUse} disabled={active} aria-label={`Use ${p.name}`}>
+            Use
+          </Button>
+          <Button className="btn-small" onClick={onEdit} aria-label={`Edit ${p.name}`}>
+            Edit
+          </Button>
+          <Button variant="ghost" className="btn-small danger-text" onClick={onRemove} aria-label={`Remove ${p.name}`}>
+            Remove
+          </Button>
+        </td>
+      </tr>
+      {test.error && (
+        <tr>
+          <td colSpan={5}>
+            <ProblemBanner error={test.error} onDismiss={() => test.setError(null)} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
