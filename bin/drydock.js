@@ -1,11 +1,23 @@
 #!/usr/bin/env node
-// Entry of `drydock` (package.json bin): runs the built CLI.
+// Entry of `drydock` (package.json bin): runs the built CLI. In a fresh clone (after `npm install`,
+// before any build) it builds first, once (electron-vite, about 10 s), so `npx drydock validate …`
+// works straight away. Messages go to stderr: stdout is the command's output (a report, JSON).
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const cli = fileURLToPath(new URL('../out/main/cli.js', import.meta.url));
 if (!existsSync(cli)) {
-  console.error('Drydock is not built yet: run `npm run build` (npm start and npm test build it for you).');
-  process.exit(1);
+  const builder = fileURLToPath(new URL('../scripts/ensure-built.js', import.meta.url));
+  if (!existsSync(builder)) {
+    console.error('Drydock is not built: run `npm run build`.');
+    process.exit(1);
+  }
+  const { ensureBuilt } = await import(pathToFileURL(builder).href);
+  try {
+    ensureBuilt(undefined, (line) => console.error(`${line} (first run only)`));
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
 }
-await import(cli);
+await import(pathToFileURL(cli).href);

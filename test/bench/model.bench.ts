@@ -39,8 +39,8 @@ export function cubeFile(i: number, variant = 0): ModelFile {
   return { path: `model/cubes/cube_${i}.yml`, content: `${lines.join('\n')}\n` };
 }
 
-export function viewFile(k: number): ModelFile {
-  const root = CUBES - 1 - k * 3;
+export function viewFile(k: number, cubes = CUBES): ModelFile {
+  const root = cubes - 1 - k * 3;
   const lines = [
     'views:',
     `  - name: view_${k}`,
@@ -65,10 +65,11 @@ export function viewFile(k: number): ModelFile {
   return { path: `model/views/view_${k}.yml`, content: `${lines.join('\n')}\n` };
 }
 
-export function generateProject(): ModelFile[] {
+/** `cubes` cubes in a join chain and `views` views over its far end (views ≤ cubes / 3). */
+export function generateProject(cubes = CUBES, views = VIEWS): ModelFile[] {
   const files: ModelFile[] = [];
-  for (let i = 0; i < CUBES; i++) files.push(cubeFile(i));
-  for (let k = 0; k < VIEWS; k++) files.push(viewFile(k));
+  for (let i = 0; i < cubes; i++) files.push(cubeFile(i));
+  for (let k = 0; k < views; k++) files.push(viewFile(k, cubes));
   return files;
 }
 

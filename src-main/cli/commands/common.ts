@@ -1,0 +1,55 @@
+// What every API command starts with: the connection, the output, the progress display.
+import { connect, type Connection, type ConnectionOptions } from '../api/connection';
+import { getJob, type JobInfo, type JobRef } from '../api/jobs';
+import { resolveDeployment } from '../api/resolve';
+import { assertCompleted, describeJob, waitForJob, type WaitOutcome } from '../api/wait';
+import { createOutput, type Output } from '../output';
+import { createProgress, type Progress } from '../progress';
+import type { Deployment } from '../../../src-shared/api/deployments';
+
+export interface CommandContext {
+  conn: Connection;
+  out: Output;
+  progress: Progress;
+}
+
+export async function setup(options: ConnectionOptions): Promise<CommandContext> {
+  const json = Boolean(options.json);
+  const out = createOutput(json);
+  const conn = await connect(options);
+  return { conn, out, progress: await createProgress(json) };
+}
+
+export async function withDeployment(options: ConnectionOptions): Promise<CommandContext & { deployment: Deployment }> {
+  const ctx = await setup(options);
+  ctx.progress.update('Finding the deployment…');
+  try {
+    return { ...ctx, deployment: await resolveDeployment(ctx.conn, options.deployment) };
+  } finally {
+    ctx.progress.stop();
+  }
+}
+
+/**
+ * After a start request: with --no-wait, prints the job and returns null; otherwise waits (with
+ * progress; Ctrl-C cancels) and returns the outcome, throwing unless the job completed.
+ */
+export async function followJob(
+  ctx: CommandContext,
+  ref: JobRef,
+  options: { wait: boolean; allowPartial?: boolean },
+): Promise<WaitOutcome | null> {
+  const job = await getJob(ctx.conn, ref);
+  if (!options.wait) {
+    ctx.out.result({ job });
+    ctx.out.line(`Started ${describeJob(job)} (${job.status}). Follow it with: drydock jobs wait ${job.id} -d ${job.deploymentId}`);
+    return null;
+  }
+  if (!ctx.out.json) ctx.out.note(`Started ${describeJob(job)}.`);
+  const outcome = await waitForJob(ctx.conn, job, ctx.progress, ctx.out.note);
+  assertCompleted(outcome, { allowPartial: options.allowPartial });
+  return outcome;
+}
+
+export const jobLine = (job: JobInfo) =>
+  `${describeJob(job)}: ${job.status}${job.error ? ` (${job.error.code}: ${job.error.message})` : ''}`;

@@ -1,0 +1,80 @@
+// `drydock push VIEW… --schema S`: a warehouse semantic view push job.
+import { dataModelRoutes, type FileContent, type FileList } from '../../../src-shared/api/data-model';
+import { warehouseSyncRoutes, type PushResult } from '../../../src-shared/api/warehouse-sync';
+import { compileModel, isModelSourcePath, type ModelFile } from '../../../src-shared/model';
+import type { ConnectionOptions } from '../api/connection';
+import { getJobResult } from '../api/jobs';
+import { listAll } from '../api/resolve';
+import { CliError } from '../output';
+import { followJob, withDeployment, type CommandContext } from './common';
+
+export interface PushOptions extends ConnectionOptions {
+  all?: boolean;
+  schema: string;
+  prefix: string;
+  branch?: string;
+  helperViewSchema?: string;
+  wait: boolean;
+  idempotencyKey?: string;
+}
+
+/** Views of a branch, compiled here from its model files (the API has no list of views). */
+async function viewsOfBranch(ctx: CommandContext, deploymentId: number, branch: string | undefined): Promise<string[]> {
+  const params = { deploymentId };
+  const branchQuery = branch ? { branchName: branch } : {};
+  const listing = await listAll(
+    async (after) =>
+      (await ctx.conn.client.call(dataModelRoutes.getDataModelFiles, { params, query: { ...branchQuery, first: 1000, ...(after ? { after } : {}) } })) as FileList,
+  );
+  const paths = listing.map((f) => f.path).filter(isModelSourcePath);
+  const files: ModelFile[] = [];
+  const queue = [...paths];
+  const worker = async () => {
+    for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
+      const file = (await ctx.conn.client.call(dataModelRoutes.getDataModelFiles, { params, query: { ...branchQuery, path } })) as FileContent;
+      files.push({ path, content: file.content });
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return Object.keys(compileModel(files).model.views).sort();
+}
+
+export default async function push(options: PushOptions, views: string[] = []): Promise<number> {
+  if (views.length === 0 && !options.all) throw new CliError('VIEWS_REQUIRED', 'Name the model views to push, or pass --all.');
+  if (views.length > 0 && options.all) throw new CliError('VIEWS_CONFLICT', 'Name views or pass --all, not both.');
+  const ctx = await withDeployment(options);
+  const { conn, out, deployment } = ctx;
+  let viewNames = views;
+  if (options.all) {
+    ctx.progress.update('Reading the views of the branch…');
+    viewNames = await viewsOfBranch(ctx, deployment.id, options.branch).finally(() => ctx.progress.stop());
+    if (viewNames.length === 0) throw new CliError('NO_VIEWS', `The branch ${options.branch ?? deployment.deployBranch} has no views to push.`);
+  }
+  const started = await conn.client.call(warehouseSyncRoutes.startWarehouseSemanticViewSync, {
+    params: { deploymentId: deployment.id },
+    body: {
+      schema: options.schema,
+      prefix: options.prefix,
+      viewNames,
+      ...(options.branch ? { branchName: options.branch } : {}),
+      ...(options.helperViewSchema ? { helperViewSchema: options.helperViewSchema } : {}),
+      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+    },
+  });
+  const ref = { kind: 'push' as const, deploymentId: deployment.id, id: started.syncJobId };
+  const outcome = await followJob(ctx, ref, { wait: options.wait });
+  if (!outcome) return 0;
+  const result = (await getJobResult(conn, ref)) as PushResult;
+  out.result({ job: outcome.job, result });
+  out.line(`Pushed ${result.viewCount} view${result.viewCount === 1 ? '' : 's'} to ${result.database}.${result.schema} from ${result.branchName} at ${result.commit.slice(0, 12)}:`);
+  out.table(
+    result.views.map((v) => ({ ...v, skippedText: v.skipped.map((s) => s.feature).join(', ') || '-' })),
+    [
+      { key: 'viewName', title: 'VIEW' },
+      { key: 'qualifiedName', title: 'SEMANTIC VIEW' },
+      { key: 'action', title: 'ACTION' },
+      { key: 'skippedText', title: 'SKIPPED' },
+    ],
+  );
+  return 0;
+}

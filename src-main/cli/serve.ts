@@ -1,0 +1,96 @@
+// `drydock serve`: the headless service for servers, scripts, CI and the browser UI.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createService, type Service } from '../service';
+import { createLoginCode } from '../features/system/routes';
+import { FileSecretStore, KeychainSecretStore, keychainServiceFor, type SecretStore } from '../platform/secrets';
+import { DatabaseTooNewError } from '../platform/db/connection';
+import { defaultDataDir } from './data-dir';
+import { PlainError } from './output';
+
+export interface ServeOptions {
+  port?: string;
+  dataDir?: string;
+  secrets?: string;
+  loginLink: boolean;
+}
+
+async function chooseSecrets(mode: string, dataDir: string): Promise<SecretStore> {
+  if (mode === 'file') return new FileSecretStore(join(dataDir, 'secrets.json'));
+  const keychain = new KeychainSecretStore(keychainServiceFor(dataDir));
+  try {
+    await keychain.probe();
+    return keychain;
+  } catch (error) {
+    if (mode !== 'auto') throw error;
+    console.log(`OS keychain not reachable; keeping secrets in ${join(dataDir, 'secrets.json')} (mode 0600).`);
+    return new FileSecretStore(join(dataDir, 'secrets.json'));
+  }
+}
+
+/** The built renderer beside this bundle (out/renderer), if it was built. */
+function rendererDir(): string | null {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  for (const candidate of [join(here, '../renderer'), join(here, '../../renderer'), join(here, '../../out/renderer')]) {
+    if (existsSync(join(candidate, 'index.html'))) return resolve(candidate);
+  }
+  return null;
+}
+
+/** A failure of `serve` printed as one plain line (as before the command line had other commands). */
+const usage = (detail: string) => new PlainError('USAGE', detail, 1);
+
+/** Starts the service; it keeps running until SIGTERM or SIGINT. */
+export async function runServe(options: ServeOptions): Promise<void> {
+  const portText = options.port ?? process.env.DRYDOCK_PORT ?? '4317';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--port must be 0..65535, not "${portText}".`);
+  const secretsMode = options.secrets ?? process.env.DRYDOCK_SECRETS ?? 'keychain';
+  if (!['keychain', 'file', 'auto'].includes(secretsMode)) throw usage(`--secrets must be keychain, file or auto, not "${secretsMode}".`);
+  const dataDir = resolve(options.dataDir ?? process.env.DRYDOCK_DATA_DIR ?? defaultDataDir());
+
+  let service: Service;
+  let secrets: SecretStore;
+  try {
+    secrets = await chooseSecrets(secretsMode, dataDir);
+    service = await createService({
+      dataDir,
+      secrets,
+      port,
+      rendererDir: rendererDir(),
+      bootstrapApiKey: process.env.DRYDOCK_BOOTSTRAP_API_KEY || undefined,
+    });
+  } catch (error) {
+    if (error instanceof DatabaseTooNewError) throw usage(error.message);
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw usage('The port is already in use; pick another with --port.');
+    throw usage(`drydock: ${(error as Error).message}`);
+  }
+  // Signal handlers go in before the ready line: a supervisor may send SIGTERM as soon as it reads it.
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: finishing in-flight requests and releasing running jobs…`);
+    try {
+      await service.close();
+      process.exit(0);
+    } catch (error) {
+      console.error(`Shutdown failed: ${(error as Error).message}`);
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  if (service.bootstrap.generatedApiKey) {
+    console.log(`Created the tenant and an admin user in ${dataDir}.`);
+    console.log(`Admin API key (shown once, stored only as a hash): ${service.bootstrap.generatedApiKey}`);
+  }
+  console.log(`Drydock listening on ${service.url}`);
+  console.log(`Data: ${dataDir} (secrets: ${secrets.backend})`);
+  if (options.loginLink) {
+    const code = createLoginCode(service.ctx, service.bootstrap.adminUserId);
+    console.log(`Open Drydock in your browser (one-time login link, valid 10 minutes): ${service.url}/?login=${code}`);
+  }
+}
