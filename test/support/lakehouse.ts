@@ -5,6 +5,9 @@ import { createHash } from 'node:crypto';
 import { createLakehouseConnector, defaultEmulatorFile, LakehouseEmulator, type LakehouseConnector } from '../../src-main/connectors/lakehouse';
 import type { TestService } from './service';
 
+/** What the HTTP-only helpers need: an in-process test service, or a `drydock serve` process (test/support/cli.ts). */
+export type ApiCaller = Pick<TestService, 'call'>;
+
 /** Orders over the emulator's seeded `main.default` tables (`default.x` + the data source catalog `main`). */
 export const ORDERS_CUBE = `cubes:
   - name: orders
@@ -127,7 +130,7 @@ const sha256 = (content: string) => createHash('sha256').update(content).digest(
  * Commits files to the deploy branch (or `branchName`) through the upload API (`null` removes a
  * file) and returns the new commit.
  */
-export async function deployFiles(svc: TestService, id: number, files: Record<string, string | null>, auth?: string, branchName?: string): Promise<string> {
+export async function deployFiles(svc: ApiCaller, id: number, files: Record<string, string | null>, auth?: string, branchName?: string): Promise<string> {
   const writes = Object.entries(files).filter((entry): entry is [string, string] => entry[1] !== null);
   const deletePaths = Object.entries(files)
     .filter(([, content]) => content === null)
@@ -166,7 +169,7 @@ export async function eventually<T>(check: () => Promise<T | undefined> | T | un
 }
 
 /** Waits until the deploy branch's build of `commit` ended; returns the build state. */
-export async function waitForBuildOf(svc: TestService, id: number, commit: string) {
+export async function waitForBuildOf(svc: ApiCaller, id: number, commit: string) {
   return eventually(async () => {
     const res = await svc.call('GET', `${D(id)}/build-status`);
     if (res.body?.commit === commit && (res.body.buildStatus === 'succeeded' || res.body.buildStatus === 'failed')) return res.body;
@@ -188,7 +191,7 @@ export const DEFAULT_CONFIGURATION = {
 };
 
 /** Saves settings (creating or updating) and returns the response body. */
-export async function saveSettings(svc: TestService, id: number, configuration: Record<string, unknown>, dataSource = 'lake') {
+export async function saveSettings(svc: ApiCaller, id: number, configuration: Record<string, unknown>, dataSource = 'lake') {
   const current = await svc.call('GET', integration(id, dataSource));
   const version = current.status === 200 ? current.body.configurationVersion : 0;
   const res = await svc.call('PUT', integration(id, dataSource), {

@@ -1,0 +1,222 @@
+// The API commands of the built CLI (deployments, status, push, pull, publish, promote, jobs)
+// against a real `drydock serve` process, with its local warehouse and lakehouse emulators.
+import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src-main/cli/program';
+import { startServe, type ServeProcess } from '../support/serve';
+import { apiAt, cliEnv, jsonOf, runCli } from '../support/cli';
+import { deployFiles, saveSettings, waitForBuildOf, type ApiCaller } from '../support/lakehouse';
+
+const KEY = 'dd_cli_commands_key_abcdefghijklmnopqrstuvwxyz01';
+
+let serve: ServeProcess;
+let api: ApiCaller;
+let env: NodeJS.ProcessEnv;
+let a: number;
+let b: number;
+/** The deploy-branch commit of b once orders_overview is gone. */
+let bCommit: string;
+
+async function createDeployment(name: string): Promise<number> {
+  const res = await api.call('POST', '/build/api/v1/deployments/', {
+    body: { name, cloudProvider: 'aws', creationMethod: 'upload', deployMode: 'cli', storageProvider: { type: 'local' } },
+  });
+  if (res.status !== 201) throw new Error(`creating ${name}: ${res.status} ${res.text}`);
+  return res.body.id;
+}
+
+const drydock = (...args: string[]) => runCli(args, { env });
+
+/** A loopback port nothing listens on. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  serve = await startServe({ env: { DRYDOCK_BOOTSTRAP_API_KEY: KEY }, args: ['--no-login-link'] });
+  api = apiAt(serve.url, KEY);
+  env = cliEnv({ DRYDOCK_URL: serve.url, DRYDOCK_API_KEY: KEY });
+  // Each new deployment holds the sample project on its deploy branch.
+  a = await createDeployment('cli-a');
+  b = await createDeployment('cli-b');
+});
+afterAll(async () => {
+  await serve?.stop();
+});
+
+describe('drydock API commands', () => {
+  it('deployments lists every deployment; --json prints them as an array', async () => {
+    const text = await drydock('deployments');
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^ID\s+NAME\s+DEPLOY BRANCH\s+REGION\s+VERSION\n/);
+    expect(text.stdout).toMatch(new RegExp(`\\n${a}\\s+cli-a\\s+main\\s+aws/`));
+    const json = jsonOf(await drydock('deployments', '--json'));
+    expect(json.map((d: { id: number; name: string }) => [d.id, d.name])).toEqual([
+      [a, 'cli-a'],
+      [b, 'cli-b'],
+    ]);
+  });
+
+  it('refuses to guess the deployment among several: DEPLOYMENT_REQUIRED, exit 1, the problem as JSON with --json', async () => {
+    const result = await drydock('status', '--json');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^DEPLOYMENT_REQUIRED: The service has 2 deployments; pick one with -d ID or NAME/);
+    expect(jsonOf(result)).toEqual({ error: { code: 'DEPLOYMENT_REQUIRED', detail: expect.stringContaining('cli-a') } });
+    const unknown = await drydock('status', '-d', 'nope');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/^DEPLOYMENT_NOT_FOUND: /);
+  });
+
+  it('carries the service’s problem code on failure: a wrong key, no key, no service', async () => {
+    // A flag beats the environment.
+    const wrong = await drydock('deployments', '--key', 'dd_wrong_key_000000000000000000000000000000');
+    expect(wrong.status).toBe(1);
+    expect(wrong.stderr).toMatch(/^UNAUTHENTICATED: /);
+    const none = await runCli(['deployments'], { env: cliEnv({ DRYDOCK_URL: serve.url }) });
+    expect(none.status).toBe(1);
+    expect(none.stderr).toMatch(/^CREDENTIAL_REQUIRED: No credential for http:\/\/127\.0\.0\.1:\d+/);
+    const gone = await drydock('deployments', '--url', `http://127.0.0.1:${await closedPort()}`, '--json');
+    expect(gone.status).toBe(1);
+    expect(jsonOf(gone).error).toMatchObject({ code: 'NETWORK_ERROR', status: 0, detail: expect.stringContaining('ECONNREFUSED') });
+  });
+
+  it('push waits for the warehouse job and prints the semantic views; --json gives { job, result }', async () => {
+    const json = await drydock('push', 'product_sales', '-d', 'cli-a', '--schema', 'PUBLIC', '--prefix', 'CLI_', '--json');
+    expect(json.status, json.stderr).toBe(0);
+    const { job, result } = jsonOf(json);
+    expect(job).toMatchObject({ kind: 'push', deploymentId: a, status: 'COMPLETED', percentComplete: 100, error: null });
+    expect(result).toMatchObject({ syncJobId: job.id, viewCount: 1, schema: 'PUBLIC', views: [{ viewName: 'product_sales', qualifiedName: 'ANALYTICS.PUBLIC.CLI_product_sales' }] });
+    const text = await drydock('push', 'customer_directory', '-d', String(a), '--schema', 'PUBLIC', '--prefix', 'CLI_');
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^Pushed 1 view to ANALYTICS\.PUBLIC from main at [0-9a-f]{12}:\n/);
+    expect(text.stdout).toMatch(/customer_directory\s+ANALYTICS\.PUBLIC\.CLI_customer_directory\s+created/);
+  });
+
+  it('a push the service refuses, and a push job that fails, exit 1 with the code', async () => {
+    const refused = await drydock('push', 'orders_overview', '-d', 'cli-a', '--schema', 'PUBLIC', '--json');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/^MODEL_NOT_PUSHABLE: /);
+    expect(jsonOf(refused).error).toMatchObject({ code: 'MODEL_NOT_PUSHABLE', status: 422, errors: [{ pointer: '/body/viewNames/0' }] });
+    // The sample schema is readable but DRYDOCK may not create semantic views in it.
+    const failed = await drydock('push', 'product_sales', '-d', 'cli-a', '--schema', 'ECOMMERCE');
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toMatch(/Started push job [0-9a-f-]{36}\.\nWAREHOUSE_INSUFFICIENT_PRIVILEGES: /);
+    const usage = await drydock('push', '-d', 'cli-a', '--schema', 'PUBLIC');
+    expect(usage.status).toBe(1);
+    expect(usage.stderr).toMatch(/^VIEWS_REQUIRED: /);
+  });
+
+  it('pull commits the warehouse’s semantic views as model files on the branch', async () => {
+    const result = await drydock('pull', '-d', 'cli-a', '--schema', 'PUBLIC', '--view', 'CLI_*', '--output-path', 'model/views/warehouse', '--json');
+    expect(result.status, result.stderr).toBe(0);
+    const { job, result: pulled } = jsonOf(result);
+    expect(job).toMatchObject({ kind: 'pull', status: 'COMPLETED' });
+    expect(pulled.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(pulled.generatedFiles.map((f: { path: string; status: string }) => [f.path, f.status])).toEqual([
+      ['model/views/warehouse/cli_customer_directory.yml', 'added'],
+      ['model/views/warehouse/cli_product_sales.yml', 'added'],
+    ]);
+    const file = await api.call('GET', `/build/api/v1/deployments/${a}/data-model/files?path=model/views/warehouse/cli_product_sales.yml`);
+    expect(file.status).toBe(200);
+    expect(file.body.commit).toBe(pulled.commit);
+  });
+
+  it('jobs lists the deployment’s jobs with their kind, shows one with its result, and leaves a finished one alone on cancel', async () => {
+    const list = await drydock('jobs', 'list', '--all', '-d', 'cli-a', '--json');
+    expect(list.status, list.stderr).toBe(0);
+    const jobs = jsonOf(list);
+    expect(jobs.map((j: { kind: string; status: string }) => `${j.kind} ${j.status}`)).toEqual(
+      expect.arrayContaining(['pull COMPLETED', 'push COMPLETED', 'push FAILED']),
+    );
+    expect(jsonOf(await drydock('jobs', '-d', 'cli-a', '--json'))).toEqual([]); // nothing is running
+    const push = jobs.find((j: { kind: string; status: string }) => j.kind === 'push' && j.status === 'COMPLETED');
+    const shown = jsonOf(await drydock('jobs', 'show', push.id, '-d', 'cli-a', '--json'));
+    expect(shown.job).toEqual(push);
+    expect(shown.result.views[0].semanticViewName).toMatch(/^CLI_/);
+    const cancel = await drydock('jobs', 'cancel', push.id, '-d', 'cli-a');
+    expect(cancel.status).toBe(0);
+    expect(cancel.stdout).toContain(`push job ${push.id} already ended COMPLETED; nothing to cancel.`);
+    const missing = await drydock('jobs', 'show', '00000000-0000-4000-8000-000000000000', '-d', 'cli-a');
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/^JOB_NOT_FOUND: /);
+  });
+
+  it('push --all pushes every view of the branch', async () => {
+    // The sample's orders_overview uses measures a semantic view cannot hold; make it a simple one.
+    const simple = 'views:\n  - name: orders_overview\n    cubes:\n      - join_path: orders\n        includes: [status, count]\n';
+    bCommit = await deployFiles(api, b, { 'model/views/orders_overview.yml': simple });
+    const result = await drydock('push', '--all', '-d', 'cli-b', '--schema', 'PUBLIC', '--prefix', 'ALL_', '--json');
+    expect(result.status, result.stderr).toBe(0);
+    expect(jsonOf(result).result.views.map((v: { viewName: string }) => v.viewName)).toEqual(['customer_directory', 'orders_overview', 'product_sales']);
+    expect(jsonOf(result).result.commit).toBe(bCommit);
+  });
+
+  it('publish runs a lakehouse publication: exit 0 when every view published, 1 with PUBLICATION_PARTIAL otherwise', async () => {
+    const build = await waitForBuildOf(api, b, bCommit);
+    expect(build.buildStatus, build.detail).toBe('succeeded');
+    await saveSettings(api, b, { enabled: true, selectionMode: 'selected', selectedViews: ['product_sales'], targetCatalog: 'main', targetSchema: 'default', targetNamePrefix: 'cli_' });
+    const preview = await drydock('publish', '--preview', '-d', 'cli-b', '--json');
+    expect(preview.status, preview.stderr).toBe(0);
+    expect(jsonOf(preview).result.views).toEqual([expect.objectContaining({ viewName: 'product_sales', target: 'main.default.cli_product_sales', action: 'create' })]);
+    const run = await drydock('publish', '-d', 'cli-b', '--json');
+    expect(run.status, run.stderr).toBe(0);
+    expect(jsonOf(run)).toMatchObject({ job: { kind: 'publish', status: 'COMPLETED', dataSourceName: 'lake' }, result: { views: [{ viewName: 'product_sales', outcome: 'created' }] } });
+    // customer_directory has access policies, which a metric view cannot carry.
+    await saveSettings(api, b, { enabled: true, selectionMode: 'all', targetCatalog: 'main', targetSchema: 'default', targetNamePrefix: 'cli_' });
+    const partial = await drydock('publish', '-d', 'cli-b');
+    expect(partial.status).toBe(1);
+    expect(partial.stdout).toMatch(/\ncustomer_directory\s+main\.default\.cli_customer_directory\s+blocked\s+MODEL_PUBLISH_ACCESS_POLICY\n/);
+    expect(partial.stdout).toMatch(/\nproduct_sales\s+main\.default\.cli_product_sales\s+unchanged\s+-\n/);
+    expect(partial.stderr).toMatch(/PUBLICATION_PARTIAL: [12] of 3 views did not publish\./);
+  });
+
+  it('status shows the deployment, the build of the deploy branch and the running jobs', async () => {
+    const result = await drydock('status', '-d', 'cli-b', '--json');
+    expect(result.status, result.stderr).toBe(0);
+    expect(jsonOf(result)).toMatchObject({ deployment: { id: b, name: 'cli-b' }, build: { branch: 'main', buildStatus: 'succeeded', deployStatus: 'deployed' }, jobs: [] });
+    const text = await drydock('status', '-d', 'cli-b');
+    expect(text.stdout).toMatch(/^Deployment \d+ "cli-b" \(http:\/\/127\.0\.0\.1:\d+\), deploy branch main\nBuild of main at [0-9a-f]{12}: succeeded; deploy: deployed\nRunning jobs: none\n$/);
+  });
+
+  it('promote previews by default (nothing changes) and applies with --apply', async () => {
+    const created = await api.call('POST', `/api/v1/deployments/${a}/workbooks`, { body: { name: 'Revenue', slug: 'revenue' } });
+    expect(created.status).toBe(201);
+    const preview = await drydock('promote', 'revenue', '-d', 'cli-a', '--to', 'cli-b', '--json');
+    expect(preview.status, preview.stderr).toBe(0);
+    expect(jsonOf(preview).preview).toMatchObject({ operation: 'CREATE', source: { workbookId: created.body.id }, target: { deploymentId: b, workbookId: null } });
+    expect((await api.call('GET', `/api/v1/deployments/${b}/workbooks`)).body.items).toEqual([]);
+    const applied = await drydock('promote', String(created.body.id), '-d', 'cli-a', '--to', String(b), '--apply');
+    expect(applied.status, applied.stderr).toBe(0);
+    expect(applied.stdout).toMatch(/Promoted: promotion \d+, target workbook \d+ \(CREATE\)\./);
+    expect((await api.call('GET', `/api/v1/deployments/${b}/workbooks`)).body.items.map((w: { slug: string }) => w.slug)).toEqual(['revenue']);
+    const again = jsonOf(await drydock('promote', 'revenue', '-d', 'cli-a', '--to', 'cli-b', '--json'));
+    expect(again.preview).toMatchObject({ operation: 'UPDATE', changes: { identical: true } });
+  });
+});
+
+describe('drydock --help', () => {
+  it('every command and subcommand has help with its usage, options and description', async () => {
+    const program = buildProgram(() => {}, () => {});
+    const all = (command: typeof program, prefix: string[] = []): [string, typeof program][] =>
+      command.commands.flatMap((c) => [[[...prefix, c.name()].join(' '), c] as [string, typeof program], ...all(c, [...prefix, c.name()])]);
+    const commands = all(program);
+    expect(commands.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['serve', 'validate', 'login', 'deployments', 'status', 'push', 'pull', 'publish', 'promote', 'jobs', 'jobs list', 'jobs show', 'jobs wait', 'jobs cancel']),
+    );
+    for (const [name, command] of commands) {
+      const help = command.helpInformation();
+      expect(help, name).toMatch(new RegExp(`^Usage: drydock ${name}\\b`));
+      expect(command.description(), name).not.toBe('');
+      expect(help, name).toContain('-h, --help');
+    }
+    // And the built CLI answers --help (exit 0) for a command.
+    const built = await runCli(['push', '--help']);
+    expect(built.status).toBe(0);
+    expect(built.stdout).toMatch(/^Usage: drydock push \[options\] \[views\.\.\.\]/);
+  });
+});

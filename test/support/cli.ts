@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ApiCaller } from './lakehouse';
+
+export const BIN = new URL('../../bin/drydock.js', import.meta.url).pathname;
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** An environment without the caller's Drydock settings, with profiles kept in a fresh temp dir. */
+export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) if (name.startsWith('DRYDOCK_')) delete env[name];
+  delete env.CI;
+  delete env.NO_COLOR;
+  return { ...env, DRYDOCK_DATA_DIR: mkdtempSync(join(tmpdir(), 'drydock-cli-home-')), ...extra };
+}
+
+/** Spawns the built `drydock` (never blocking this process, which may be serving the API it calls). */
+export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {}): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [BIN, ...args], { env: options.env ?? cliEnv(), cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  child.stdin!.end(options.input ?? '');
+  const done = new Promise<CliResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+  return { child, done };
+}
+
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {}): Promise<CliResult> {
+  return startCli(args, options).done;
+}
+
+/** stdout parsed as the single JSON document a `--json` command prints. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function jsonOf(result: CliResult): any {
+  try {
+    return JSON.parse(result.stdout);
+  } catch {
+    throw new Error(`stdout is not one JSON document (exit ${result.status}):\n${result.stdout}\nstderr:\n${result.stderr}`);
+  }
+}
+
+/** `call` (as TestService has it) against any service URL, e.g. a `drydock serve` process. */
+export function apiAt(url: string, key: string): ApiCaller {
+  return {
+    async call(method, path, init = {}) {
+      const headers: Record<string, string> = {};
+      const auth = init.auth === undefined ? `Api-Key ${key}` : init.auth;
+      if (auth !== null) headers.authorization = auth;
+      if (init.body !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(`${url}${path}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+      const text = await res.text();
+      let body: unknown = undefined;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        body = text;
+      }
+      return { status: res.status, headers: res.headers, body, text };
+    },
+  };
+}
