@@ -7,18 +7,24 @@ import { reportFailure } from './output';
 import type { ConnectionOptions } from './api/connection';
 import { DRYDOCK_VERSION } from './version';
 
+/** Where saved profiles are: the data dir's SQLite and its secret store. */
+function withProfiles(command: Command): Command {
+  return command
+    .addOption(new Option('--profile <name>', 'service profile saved by `drydock login`').env('DRYDOCK_PROFILE'))
+    .addOption(new Option('--data-dir <dir>', `data dir whose profiles to use (default ${defaultDataDir()})`).env('DRYDOCK_DATA_DIR'))
+    .addOption(new Option('--secrets <backend>', 'where that data dir keeps credentials: keychain, file or auto (default: as its service does)').env('DRYDOCK_SECRETS'))
+    .option('--json', 'print the result as JSON (no progress display)');
+}
+
 /** Options every command that talks to a service takes. */
 function withConnection(command: Command, { deployment = true } = {}): Command {
-  command
-    .addOption(new Option('--profile <name>', 'service profile saved by `drydock login`').env('DRYDOCK_PROFILE'))
+  withProfiles(command)
     .addOption(new Option('--url <url>', 'base URL of the service (instead of a profile)').env('DRYDOCK_URL'))
     .addOption(new Option('--key <key>', 'API key (instead of a profile)').env('DRYDOCK_API_KEY'))
-    .addOption(new Option('--token <token>', 'bearer token (instead of an API key)').env('DRYDOCK_TOKEN').conflicts('key'))
-    .addOption(new Option('--data-dir <dir>', `where profiles are kept (default ${defaultDataDir()})`).env('DRYDOCK_DATA_DIR'))
-    .option('--json', 'print the result as JSON (no progress display)');
+    .addOption(new Option('--token <token>', 'bearer token (instead of an API key)').env('DRYDOCK_TOKEN'));
   if (deployment) {
     command.addOption(
-      new Option('-d, --deployment <id|name>', 'deployment (default: the only one, or the profile’s)').env('DRYDOCK_DEPLOYMENT'),
+      new Option('-d, --deployment <id|name>', 'deployment (default: the only one)').env('DRYDOCK_DEPLOYMENT'),
     );
   }
   return command;
@@ -112,18 +118,29 @@ Examples:
     });
 
   withConnection(program.command('login'), { deployment: false })
-    .description('save a service profile (URL and credential, checked against the service first)')
-    .option('--default', 'make it the profile used when none is named')
+    .description('save a service profile (URL and credential), after checking the credential against the service')
+    .option('--bearer', 'the credential typed or piped in is a bearer token, not an API key')
+    .option('--description <text>', 'a note shown with the profile')
     .addHelpText(
       'after',
       `
-The credential is read from --key/--token, else from stdin when it is not a terminal, else from a
-prompt that does not echo. It is kept in the OS keychain, never in a file.
+The credential comes from --key/--token (or DRYDOCK_API_KEY/DRYDOCK_TOKEN), else from stdin when it is
+not a terminal, else from a prompt that does not echo. It is kept in the OS keychain, never in a file
+(unless the data dir's service keeps its secrets in DIR/secrets.json). http is allowed only for this machine.
 Examples:
-  drydock login --profile prod --url https://drydock.example.com --default     # prompts for the key
-  echo "$DRYDOCK_API_KEY" | drydock login --profile ci --url http://127.0.0.1:4317`,
+  drydock login --profile prod --url https://drydock.example.com       # prompts for the API key
+  echo "$DRYDOCK_API_KEY" | drydock login --profile ci --url http://127.0.0.1:4317
+  drydock deployments --profile prod`,
     )
     .action(api(async () => (await import('./commands/login')).default));
+
+  withProfiles(program.command('logout'))
+    .description('remove a saved profile and its credential')
+    .action(api(async () => (await import('./commands/profiles')).logoutCommand));
+
+  withProfiles(program.command('profiles'))
+    .description('list the saved profiles (the desktop app’s too)')
+    .action(api(async () => (await import('./commands/profiles')).listCommand));
 
   withConnection(program.command('deployments'), { deployment: false })
     .description('list the deployments of the service')

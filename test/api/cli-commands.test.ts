@@ -1,10 +1,12 @@
 // The API commands of the built CLI (deployments, status, push, pull, publish, promote, jobs)
 // against a real `drydock serve` process, with its local warehouse and lakehouse emulators.
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src-main/cli/program';
 import { startServe, type ServeProcess } from '../support/serve';
-import { apiAt, cliEnv, jsonOf, runCli } from '../support/cli';
+import { apiAt, BIN, cliEnv, jsonOf, runCli, startCommand } from '../support/cli';
 import { deployFiles, saveSettings, waitForBuildOf, type ApiCaller } from '../support/lakehouse';
 
 const KEY = 'dd_cli_commands_key_abcdefghijklmnopqrstuvwxyz01';
@@ -196,6 +198,70 @@ describe('drydock API commands', () => {
     expect((await api.call('GET', `/api/v1/deployments/${b}/workbooks`)).body.items.map((w: { slug: string }) => w.slug)).toEqual(['revenue']);
     const again = jsonOf(await drydock('promote', 'revenue', '-d', 'cli-a', '--to', 'cli-b', '--json'));
     expect(again.preview).toMatchObject({ operation: 'UPDATE', changes: { identical: true } });
+  });
+});
+
+describe('drydock login, profiles, logout', () => {
+  it('login checks the key against the service, then saves the profile with its key in the secret store, not in SQLite', { timeout: 120_000 }, async () => {
+    const home = cliEnv({ DRYDOCK_SECRETS: 'file' });
+    const bad = await runCli(['login', '--profile', 'remote', '--url', serve.url], { env: home, input: 'dd_not_the_key_0000000000000000000000000000\n' });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/^UNAUTHENTICATED: /);
+    expect(jsonOf(await runCli(['profiles', '--json'], { env: home }))).toEqual([]); // nothing saved
+
+    const good = await runCli(['login', '--profile', 'remote', '--url', `${serve.url}/api/v1`, '--json'], { env: home, input: `${KEY}\n` });
+    expect(good.status, good.stderr).toBe(0);
+    expect(jsonOf(good)).toMatchObject({ created: true, profile: { name: 'remote', baseUrl: serve.url, credentialKind: 'api-key', lastCheck: { ok: true } }, user: { role: 'admin' } });
+    const dataDir = home.DRYDOCK_DATA_DIR!;
+    expect(readFileSync(join(dataDir, 'drydock.sqlite')).includes(KEY)).toBe(false);
+    expect(JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8'))).toEqual({ 'profile:remote:credential': KEY });
+
+    // The profile beats DRYDOCK_URL/DRYDOCK_API_KEY; a flag beats the profile.
+    const elsewhere = { ...home, DRYDOCK_URL: `http://127.0.0.1:${await closedPort()}`, DRYDOCK_API_KEY: 'dd_wrong_key_000000000000000000000000000000' };
+    const listed = await runCli(['deployments', '--profile', 'remote', '--json'], { env: elsewhere });
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(jsonOf(listed).map((d: { name: string }) => d.name)).toContain('cli-a');
+    const flagged = await runCli(['deployments', '--profile', 'remote', '--key', 'dd_wrong_key_000000000000000000000000000000'], { env: home });
+    expect(flagged.stderr).toMatch(/^UNAUTHENTICATED: /);
+
+    expect((await runCli(['profiles'], { env: home })).stdout).toMatch(/^NAME\s+URL\s+CREDENTIAL\s+LAST CHECK\nremote\s+http:\/\/127\.0\.0\.1:\d+\s+api-key\s+ok /);
+    const out = await runCli(['logout', '--profile', 'remote'], { env: home });
+    expect(out.status).toBe(0);
+    expect(JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8'))).toEqual({});
+    const gone = await runCli(['deployments', '--profile', 'remote'], { env: home });
+    expect(gone.status).toBe(1);
+    expect(gone.stderr).toMatch(/^PROFILE_NOT_FOUND: /);
+  });
+
+  it('login refuses plain http to another machine and a malformed profile name before asking for a key', async () => {
+    const home = cliEnv({ DRYDOCK_SECRETS: 'file' });
+    const insecure = await runCli(['login', '--profile', 'prod', '--url', 'http://drydock.example.com', '--key', KEY], { env: home });
+    expect(insecure.status).toBe(1);
+    expect(insecure.stderr).toMatch(/^PROFILE_URL_INSECURE: /);
+    const name = await runCli(['login', '--profile', 'Prod Server', '--url', serve.url, '--key', KEY], { env: home });
+    expect(name.stderr).toMatch(/^PROFILE_NAME_INVALID: /);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/script'))('login on a terminal prompts for the key without echoing it', async () => {
+    const home = cliEnv({ DRYDOCK_SECRETS: 'file' });
+    // util-linux `script` gives the CLI a pseudo-terminal and forwards our stdin to it.
+    const command = `${process.execPath} ${BIN} login --profile tty --url ${serve.url}`;
+    const { done, child } = startCommand('/usr/bin/script', ['-qec', command, '/dev/null'], home);
+    // Type only once the prompt is up (the terminal echoes whatever arrives before).
+    await new Promise<void>((resolve) => {
+      let shown = '';
+      child.stdout!.on('data', (d) => {
+        shown += d;
+        if (shown.includes('API key for tty')) resolve();
+      });
+    });
+    child.stdin!.write(`${KEY}x\u007f\r`); // a typo erased with backspace
+    const result = await done;
+    expect(result.status, result.stdout).toBe(0);
+    expect(result.stdout).toContain('API key for tty (');
+    expect(result.stdout).toContain('Saved profile tty');
+    expect(result.stdout).not.toContain(KEY);
+    expect(JSON.parse(readFileSync(join(home.DRYDOCK_DATA_DIR!, 'secrets.json'), 'utf8'))).toEqual({ 'profile:tty:credential': KEY });
   });
 });
 

@@ -57,7 +57,8 @@ describe('drydock serve', () => {
   it('SIGTERM answers the requests already sent, then exits 0', async () => {
     const serve = await startServe({ env: { DRYDOCK_BOOTSTRAP_API_KEY: KEY } });
     const inFlight = fetch(`${serve.url}/api/v1/spec`, { headers: { authorization: `Api-Key ${KEY}` } });
-    await new Promise((r) => setTimeout(r, 50));
+    // Long enough for the request to reach the server on a busy machine (later ones get 503 while closing).
+    await new Promise((r) => setTimeout(r, 250));
     const exit = serve.stop('SIGTERM');
     const res = await inFlight;
     expect(res.status).toBe(200);

@@ -23,12 +23,18 @@ export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.P
 
 /** Spawns the built `drydock` (never blocking this process, which may be serving the API it calls). */
 export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {}): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BIN, ...args], { env: options.env ?? cliEnv(), cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  const started = startCommand(process.execPath, [BIN, ...args], options.env ?? cliEnv(), options.cwd);
+  started.child.stdin!.end(options.input ?? '');
+  return started;
+}
+
+/** Spawns a command with piped stdio; stdin stays open for the caller. */
+export function startCommand(command: string, args: string[], env: NodeJS.ProcessEnv, cwd?: string): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
-  child.stdin!.end(options.input ?? '');
   const done = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, stdout, stderr }));

@@ -5,7 +5,8 @@
 import type { OptionValueSource } from 'commander';
 import { createClient, type Client, type FetchLike } from '../../../src-shared/api/client';
 import { CliError } from '../output';
-import { loadProfile, type SavedProfile } from './profiles';
+import { authorization, type Credential } from './credential';
+import type { SavedProfile } from './profiles';
 
 export interface ConnectionOptions {
   profile?: string;
@@ -13,13 +14,13 @@ export interface ConnectionOptions {
   key?: string;
   token?: string;
   dataDir?: string;
+  /** Secret store of the data dir's profiles: keychain, file or auto. */
+  secrets?: string;
   json?: boolean;
   deployment?: string;
   /** Where each connection option came from (`cli`, `env`, …), so flags beat profiles and profiles beat env. */
   sources: Partial<Record<'profile' | 'url' | 'key' | 'token', OptionValueSource | undefined>>;
 }
-
-export type Credential = { kind: 'apiKey'; value: string } | { kind: 'token'; value: string };
 
 export interface Connection {
   client: Client;
@@ -32,10 +33,6 @@ export interface Connection {
 export const DEFAULT_URL = 'http://127.0.0.1:4317';
 /** A request that has not answered after this long is given up (the service answers in milliseconds). */
 const REQUEST_TIMEOUT_MS = 60_000;
-
-export function authorization(credential: Credential): string {
-  return credential.kind === 'apiKey' ? `Api-Key ${credential.value}` : `Bearer ${credential.value}`;
-}
 
 export function normalizeUrl(text: string): string {
   let url: URL;
@@ -73,22 +70,27 @@ function credentialOf(key: string | undefined, token: string | undefined): Crede
   return null;
 }
 
+/**
+ * Which service and credential: --url/--key/--token flags, else the --profile (flag or
+ * DRYDOCK_PROFILE), else DRYDOCK_URL and DRYDOCK_API_KEY/DRYDOCK_TOKEN, else the local service on
+ * its default port. A flag always beats the profile, and the profile beats the environment.
+ */
 export async function connect(options: ConnectionOptions): Promise<Connection> {
   const fromCli = (name: 'url' | 'key' | 'token') => (options.sources[name] === 'cli' ? options[name] : undefined);
   const fromEnv = (name: 'url' | 'key' | 'token') => (options.sources[name] === 'env' ? options[name] : undefined);
-  // A profile is used when one is named, or when neither a flag nor the environment gives a URL.
-  const named = options.profile;
-  const wantProfile = named !== undefined || (fromCli('url') === undefined && fromEnv('url') === undefined);
-  const profile = wantProfile ? await loadProfile(options.dataDir, named) : null;
+  if (fromCli('key') && fromCli('token')) throw new CliError('USAGE', 'Pass --key or --token, not both.');
+  let profile: SavedProfile | null = null;
+  if (options.profile !== undefined) {
+    // Loaded only when named: it opens the data dir's SQLite and the keychain.
+    const { loadProfile } = await import('./profiles');
+    profile = await loadProfile(options.dataDir, options.secrets, options.profile);
+  }
   const url = fromCli('url') ?? profile?.url ?? fromEnv('url') ?? DEFAULT_URL;
-  const credential =
-    credentialOf(fromCli('key'), fromCli('token')) ??
-    (profile ? await profile.credential() : null) ??
-    credentialOf(fromEnv('key'), fromEnv('token'));
+  const credential = credentialOf(fromCli('key'), fromCli('token')) ?? (profile ? await profile.credential() : null) ?? credentialOf(fromEnv('key'), fromEnv('token'));
   if (!credential) {
     throw new CliError(
       'CREDENTIAL_REQUIRED',
-      `No credential for ${url}: pass --key (or set DRYDOCK_API_KEY), or save a profile with \`drydock login --profile NAME --url URL\`.`,
+      `No credential for ${url}: pass --key (or set DRYDOCK_API_KEY), or save a profile with \`drydock login --profile NAME --url URL\` and pass --profile NAME.`,
     );
   }
   return connectTo(normalizeUrl(url), credential, profile);

@@ -21,21 +21,20 @@ export async function listDeployments(conn: Connection): Promise<Deployment[]> {
   return listAll((after) => conn.client.call(deploymentsRoutes.listDeployments, { query: { first: 100, ...(after ? { after } : {}) } }));
 }
 
-/** The deployment a command works on: `ref` (id or name), else the profile's, else the only one. */
+/** The deployment a command works on: `ref` (id or name), else the only one. */
 export async function resolveDeployment(conn: Connection, ref: string | undefined): Promise<Deployment> {
-  const wanted = ref ?? conn.profile?.deployment ?? undefined;
-  if (wanted !== undefined && /^\d+$/.test(wanted)) {
-    return conn.client.call(deploymentsRoutes.getDeployment, { params: { deploymentId: Number(wanted) } });
+  if (ref !== undefined && /^\d+$/.test(ref)) {
+    return conn.client.call(deploymentsRoutes.getDeployment, { params: { deploymentId: Number(ref) } });
   }
   const all = await listDeployments(conn);
-  if (wanted !== undefined) {
-    const exact = all.filter((d) => d.name === wanted);
-    const matches = exact.length ? exact : all.filter((d) => d.name.toLowerCase() === wanted.toLowerCase());
+  if (ref !== undefined) {
+    const exact = all.filter((d) => d.name === ref);
+    const matches = exact.length ? exact : all.filter((d) => d.name.toLowerCase() === ref.toLowerCase());
     if (matches.length === 1) return matches[0]!;
     if (matches.length > 1) {
-      throw new CliError('DEPLOYMENT_AMBIGUOUS', `${matches.length} deployments are named "${wanted}" (ids ${matches.map((d) => d.id).join(', ')}); pass the id.`);
+      throw new CliError('DEPLOYMENT_AMBIGUOUS', `${matches.length} deployments are named "${ref}" (ids ${matches.map((d) => d.id).join(', ')}); pass the id.`);
     }
-    throw new CliError('DEPLOYMENT_NOT_FOUND', `No deployment is named "${wanted}"; \`drydock deployments\` lists them.`);
+    throw new CliError('DEPLOYMENT_NOT_FOUND', `No deployment is named "${ref}"; \`drydock deployments\` lists them.`);
   }
   if (all.length === 1) return all[0]!;
   if (all.length === 0) throw new CliError('NO_DEPLOYMENT', 'The service has no deployment yet.');
