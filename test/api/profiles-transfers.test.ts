@@ -123,6 +123,32 @@ describe('promoting a workbook to another profile', () => {
     }
   });
 
+  it('can be cancelled while it runs: what it wrote on the remote is undone', async () => {
+    const book = await localWorkbook();
+    // The remote never answers the publish step: the job waits there until it is cancelled.
+    const link = await faultyLink(remote.url, (req) => (req.method === 'POST' && req.url?.endsWith('/publish') ? 'hang' : null));
+    try {
+      await local.call('POST', '/api/v1/profiles', { body: { name: 'stuck', baseUrl: link.url, credential: remote.key } });
+      const pre = await local.call('POST', `${wb(source, book.id)}/remote-promotion-previews`, { body: { profileName: 'stuck', targetDeploymentId: target } });
+      const started = await local.call('POST', `${wb(source, book.id)}/remote-promotions`, {
+        body: { profileName: 'stuck', targetDeploymentId: target, sourceHash: pre.body.sourceHash, targetHash: null },
+      });
+      expect(started.status, started.text).toBe(202);
+      const deadline = Date.now() + 20_000;
+      while (!link.seen.some((line) => line.startsWith('POST') && line.endsWith('/publish'))) {
+        if (Date.now() > deadline) throw new Error(`the publish step was never reached: ${link.seen.join(', ')}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const cancel = await local.call('DELETE', `/api/v1/remote-transfers/${started.body.id}`);
+      expect(cancel.status, cancel.text).toBe(200);
+      const done = await waitForTransfer(local, started.body.id);
+      expect(done).toMatchObject({ status: 'CANCELLED', rolledBack: true });
+      expect(await remoteBySlug(book.slug)).toBeNull();
+    } finally {
+      await link.close();
+    }
+  });
+
   it('an update failing halfway puts the remote workbook back as it was', async () => {
     const book = await localWorkbook('first');
     const first = await promote(book.id, (await preview(book.id)).body);
