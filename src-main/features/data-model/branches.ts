@@ -3,7 +3,7 @@ import { DataModelErrorCodes as Codes } from '../../../src-shared/api/data-model
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/problem';
-import { isValidBranchName, type GitRepository } from '../../platform/repo';
+import { branchNameProblem, type GitRepository } from '../../platform/repo';
 import { guarded, logRepositoryEvent, openRepository } from './repository';
 
 export interface BranchRow {
@@ -67,8 +67,9 @@ function stateOf(name: string, head: string, row: BranchRow | undefined, deployB
 }
 
 export function assertBranchName(name: string, pointer: string): void {
-  if (!isValidBranchName(name)) {
-    const detail = `"${name}" is not a valid branch name: use letters, digits, "-", "_", "." and "/" (no "..", no leading "." or "-").`;
+  const problem = branchNameProblem(name);
+  if (problem) {
+    const detail = `"${name}" is not a valid branch name: it ${problem}.`;
     throw new ApiError(400, Codes.INVALID_BRANCH_NAME, detail, { errors: [{ pointer, detail }] });
   }
 }
