@@ -5,7 +5,7 @@
  * over time, with order amounts equal to their line items' total. Nothing large is shipped: the
  * data is computed on first use (about a second for the default size).
  *
- * Randomness is integer arithmetic (a multiplicative hash with xor-shifts) so the numbers do not
+ * Randomness is integer arithmetic (a 32-bit multiply/xor-shift hash) so the numbers do not
  * depend on DuckDB's own hash or random functions, which may change between versions.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -89,11 +89,9 @@ export async function generateSampleData(connection: DuckDBConnection, schema: s
     (t) => `CREATE OR REPLACE TABLE ${s}.${quoteIdent(t.name)} (${t.columns.map((c) => `${quoteIdent(c.name)} ${DUCK_TYPES[c.type]}`).join(', ')})`,
   );
   const statements = [
-    // Multiplicative hashing on 32 bits with xor-shifts; HUGEINT keeps the products exact.
-    `CREATE OR REPLACE TEMP MACRO dd_m1(i, salt) AS ((((i + salt * 1000003 + ${seed})::HUGEINT * 2654435761) % 4294967296)::BIGINT)`,
-    `CREATE OR REPLACE TEMP MACRO dd_xs(x) AS (xor(x, x >> 15))`,
-    `CREATE OR REPLACE TEMP MACRO dd_m3(x) AS (((x::HUGEINT * 2246822519) % 4294967296)::BIGINT)`,
-    `CREATE OR REPLACE TEMP MACRO dd_rnd(i, salt) AS (dd_xs(dd_m3(dd_xs(dd_m3(dd_xs(dd_m1(i, salt)))))) / 4294967296.0)`,
+    // A 32-bit integer hash (two multiply/xor-shift rounds); every product fits in BIGINT.
+    `CREATE OR REPLACE TEMP MACRO dd_mix(x) AS ((xor(x, x >> 16) * 73244475) & 4294967295)`,
+    `CREATE OR REPLACE TEMP MACRO dd_rnd(i, salt) AS (xor(dd_mix(dd_mix(((i) * 97 + (salt) * 1000003 + ${seed}) & 4294967295)), dd_mix(dd_mix(((i) * 97 + (salt) * 1000003 + ${seed}) & 4294967295)) >> 16) / 4294967296.0)`,
     `CREATE SCHEMA IF NOT EXISTS ${s}`,
     ...ddl,
     `INSERT INTO ${s}.categories SELECT i, name, parent, archived FROM (VALUES ${CATEGORIES.map(([n, p, a], i) => `(${i + 1}, '${n}', '${p}', ${a})`).join(', ')}) AS v(i, name, parent, archived)`,
@@ -115,7 +113,7 @@ export async function generateSampleData(connection: DuckDBConnection, schema: s
        FROM (SELECT id, ${pick(FIRST, r('id', 1))} AS first_name, ${pick(LAST, r('id', 2))} AS last_name, ${weighted(r('id', 3), countries)} AS country
              FROM range(1, ${customers + 1}) AS t(id))`,
     `INSERT INTO ${s}.line_items
-       SELECT row_number() OVER (ORDER BY order_id, k), order_id, product_id, quantity,
+       SELECT (order_id - 1) * 5 + k, order_id, product_id, quantity,
               round(p.list_price * (0.8 + 0.2 * ${r('order_id * 8 + k', 24)}), 2)::DECIMAL(18,2)
        FROM (SELECT o AS order_id, k,
                     1 + floor(${r('o * 8 + k', 22)} * ${products})::BIGINT AS product_id,
@@ -133,8 +131,7 @@ export async function generateSampleData(connection: DuckDBConnection, schema: s
        FROM (SELECT id, ${weighted(r('id', 32), [['completed', 55], ['shipped', 20], ['placed', 15], ['returned', 10]])} AS status,
                     TIMESTAMP '2024-01-01' + to_seconds((sqrt(${r('id', 34)}) * 731 * 86400)::BIGINT) AS created_at
              FROM range(1, ${orders + 1}) AS t(id)) AS o
-       LEFT JOIN (SELECT order_id, SUM(quantity * unit_price) AS total FROM ${s}.line_items GROUP BY order_id) AS li ON li.order_id = o.id
-       ORDER BY o.id`,
+       LEFT JOIN (SELECT order_id, SUM(quantity * unit_price) AS total FROM ${s}.line_items GROUP BY order_id) AS li ON li.order_id = o.id`,
   ];
   await connection.run('BEGIN TRANSACTION');
   try {

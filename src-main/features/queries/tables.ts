@@ -26,6 +26,8 @@ interface PendingFile {
   id: string;
   path: string;
   format: 'csv' | 'parquet';
+  /** A CSV's delimiter when the sniffer's guess had to be overruled (see `csvDelimiter`). */
+  delimiter?: string;
   fileName: string;
   deploymentId: number;
   dataSource: string;
@@ -76,10 +78,25 @@ function emulatorSource(ctx: ServiceContext, deploymentId: number, name: string)
   return { ds, kind: ds.kind };
 }
 
-const reader = (file: { path: string; format: 'csv' | 'parquet' }) => {
-  const path = `'${file.path.replace(/'/g, "''")}'`;
-  return file.format === 'csv' ? `read_csv(${path}, auto_detect = true, sample_size = -1)` : `read_parquet(${path})`;
+const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+const reader = (file: { path: string; format: 'csv' | 'parquet'; delimiter?: string }) => {
+  const path = literal(file.path);
+  if (file.format === 'parquet') return `read_parquet(${path})`;
+  return `read_csv(${path}, auto_detect = true, sample_size = -1, strict_mode = true${file.delimiter ? `, delim = ${literal(file.delimiter)}` : ''})`;
 };
+
+/**
+ * DuckDB's sniffer reads a file whose rows it cannot split as one text column. When the header
+ * line has a usual delimiter, that delimiter is imposed instead, so ragged rows fail loudly rather
+ * than import as one column of text.
+ */
+async function csvDelimiter(engine: DuckDbEngine, path: string, bytes: Buffer): Promise<string | undefined> {
+  const sniffed = await engine.query(`SELECT len(Columns) FROM sniff_csv(${literal(path)}, sample_size = -1)`);
+  if (Number(sniffed.rows[0]?.[0] ?? 0) > 1) return undefined;
+  const header = bytes.subarray(0, Math.min(bytes.length, 64 * 1024)).toString('utf8').split(/\r?\n/, 1)[0] ?? '';
+  return [',', ';', '\t', '|'].find((d) => header.includes(d));
+}
 
 function fileProblem(error: unknown, fileName: string, format: string): ApiError {
   const first = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.replace(/'[^']*table-files[^']*'/g, `'${fileName}'`);
@@ -112,6 +129,7 @@ export async function inspectTableFile(
   const file: PendingFile = { id, path, format, fileName: input.fileName, deploymentId, dataSource: ds.name, userId: principal.userId, expiresAt: ctx.clock.now().getTime() + FILE_LIFETIME_MS };
   try {
     const engine = await emulatorData(ctx, kind).engine();
+    if (format === 'csv') file.delimiter = await csvDelimiter(engine, path, bytes);
     const described = await engine.query(`DESCRIBE SELECT * FROM ${reader(file)}`);
     const sample = await engine.query(`SELECT * FROM ${reader(file)} LIMIT 10`);
     const count = await engine.query(`SELECT count(*) FROM ${reader(file)}`);

@@ -141,14 +141,21 @@ export function wallTimeIn(instant: Date, timeZone: string): WallTime {
   return { y: get('year'), mo: get('month'), d: get('day'), h: get('hour') % 24, mi: get('minute'), s: get('second'), ms: instant.getUTCMilliseconds() };
 }
 
-/** True when the runtime knows the IANA zone name. */
+const knownZones = new Map<string, boolean>([['UTC', true]]);
+
+/** True when the runtime knows the IANA zone name (remembered: asking Intl costs about a millisecond). */
 export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
-  } catch {
-    return false;
+  let known = knownZones.get(timeZone);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone });
+      known = true;
+    } catch {
+      known = false;
+    }
+    if (knownZones.size < 1000) knownZones.set(timeZone, known);
   }
+  return known;
 }
 
 const ABSOLUTE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
