@@ -1,3 +1,5 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, signInWithLoginLink, startE2E, startServer, type E2E, type E2EServer } from './support';
 
@@ -6,6 +8,34 @@ import { screenshot, signInWithLoginLink, startE2E, startServer, type E2E, type 
 let e2e: E2E;
 let remote: E2EServer;
 let workbookId: number;
+let older: Server;
+
+/**
+ * Stands for an older release of the remote: the same service, but its OpenAPI document lists no
+ * user administration (interface version 0.9.0). Everything else is forwarded to the real remote.
+ */
+async function olderRelease(target: string): Promise<string> {
+  const upstream = new URL(target);
+  older = createServer((req, res) => {
+    if (req.url === '/api/v1/spec') {
+      void fetch(`${target}/api/v1/spec`).then(async (answer) => {
+        const doc = (await answer.json()) as { info: { version: string }; paths: Record<string, Record<string, { operationId?: string }>> };
+        doc.info.version = '0.9.0';
+        for (const [path, operations] of Object.entries(doc.paths)) if (Object.values(operations).some((op) => op.operationId === 'listUsers')) delete doc.paths[path];
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(doc));
+      });
+      return;
+    }
+    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => older.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(older.address() as AddressInfo).port}`;
+}
 
 const deploymentBody = (name: string) => ({ name, cloudProvider: 'aws', creationMethod: 'upload', deployMode: 'cli', storageProvider: { type: 'local' } });
 
@@ -36,8 +66,11 @@ beforeAll(async () => {
   // Signed in before the profile exists: the header learns of profiles added later (as by `drydock login`).
   await signInWithLoginLink(e2e.page, e2e.server);
   await ok(local('POST', '/api/v1/profiles', { name: 'remote', baseUrl: remote.url, credential: remote.apiKey, description: 'the other service' }), 201);
+  await ok(local('POST', '/api/v1/profiles', { name: 'older', baseUrl: await olderRelease(remote.url), credential: remote.apiKey }), 201);
 });
 afterAll(async () => {
+  older?.closeAllConnections();
+  older?.close();
   await Promise.all([e2e?.teardown(), remote?.stop()]);
 });
 
@@ -68,6 +101,27 @@ describe('remote profiles in a real browser', () => {
     await row.getByText('connected').waitFor();
     await row.getByText(/API 1\.0\.0 · \d+ operations/).waitFor();
     await screenshot(page, 'profiles-screen');
+  });
+
+  it('disables the screens whose operations a remote does not serve, and says which', async () => {
+    const { page } = e2e;
+    await page.getByLabel('Service profile').selectOption('older');
+    await page.getByRole('status', { name: 'Connected profile' }).getByText('API 0.9.0').waitFor();
+    const admin = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' });
+    await expect.poll(() => admin.getAttribute('aria-disabled')).toBe('true');
+    expect(await admin.getAttribute('title')).toContain('listUsers');
+    // Opened anyway (a bookmark, a reload: the tab keeps its profile), it says why instead of failing.
+    await page.goto(`${e2e.server.url}/admin`);
+    await page.getByRole('status', { name: 'Connected profile' }).getByText('API 0.9.0').waitFor();
+    const notServed = page.getByRole('region', { name: 'Admin not available' });
+    await notServed.getByText('Admin is not available on older').waitFor();
+    await notServed.getByText('listUsers').waitFor();
+    // Screens it does serve keep working against it.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Deployments' }).click();
+    await page.getByRole('link', { name: 'remote-production' }).first().waitFor();
+    await screenshot(page, 'profiles-not-served');
+    await page.getByLabel('Service profile').selectOption('local');
+    await page.getByRole('link', { name: 'local-staging' }).first().waitFor();
   });
 
   it('promotes a workbook to the remote profile after a preview, and keeps it in the history', async () => {
