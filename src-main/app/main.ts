@@ -8,6 +8,7 @@ import { createService, type Service } from '../service';
 import { WORKSPACE_SESSION_TTL_S } from '../features/system/routes';
 import type { DesktopConnection } from '../../src-shared/api/client';
 import { IPC_CHANNELS } from './channels';
+import { createExternalLinkOpener, externalLinkDialog } from './external-links';
 import { hardenSession, hardenWebContents, parseNotifyPayload, registerIpcHandlers, secureWebPreferences, type TrustedSender } from './security';
 
 const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
@@ -64,8 +65,19 @@ function createWindow(url: string): BrowserWindow {
 
 async function start(): Promise<void> {
   // Every webContents (including any the app did not mean to create) gets the same guards.
+  // Links to other sites open in the OS browser only after the user saw the address and said yes.
+  const openExternalLink = createExternalLinkOpener({
+    confirm: async (link) => {
+      const options = externalLinkDialog(link);
+      const { response } = mainWindow ? await dialog.showMessageBox(mainWindow, options) : await dialog.showMessageBox(options);
+      return response === 0;
+    },
+    openExternal: (url) => shell.openExternal(url),
+  });
   app.on('web-contents-created', (_event, contents) =>
-    hardenWebContents(contents, appOrigin, (url) => void shell.openExternal(url)),
+    hardenWebContents(contents, appOrigin, (url) => {
+      openExternalLink(url).catch((error: unknown) => console.error('Drydock: could not open an external link:', error));
+    }),
   );
   await app.whenReady();
   // The dev server needs its own inline HMR scripts and a cross-origin API; production gets the strict CSP.

@@ -126,22 +126,32 @@ export interface WebContentsLike {
 
 /**
  * Denies navigation away from the service's origin (also by redirect), every new window, and
- * `<webview>`. `onExternalLink` may hand http(s) links to the OS browser; the app never follows them.
+ * `<webview>`. A new window or a followed link to another origin's http(s) page goes to
+ * `onExternalLink` (which asks the user before the OS browser opens it — see external-links.ts);
+ * the app itself never shows another origin.
  */
 export function hardenWebContents(
   contents: WebContentsLike,
   serviceOrigin: () => string | null,
   onExternalLink?: (url: string) => void,
 ): void {
+  const offerExternally = (url: string) => {
+    const origin = serviceOrigin();
+    if (onExternalLink && origin !== null && /^https?:$/.test(safeProtocol(url)) && originOf(url) !== origin) onExternalLink(url);
+  };
   const guard = (event: PreventableEvent, url: string) => {
     const origin = serviceOrigin();
     if (origin === null || !isNavigationAllowed(url, origin)) event.preventDefault();
   };
-  contents.on('will-navigate', guard);
+  contents.on('will-navigate', (event, url) => {
+    guard(event, url);
+    offerExternally(url);
+  });
+  // A redirect is the server's choice, not the user's click: refused, never offered.
   contents.on('will-redirect', guard);
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
-    if (onExternalLink && /^https?:$/.test(safeProtocol(url)) && originOf(url) !== serviceOrigin()) onExternalLink(url);
+    offerExternally(url);
     return windowOpenDecision();
   });
 }
