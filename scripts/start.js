@@ -106,10 +106,16 @@ export function headlessArgs(args, _platform = process.platform, env = process.e
   return chose ? args : [...args, '--secrets', 'auto'];
 }
 
-/** `drydock serve --open-login` in this process's terminal; resolves with its exit code. */
+/**
+ * `drydock serve --open-login` in this process's terminal; resolves with its exit code. The
+ * service stops on its own if this process dies without passing a signal on (DRYDOCK_STOP_WITH_PARENT).
+ */
 export function runHeadless(args, root = ROOT) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'drydock.js'), 'serve', '--open-login', ...args], { stdio: 'inherit' });
+    const child = spawn(process.execPath, [join(root, 'bin', 'drydock.js'), 'serve', '--open-login', ...args], {
+      stdio: 'inherit',
+      env: { ...process.env, DRYDOCK_STOP_WITH_PARENT: '1' },
+    });
     forwardSignals(child);
     child.on('error', reject);
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
@@ -117,11 +123,28 @@ export function runHeadless(args, root = ROOT) {
 }
 
 function forwardSignals(child) {
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-    process.on(signal, () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    });
-  }
+  const forward = (signal) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => forward(signal));
+  // npm runs this script through `sh -c` and forwards a SIGTERM or SIGINT only to that shell, which
+  // dies without passing it on: when our parent goes, stop the child as if we had been sent SIGTERM.
+  onParentExit(() => forward('SIGTERM'));
+}
+
+/**
+ * Calls `fn` once this process's parent has exited (we are re-parented). Polled, because no
+ * portable event says so; the timer does not keep the process alive.
+ */
+export function onParentExit(fn, intervalMs = 250) {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    fn();
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 async function main() {

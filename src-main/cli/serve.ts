@@ -6,6 +6,7 @@ import { createService, type Service } from '../service';
 import { createLoginCode } from '../features/system/routes';
 import { FileSecretStore, KeychainSecretStore, keychainServiceFor, type SecretStore } from '../platform/secrets';
 import { DatabaseTooNewError } from '../platform/db/connection';
+import { onParentExit } from '../platform/process/parent';
 import { defaultDataDir } from './data-dir';
 import { PlainError } from './output';
 
@@ -82,6 +83,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  if (process.env.DRYDOCK_STOP_WITH_PARENT === '1') onParentExit(() => void stop('The launching process ended'));
 
   if (service.bootstrap.generatedApiKey) {
     console.log(`Created the tenant and an admin user in ${dataDir}.`);

@@ -10,6 +10,7 @@ import { TAGS } from '../../src-shared/api/tags';
 import type { ServiceContext } from '../context';
 import { Authenticator } from './auth';
 import { OAUTH_SCOPE_DESCRIPTIONS, OAUTH_SCOPES, SCOPED_CREDENTIAL_LIMITS } from './credentials';
+import { lazySerializers, lazyValidatorCompiler } from './compilers';
 import { ApiError, problemBody } from './problem';
 import {
   absoluteFormAuthority,
@@ -84,6 +85,7 @@ export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer>
       const { status, body } = frameworkProblem(error, request.raw.url ?? '');
       void (reply as FastifyReply).code(status).type('application/problem+json').send(body);
     },
+    schemaController: lazySerializers(),
   });
   app.decorateRequest('principal', null);
 
@@ -103,7 +105,7 @@ export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer>
   const ajvOptions: AjvOptions = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false };
   const bodyAjv = addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: false }));
   const textAjv = addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: 'array' }));
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema));
+  app.setValidatorCompiler(lazyValidatorCompiler((httpPart) => (httpPart === 'body' ? bodyAjv : textAjv)));
 
   await app.register(swagger, {
     openapi: {
