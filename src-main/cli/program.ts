@@ -178,36 +178,46 @@ Examples:
     .addHelpText('after', '\nExits 1 when the run fails or some views did not publish (PARTIAL).')
     .action(api(async () => (await import('./commands/publish')).default));
 
-  withConnection(program.command('promote'))
-    .description('promote a workbook to another deployment: preview the changes, then --apply')
+  withWait(withConnection(program.command('promote')))
+    .description('promote a workbook to another deployment (here, or of a remote profile): preview the changes, then --apply')
     .argument('<workbook>', 'workbook id or slug in the source deployment (-d)')
     .requiredOption('--to <deployment>', 'target deployment (id or name)')
+    .option('--to-profile <name>', 'the target deployment is on this remote profile (the service sends it; a job)')
     .option('--target-workbook <id>', 'workbook to overwrite in the target (default: the last one promoted to, else same slug, else new)', integer('--target-workbook', 1))
     .option('--apply', 'apply the promotion (refused if source or target changed since the preview)')
-    .addOption(new Option('--idempotency-key <key>', 'same key returns the first promotion instead of applying again'))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  drydock promote revenue -d staging --to production                  # preview only
+  drydock promote revenue -d staging --to production --apply
+  drydock promote revenue -d 1 --to-profile prod --to 3 --apply       # to another Drydock or tenant`,
+    )
     .action(api(async () => (await import('./commands/promote')).default));
 
-  const jobs = program.command('jobs').description('list, show, wait for or cancel the jobs of a deployment (push, pull, publish, transform)');
+  const jobs = program
+    .command('jobs')
+    .description('list, show, wait for or cancel the jobs of a deployment (push, pull, publish, preview, transform, transfer)');
   withConnection(jobs.command('list', { isDefault: true }))
     .description('jobs of the deployment, newest first (default: running and queued ones)')
     .option('--all', 'finished jobs too')
-    .addOption(new Option('--kind <kind...>', 'only these kinds').choices(['push', 'pull', 'publish', 'transform']))
+    .addOption(new Option('--kind <kind...>', 'only these kinds').choices(['push', 'pull', 'publish', 'transform', 'transfer']))
     .option('--limit <n>', 'at most n jobs', integer('--limit', 1), 50)
     .action(api(async () => (await import('./commands/jobs')).listCommand));
   withConnection(jobs.command('show'))
     .description('status of a job (and its result once completed)')
     .argument('<id>', 'job id')
-    .addOption(new Option('--kind <kind>', 'the job’s kind (found by asking the service when omitted)').choices(['push', 'pull', 'publish', 'transform']))
+    .addOption(new Option('--kind <kind>', 'the job’s kind (found by asking the service when omitted)').choices(['push', 'pull', 'publish', 'preview', 'transform', 'transfer']))
     .action(api(async () => (await import('./commands/jobs')).showCommand));
   withConnection(jobs.command('wait'))
     .description('wait for a job to end; exits 1 unless it completed (Ctrl-C asks the service to cancel it)')
     .argument('<id>', 'job id')
-    .addOption(new Option('--kind <kind>', 'the job’s kind').choices(['push', 'pull', 'publish', 'transform']))
+    .addOption(new Option('--kind <kind>', 'the job’s kind').choices(['push', 'pull', 'publish', 'preview', 'transform', 'transfer']))
     .action(api(async () => (await import('./commands/jobs')).waitCommand));
   withConnection(jobs.command('cancel'))
     .description('ask the service to cancel a job, and wait until it stopped')
     .argument('<id>', 'job id')
-    .addOption(new Option('--kind <kind>', 'the job’s kind').choices(['push', 'pull', 'publish', 'transform']))
+    .addOption(new Option('--kind <kind>', 'the job’s kind').choices(['push', 'pull', 'publish', 'preview', 'transform', 'transfer']))
     .option('--no-wait', 'return once the cancellation is requested')
     .action(api(async () => (await import('./commands/jobs')).cancelCommand));
 

@@ -265,6 +265,47 @@ describe('drydock login, profiles, logout', () => {
   });
 });
 
+describe('drydock promote --to-profile', () => {
+  const REMOTE_KEY = 'dd_cli_remote_key_abcdefghijklmnopqrstuvwxyz012';
+  let remote: ServeProcess;
+  let remoteApi: ApiCaller;
+  beforeAll(async () => {
+    remote = await startServe({ env: { DRYDOCK_BOOTSTRAP_API_KEY: REMOTE_KEY }, args: ['--no-login-link'], timeoutMs: 110_000 });
+    remoteApi = apiAt(remote.url, REMOTE_KEY);
+    const created = await remoteApi.call('POST', '/build/api/v1/deployments/', {
+      body: { name: 'remote-prod', cloudProvider: 'aws', creationMethod: 'upload', deployMode: 'cli', storageProvider: { type: 'local' } },
+    });
+    expect(created.status).toBe(201);
+  }, 120_000);
+  afterAll(async () => {
+    await remote?.stop();
+  });
+
+  it('promotes a workbook to a deployment of a profile saved with drydock login, as a transfer job', { timeout: 120_000 }, async () => {
+    // The profile goes into the local service's own data dir, where its profiles area reads it.
+    const local = { ...env, DRYDOCK_DATA_DIR: serve.dataDir, DRYDOCK_SECRETS: 'file' };
+    const login = await runCli(['login', '--profile', 'prod', '--url', remote.url, '--key', REMOTE_KEY], { env: local });
+    expect(login.status, login.stderr).toBe(0);
+    const workbook = await api.call('POST', `/api/v1/deployments/${a}/workbooks`, { body: { name: 'Margins', slug: 'margins' } });
+    expect(workbook.status).toBe(201);
+
+    const preview = await runCli(['promote', 'margins', '-d', 'cli-a', '--to-profile', 'prod', '--to', 'remote-prod', '--json'], { env: local });
+    expect(preview.status, preview.stderr).toBe(0);
+    expect(jsonOf(preview).preview).toMatchObject({ profileName: 'prod', remoteBaseUrl: remote.url, operation: 'CREATE', target: { workbookId: null } });
+    expect((await remoteApi.call('GET', '/api/v1/deployments/1/workbooks')).body.items).toEqual([]);
+
+    const applied = await runCli(['promote', 'margins', '-d', 'cli-a', '--to-profile', 'prod', '--to', 'remote-prod', '--apply', '--json'], { env: local });
+    expect(applied.status, applied.stderr).toBe(0);
+    const { transfer } = jsonOf(applied);
+    expect(transfer).toMatchObject({ kind: 'workbook-promotion', status: 'COMPLETED', profileName: 'prod', operation: 'CREATE', target: { deploymentId: 1 } });
+    const onRemote = (await remoteApi.call('GET', '/api/v1/deployments/1/workbooks')).body.items;
+    expect(onRemote.map((w: { slug: string; id: number }) => [w.slug, w.id])).toEqual([['margins', transfer.target.workbookId]]);
+
+    const listed = jsonOf(await runCli(['jobs', 'list', '--all', '--kind', 'transfer', '-d', 'cli-a', '--json'], { env: local }));
+    expect(listed).toEqual([expect.objectContaining({ kind: 'transfer', id: transfer.id, status: 'COMPLETED', deploymentId: a })]);
+  });
+});
+
 describe('drydock --help', () => {
   it('every command and subcommand has help with its usage, options and description', async () => {
     const program = buildProgram(() => {}, () => {});

@@ -4,6 +4,7 @@
 // src-shared/api, so the command line follows the same contract as the UI.
 import type { OptionValueSource } from 'commander';
 import { createClient, type Client, type FetchLike } from '../../../src-shared/api/client';
+import { normalizeBaseUrl, ProfileError } from '../../platform/profiles/store';
 import { CliError } from '../output';
 import { authorization, type Credential } from './credential';
 import type { SavedProfile } from './profiles';
@@ -34,15 +35,17 @@ export const DEFAULT_URL = 'http://127.0.0.1:4317';
 /** A request that has not answered after this long is given up (the service answers in milliseconds). */
 const REQUEST_TIMEOUT_MS = 60_000;
 
+/**
+ * The service's base URL as profiles keep it (a pasted `/api/v1` suffix dropped). Plain http only to
+ * this machine: the credential travels in a header.
+ */
 export function normalizeUrl(text: string): string {
-  let url: URL;
   try {
-    url = new URL(text);
-  } catch {
-    throw new CliError('INVALID_URL', `"${text}" is not a URL; give the service's base URL, e.g. ${DEFAULT_URL}.`);
+    return normalizeBaseUrl(text);
+  } catch (error) {
+    if (error instanceof ProfileError) throw new CliError(error.code === 'PROFILE_URL_INSECURE' ? 'URL_INSECURE' : 'INVALID_URL', error.message);
+    throw error;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError('INVALID_URL', `"${text}" is not an http(s) URL.`);
-  return url.href.replace(/\/+$/, '');
 }
 
 /** Node's fetch with a deadline, and the network cause (ECONNREFUSED…) in the message instead of "fetch failed". */

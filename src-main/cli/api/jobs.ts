@@ -1,5 +1,6 @@
 // The service's long-running jobs as one vocabulary for the command line: warehouse pushes and
-// pulls, lakehouse publication runs and previews, and dbt transform syncs all share the status
+// pulls, lakehouse publication runs and previews, dbt transform syncs and transfers to remote
+// profiles (cross-instance promotions and publishes) all share the status
 // set QUEUED → RUNNING (→ CANCELLING) → COMPLETED | PARTIAL | FAILED | CANCELLED and a progress
 // stage. Job ids are unique across kinds, so a bare id can be looked up in each kind in turn.
 import { deploymentsRoutes } from '../../../src-shared/api/deployments';
@@ -7,14 +8,15 @@ import { lakehouseRoutes } from '../../../src-shared/api/lakehouse';
 import { transformSyncRoutes } from '../../../src-shared/api/transform-sync';
 import { warehouseSyncRoutes } from '../../../src-shared/api/warehouse-sync';
 import { isApiProblem } from '../../../src-shared/api/client';
+import { remoteTransfersRoutes, type RemoteTransfer } from '../../../src-shared/api/remote-transfers';
 import { CliError } from '../output';
 import type { Connection } from './connection';
 import { listAll } from './resolve';
 
-export const JOB_KINDS = ['push', 'pull', 'publish', 'preview', 'transform'] as const;
+export const JOB_KINDS = ['push', 'pull', 'publish', 'preview', 'transform', 'transfer'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 /** Kinds `jobs list` enumerates (previews are short-lived and only reachable by id). */
-export const LISTED_KINDS: readonly JobKind[] = ['push', 'pull', 'publish', 'transform'];
+export const LISTED_KINDS: readonly JobKind[] = ['push', 'pull', 'publish', 'transform', 'transfer'];
 export const ACTIVE_STATUSES = ['QUEUED', 'RUNNING', 'CANCELLING'] as const;
 export const TERMINAL_STATUSES = ['COMPLETED', 'PARTIAL', 'FAILED', 'CANCELLED'] as const;
 
@@ -131,6 +133,24 @@ function fromTransform(deploymentId: number, job: {
   };
 }
 
+/** A transfer to a remote profile, listed under its local source deployment. */
+function fromTransfer(t: RemoteTransfer): JobInfo {
+  return {
+    kind: 'transfer',
+    deploymentId: t.source.deploymentId,
+    id: t.id,
+    dataSourceName: null,
+    status: t.status,
+    stage: t.progress.stage,
+    percentComplete: t.progress.percentComplete,
+    error: t.error,
+    createdAt: t.createdAt,
+    startedAt: null,
+    finishedAt: t.finishedAt,
+    statusUrl: t.statusUrl,
+  };
+}
+
 const publishParams = (ref: JobRef) => {
   if (!ref.dataSourceName) throw new CliError('DATA_SOURCE_REQUIRED', `Publication run ${ref.id}: the data source is unknown.`);
   return { deploymentId: ref.deploymentId, dataSourceName: ref.dataSourceName, runId: ref.id };
@@ -153,6 +173,8 @@ export async function getJob(conn: Connection, ref: JobRef, signal?: AbortSignal
         ref.deploymentId,
         await c.call(lakehouseRoutes.getLakehouseMetricViewPreview, { params: { deploymentId: ref.deploymentId, previewId: ref.id }, signal }),
       );
+    case 'transfer':
+      return fromTransfer(await c.call(remoteTransfersRoutes.getRemoteTransfer, { params: { transferId: ref.id }, signal }));
   }
 }
 
@@ -173,6 +195,8 @@ export async function cancelJob(conn: Connection, ref: JobRef): Promise<JobInfo>
         ref.deploymentId,
         await c.call(lakehouseRoutes.cancelLakehouseMetricViewPreview, { params: { deploymentId: ref.deploymentId, previewId: ref.id } }),
       );
+    case 'transfer':
+      return fromTransfer(await c.call(remoteTransfersRoutes.cancelRemoteTransfer, { params: { transferId: ref.id } }));
   }
 }
 
@@ -191,6 +215,8 @@ export async function getJobResult(conn: Connection, ref: JobRef): Promise<unkno
       return c.call(lakehouseRoutes.getLakehouseMetricViewSync, { params: publishParams(ref) });
     case 'preview':
       return c.call(lakehouseRoutes.getLakehouseMetricViewPreviewResult, { params: { deploymentId: ref.deploymentId, previewId: ref.id } });
+    case 'transfer':
+      return c.call(remoteTransfersRoutes.getRemoteTransfer, { params: { transferId: ref.id } });
   }
 }
 
@@ -204,7 +230,7 @@ const notFound = (error: unknown) => isApiProblem(error) && error.status === 404
 
 /** Finds which kind of job `id` is (and its data source for publication runs). */
 export async function findJob(conn: Connection, deploymentId: number, id: string, kind?: JobKind): Promise<JobInfo> {
-  const kinds = kind ? [kind] : (['push', 'pull', 'transform', 'preview', 'publish'] as JobKind[]);
+  const kinds = kind ? [kind] : (['push', 'pull', 'transform', 'transfer', 'preview', 'publish'] as JobKind[]);
   for (const k of kinds) {
     const refs: JobRef[] =
       k === 'publish'
@@ -218,7 +244,7 @@ export async function findJob(conn: Connection, deploymentId: number, id: string
       }
     }
   }
-  throw new CliError('JOB_NOT_FOUND', `Deployment ${deploymentId} has no ${kind ?? 'push, pull, publish, preview or transform'} job ${id}.`);
+  throw new CliError('JOB_NOT_FOUND', `Deployment ${deploymentId} has no ${kind ?? 'push, pull, publish, preview, transform or transfer'} job ${id}.`);
 }
 
 /** Jobs of a deployment, newest first. */
@@ -260,6 +286,17 @@ export async function listJobs(
       });
       found.push(...runs.map((r) => fromRun(deploymentId, r)).filter((j) => !options.activeOnly || !isTerminal(j.status)));
     }
+  }
+  if (kinds.includes('transfer')) {
+    // Transfers need admin; a caller without it simply has none to list.
+    const transfers = await listAll(
+      (after) => conn.client.call(remoteTransfersRoutes.listRemoteTransfers, { query: { deploymentId, first: Math.min(options.limit, 100), ...(after ? { after } : {}) } }),
+      options.limit,
+    ).catch((error: unknown) => {
+      if (isApiProblem(error) && (error.status === 403 || error.status === 404)) return [];
+      throw error;
+    });
+    found.push(...transfers.map(fromTransfer).filter((j) => !options.activeOnly || !isTerminal(j.status)));
   }
   found.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
   return found.slice(0, options.limit);

@@ -1,17 +1,38 @@
 // `drydock promote WORKBOOK --to DEPLOYMENT`: previews what promoting a workbook would change in
 // the target deployment; with --apply, applies it only if neither side changed since the preview.
-import { promotionsRoutes, type DashboardDiff, type PromotionPreview } from '../../../src-shared/api/promotions';
+// With --to-profile the target is a deployment of a remote profile: the service sends the workbook
+// (a transfer job, undone on the remote if it fails halfway).
+import { promotionsRoutes, type DashboardDiff, type PromotionChanges } from '../../../src-shared/api/promotions';
+import { remoteTransfersRoutes, type RemoteTransfer } from '../../../src-shared/api/remote-transfers';
 import { workbooksRoutes } from '../../../src-shared/api/workbooks';
-import type { ConnectionOptions } from '../api/connection';
+import { connectTo, type ConnectionOptions } from '../api/connection';
+import { getJobResult } from '../api/jobs';
 import { listAll, resolveDeployment } from '../api/resolve';
 import { CliError } from '../output';
-import { withDeployment, type CommandContext } from './common';
+import { followJob, withDeployment, type CommandContext } from './common';
 
 export interface PromoteOptions extends ConnectionOptions {
   to: string;
+  toProfile?: string;
   targetWorkbook?: number;
   apply?: boolean;
+  wait: boolean;
   idempotencyKey?: string;
+}
+
+interface Side {
+  deploymentId: number;
+  workbookId: number | null;
+  name: string;
+}
+
+/** What both kinds of preview (same service, remote profile) have in common. */
+interface PreviewLike {
+  operation: 'CREATE' | 'UPDATE';
+  source: Side;
+  target: Side;
+  changes: PromotionChanges;
+  warnings?: string[];
 }
 
 /** A workbook id, or the workbook whose slug is `ref`. */
@@ -43,21 +64,67 @@ function diffText(label: string, diff: DashboardDiff): string | null {
   return `${label}: ${parts.join(', ') || 'changed'}`;
 }
 
-function describePreview(preview: PromotionPreview): string[] {
+function describePreview(preview: PreviewLike, where = ''): string[] {
   const target = preview.target.workbookId ? `workbook ${preview.target.workbookId} "${preview.target.name}"` : `a new workbook "${preview.target.name}"`;
-  const lines = [`${preview.operation} ${target} in deployment ${preview.target.deploymentId} from workbook ${preview.source.workbookId} "${preview.source.name}" of deployment ${preview.source.deploymentId}`];
+  const lines = [`${preview.operation} ${target} in deployment ${preview.target.deploymentId}${where} from workbook ${preview.source.workbookId} "${preview.source.name}" of deployment ${preview.source.deploymentId}`];
   if (preview.changes.identical) lines.push('  The target already has the same content.');
   if (preview.changes.fieldsChanged.length) lines.push(`  fields: ${preview.changes.fieldsChanged.join(', ')}`);
   for (const text of [diffText('draft dashboard', preview.changes.dashboardDraft), diffText('published dashboard', preview.changes.dashboardPublished)]) {
     if (text) lines.push(`  ${text}`);
   }
+  for (const warning of preview.warnings ?? []) lines.push(`  warning: ${warning}`);
   return lines;
+}
+
+/** The remote deployment `ref` names: an id as is; a name looked up on the remote with the saved profile. */
+async function remoteDeploymentId(options: PromoteOptions, profileName: string): Promise<number> {
+  if (/^\d+$/.test(options.to)) return Number(options.to);
+  const { loadProfile } = await import('../api/profiles');
+  const profile = await loadProfile(options.dataDir, options.secrets, profileName);
+  return (await resolveDeployment(connectTo(profile.url, await profile.credential(), profile), options.to)).id;
+}
+
+async function promoteToProfile(ctx: CommandContext & { deployment: { id: number } }, options: PromoteOptions, workbookId: number, profileName: string): Promise<number> {
+  const { conn, out } = ctx;
+  const params = { deploymentId: ctx.deployment.id, workbookId };
+  const target = {
+    profileName,
+    targetDeploymentId: await remoteDeploymentId(options, profileName),
+    ...(options.targetWorkbook ? { targetWorkbookId: options.targetWorkbook } : {}),
+  };
+  const preview = await conn.client.call(remoteTransfersRoutes.previewRemoteWorkbookPromotion, { params, body: target });
+  const where = ` of profile ${profileName} (${preview.remoteBaseUrl})`;
+  if (!options.apply) {
+    out.result({ preview });
+    for (const line of describePreview(preview, where)) out.line(line);
+    out.line('Nothing was changed: run again with --apply to promote.');
+    return 0;
+  }
+  const transfer = await conn.client.call(remoteTransfersRoutes.startRemoteWorkbookPromotion, {
+    params,
+    body: {
+      ...target,
+      targetWorkbookId: options.targetWorkbook ?? preview.target.workbookId,
+      sourceHash: preview.sourceHash,
+      targetHash: preview.targetHash,
+      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+    },
+  });
+  const ref = { kind: 'transfer' as const, deploymentId: ctx.deployment.id, id: transfer.id };
+  const outcome = await followJob(ctx, ref, { wait: options.wait });
+  if (!outcome) return 0;
+  const done = (await getJobResult(conn, ref)) as RemoteTransfer;
+  out.result({ preview, transfer: done });
+  for (const line of describePreview(preview, where)) out.line(line);
+  out.line(`Promoted: transfer ${done.id}, target workbook ${done.target.workbookId} (${done.operation}); provenance on the remote: ${done.remoteProvenance ?? 'unknown'}.`);
+  return 0;
 }
 
 export default async function promote(options: PromoteOptions, workbookRef: string): Promise<number> {
   const ctx = await withDeployment(options);
   const { conn, out, deployment } = ctx;
   const workbookId = await resolveWorkbook(ctx, deployment.id, workbookRef);
+  if (options.toProfile) return promoteToProfile(ctx, options, workbookId, options.toProfile);
   const target = await resolveDeployment(conn, options.to);
   const params = { deploymentId: deployment.id, workbookId };
   const targetFields = { targetDeploymentId: target.id, ...(options.targetWorkbook ? { targetWorkbookId: options.targetWorkbook } : {}) };
