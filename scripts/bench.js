@@ -5,6 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'vite';
+import { sourceWorkers } from './source-workers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const available = readdirSync(new URL('../test/bench/', import.meta.url))
@@ -25,6 +26,7 @@ const server = await createServer({
   server: { middlewareMode: true, hmr: false, watch: null },
   appType: 'custom',
   ssr: { external: true },
+  plugins: [sourceWorkers({ root })],
 });
 try {
   for (const name of names) {

@@ -7,6 +7,9 @@ import { createHttpServer } from './http/server';
 import { systemClock, type Clock } from './platform/clock';
 import { openDatabase } from './platform/db/connection';
 import { JobRunner } from './platform/jobs';
+import { WorkerPools } from './platform/workers/pools';
+import computeEntry from './workers/compute-worker?modulePath';
+import modelEntry from './workers/model-worker?modulePath';
 import { openSecretStore, type SecretStore, type SecretsBackend } from './platform/secrets';
 import { TokenService } from './platform/tokens/tokens';
 import { bootstrapTenant, type BootstrapResult } from './features/system/bootstrap';
@@ -74,6 +77,10 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     const jobLeaseMs = options.jobLeaseMs ?? (Number(process.env.DRYDOCK_JOB_LEASE_MS) || undefined);
     const jobs = new JobRunner({ db, clock, log, ...(jobLeaseMs ? { leaseMs: jobLeaseMs } : {}) });
     ctx.services.jobs = jobs;
+    // CPU-heavy work runs on worker threads; they start on first use.
+    const workers = new WorkerPools({ computeEntry, modelEntry });
+    ctx.services.workers = workers;
+    closers.push(() => workers.close());
     const bootstrap = bootstrapTenant(ctx, options.bootstrapApiKey);
     const { app, setPort } = await createHttpServer(ctx);
     const api = createApi(app, ctx);

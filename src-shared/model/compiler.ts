@@ -53,6 +53,8 @@ const GROUP_PREFIX = '#group:';
 export interface IncrementalCompiler {
   update(file: ModelFile): CompileResult;
   remove(path: string): CompileResult;
+  /** Several files at once (`content: null` removes one), re-checking once for all of them. */
+  apply(changes: { path: string; content: string | null }[]): CompileResult;
   result(): CompileResult;
   stats(): { lastRecheckedEntities: number };
 }
@@ -481,6 +483,10 @@ export function createIncrementalCompiler(options: CompileOptions = {}): Increme
     },
     remove(path) {
       engine.apply([{ path, content: null }]);
+      return engine.result();
+    },
+    apply(changes) {
+      engine.apply(changes);
       return engine.result();
     },
     result() {

@@ -1,9 +1,12 @@
-import { compileModel, type CompiledModel, type Diagnostic, type ModelFile } from '../../../src-shared/model';
+import { existsSync, rmSync } from 'node:fs';
+import type { CompiledModel, Diagnostic, ModelFile } from '../../../src-shared/model';
 import type { ServiceContext } from '../../context';
 import { getJobRunner, JobOutcome, type Job, type JobContext } from '../../platform/jobs';
-import { getDeployBranch, recordBuildState } from '../deployments';
-import { onBranchCommit } from '../data-model';
-import { deployBranchHead, modelFilesAtCommit } from './source';
+import { runCompute } from '../../workers/run';
+import { getDeployBranch, onDeploymentDeleted, recordBuildState } from '../deployments';
+import { modelRepositoryDir, onBranchCommit } from '../data-model';
+import { readSnapshot, removeSnapshot, snapshotDir, snapshotFile, writeSnapshot } from './snapshot';
+import { deployBranchHead } from './source';
 
 export const BUILD_JOB_KIND = 'build';
 
@@ -97,13 +100,33 @@ export function getLatestSuccessfulBuild(ctx: ServiceContext, deploymentId: numb
   return row ? toRecord(row) : null;
 }
 
-/** The files and compiled model a successful build recorded; null for other builds. */
+/**
+ * The snapshot file of a successful build (null for other builds), for worker threads to read.
+ * Builds recorded before snapshots moved to files keep theirs in the row; the first read moves it.
+ */
+export function buildSnapshotFile(ctx: ServiceContext, buildId: string): string | null {
+  const row = ctx.db.prepare(`SELECT ${COLUMNS} FROM model_builds WHERE id = ?`).get(buildId) as BuildRow | undefined;
+  if (!row || row.status !== 'succeeded') return null;
+  const file = snapshotFile(ctx.dataDir, row.deployment_id, row.id);
+  if (existsSync(file)) return file;
+  const inline = ctx.db.prepare('SELECT files, model FROM model_builds WHERE id = ?').get(buildId) as { files: string | null; model: string | null };
+  if (inline.files === null || inline.model === null) return null;
+  writeSnapshot(file, `{"files":${inline.files},"model":${inline.model}}`);
+  ctx.db.prepare('UPDATE model_builds SET files = NULL, model = NULL WHERE id = ?').run(buildId);
+  return file;
+}
+
+/**
+ * The files and compiled model a successful build recorded; null for other builds. Reads and
+ * parses on the calling thread: for tests and tools. Request paths and jobs hand
+ * `buildSnapshotFile` to a worker task instead.
+ */
 export function loadBuildSnapshot(ctx: ServiceContext, buildId: string): BuildSnapshot | null {
-  const row = ctx.db.prepare(`SELECT ${COLUMNS}, files, model FROM model_builds WHERE id = ?`).get(buildId) as
-    | (BuildRow & { files: string | null; model: string | null })
-    | undefined;
-  if (!row || row.status !== 'succeeded' || row.files === null || row.model === null) return null;
-  return { build: toRecord(row), files: JSON.parse(row.files) as ModelFile[], model: JSON.parse(row.model) as CompiledModel };
+  const build = getBuild(ctx, buildId);
+  const file = buildSnapshotFile(ctx, buildId);
+  if (!build || !file) return null;
+  const { files, model } = readSnapshot(file) as { files: ModelFile[]; model: CompiledModel };
+  return { build, files, model };
 }
 
 // ---- starting ------------------------------------------------------------------------------------
@@ -185,38 +208,34 @@ async function runBuild(ctx: ServiceContext, job: Job<BuildInputs, BuildResult>,
   };
   ctx.db.prepare(`UPDATE model_builds SET status = 'building' WHERE id = ?`).run(job.id);
   report('building', null);
-  jobCtx.progress('reading files', 10);
-  let files: ModelFile[];
-  try {
-    files = await modelFilesAtCommit(ctx, deploymentId, commit);
-  } catch (error) {
-    const message = `Could not read the model at ${commit.slice(0, 12)}: ${(error as Error).message}`;
+  jobCtx.progress('compiling', 10);
+  // Reading the commit, compiling and writing the snapshot all happen on a compute thread.
+  const built = await runCompute(
+    ctx,
+    'buildCommit',
+    { gitdir: await modelRepositoryDir(ctx, deploymentId), commit, snapshotFile: snapshotFile(ctx.dataDir, deploymentId, job.id) },
+    { signal: jobCtx.signal },
+  );
+  if (!built.readable) {
+    const message = `Could not read the model at ${commit.slice(0, 12)}: ${built.message}`;
     ctx.db.prepare(`UPDATE model_builds SET status = 'failed', error = ?, finished_at = ? WHERE id = ?`).run(message, now(), job.id);
     report('failed', message.slice(0, 500));
     return JobOutcome.failed({ code: 'BUILD_SOURCE_UNREADABLE', message });
   }
-  jobCtx.progress('compiling', 40);
-  const compiled = compileModel(files);
-  const errorCount = compiled.diagnostics.filter((d) => d.severity === 'error').length;
-  const result: BuildResult = {
-    commit,
-    valid: compiled.valid,
-    errorCount,
-    warningCount: compiled.diagnostics.filter((d) => d.severity === 'warning').length,
-    viewCount: Object.keys(compiled.model.views).length,
-  };
-  if (!compiled.valid) {
-    const detail = summarize(compiled.diagnostics);
+  const { valid, diagnostics, errorCount, warningCount, viewCount } = built;
+  const result: BuildResult = { commit, valid, errorCount, warningCount, viewCount };
+  if (!valid) {
+    const detail = summarize(diagnostics);
     ctx.db
       .prepare(`UPDATE model_builds SET status = 'failed', diagnostics = ?, error = ?, finished_at = ? WHERE id = ?`)
-      .run(JSON.stringify(compiled.diagnostics), detail, now(), job.id);
+      .run(JSON.stringify(diagnostics), detail, now(), job.id);
     report('failed', detail);
     return JobOutcome.failed({ code: 'BUILD_COMPILE_FAILED', message: detail, details: { errorCount } }, result);
   }
   ctx.db.transaction(() => {
     ctx.db
-      .prepare(`UPDATE model_builds SET status = 'succeeded', files = ?, model = ?, diagnostics = ?, finished_at = ? WHERE id = ?`)
-      .run(JSON.stringify(files), JSON.stringify(compiled.model), JSON.stringify(compiled.diagnostics), now(), job.id);
+      .prepare(`UPDATE model_builds SET status = 'succeeded', files = NULL, model = NULL, diagnostics = ?, finished_at = ? WHERE id = ?`)
+      .run(JSON.stringify(diagnostics), now(), job.id);
     pruneBuilds(ctx, deploymentId, branch);
   })();
   report('succeeded', null);
@@ -226,12 +245,14 @@ async function runBuild(ctx: ServiceContext, job: Job<BuildInputs, BuildResult>,
 /** Drops old builds, always keeping the latest successful one (publication reads it). */
 function pruneBuilds(ctx: ServiceContext, deploymentId: number, branch: string): void {
   const latest = getLatestSuccessfulBuild(ctx, deploymentId, branch);
-  ctx.db
+  const pruned = ctx.db
     .prepare(
       `DELETE FROM model_builds WHERE deployment_id = ? AND branch = ? AND status IN ('succeeded', 'failed') AND id != ?
-         AND id NOT IN (SELECT id FROM model_builds WHERE deployment_id = ? AND branch = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
+         AND id NOT IN (SELECT id FROM model_builds WHERE deployment_id = ? AND branch = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)
+       RETURNING id`,
     )
-    .run(deploymentId, branch, latest?.id ?? '', deploymentId, branch, KEEP_BUILDS);
+    .all(deploymentId, branch, latest?.id ?? '', deploymentId, branch, KEEP_BUILDS) as { id: string }[];
+  for (const { id } of pruned) removeSnapshot(snapshotFile(ctx.dataDir, deploymentId, id));
 }
 
 /**
@@ -241,6 +262,8 @@ function pruneBuilds(ctx: ServiceContext, deploymentId: number, branch: string):
 export function setUpBuilds(ctx: ServiceContext): void {
   const runner = getJobRunner(ctx);
   runner.register<BuildInputs, BuildResult>(BUILD_JOB_KIND, (job, jobCtx) => runBuild(ctx, job, jobCtx), { concurrency: 2 });
+  // Snapshots live beside the database; they go with their deployment.
+  onDeploymentDeleted(ctx, (deploymentId) => rmSync(snapshotDir(ctx.dataDir, deploymentId), { recursive: true, force: true }));
   onBranchCommit(ctx, (deploymentId, branch, commit) => {
     try {
       if (getDeployBranch(ctx, deploymentId) !== branch) return;

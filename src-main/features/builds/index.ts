@@ -5,6 +5,7 @@ export {
   getBuild,
   getLatestSuccessfulBuild,
   listBuilds,
+  buildSnapshotFile,
   loadBuildSnapshot,
   startBuild,
   waitForBuild,

@@ -1,14 +1,8 @@
-import type { ModelFile } from '../../../src-shared/model';
 import type { ServiceContext } from '../../context';
-import { getBranchHead, getDeployBranch, readModelFilesAt } from '../data-model';
+import { getBranchHead, getDeployBranch } from '../data-model';
 
 /** The deploy branch and its head commit (the repository is created on first use). */
 export async function deployBranchHead(ctx: ServiceContext, deploymentId: number): Promise<{ branch: string; commit: string | null }> {
   const branch = await getDeployBranch(ctx, deploymentId);
   return { branch, commit: await getBranchHead(ctx, deploymentId, branch).catch(() => null) };
-}
-
-/** The model source files of one commit (never uncommitted dev-mode edits). */
-export function modelFilesAtCommit(ctx: ServiceContext, deploymentId: number, commit: string): Promise<ModelFile[]> {
-  return readModelFilesAt(ctx, deploymentId, commit);
 }

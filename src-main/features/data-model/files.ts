@@ -1,5 +1,5 @@
-import type { FileContent, FileList, ValidationResult } from '../../../src-shared/api/data-model';
-import { compileModel, isModelSourcePath, type ModelFile } from '../../../src-shared/model';
+import type { FileContent, FileList } from '../../../src-shared/api/data-model';
+import { isModelSourcePath, type ModelFile } from '../../../src-shared/model';
 
 export { isModelSourcePath };
 import type { ServiceContext } from '../../context';
@@ -44,32 +44,6 @@ async function modelFilesOf(repo: Awaited<ReturnType<typeof openRepository>>['re
   const files: ModelFile[] = [];
   for (const [path, file] of tree.files) if (isModelSourcePath(path)) files.push({ path, content: await fileText(repo, file) });
   return files;
-}
-
-/** Compiles the branch as the user sees it (with dev-mode edits); compile errors are a result, not a failure. */
-export async function validateBranch(ctx: ServiceContext, deploymentId: number, principal: Principal, branchName?: string): Promise<ValidationResult> {
-  const { repo, tree } = await branchView(ctx, deploymentId, principal, branchName);
-  const files = await modelFilesOf(repo, tree);
-  const { diagnostics, valid } = compileModel(files);
-  return {
-    branchName: tree.branch,
-    commit: tree.commit,
-    valid,
-    fileCount: files.length,
-    errorCount: diagnostics.filter((d) => d.severity === 'error').length,
-    warningCount: diagnostics.filter((d) => d.severity === 'warning').length,
-    diagnostics: diagnostics.map((d) => ({
-      severity: d.severity,
-      code: d.code,
-      message: d.message,
-      file: d.file,
-      line: d.line,
-      column: d.column,
-      ...(d.member !== undefined ? { member: d.member } : {}),
-      ...(d.frame !== undefined ? { frame: d.frame } : {}),
-      ...(d.reason !== undefined ? { reason: d.reason } : {}),
-    })),
-  };
 }
 
 /** Model source files of a branch head, or of the branch with its uncommitted edits. */

@@ -98,6 +98,14 @@ export async function getBranchHead(ctx: ServiceContext, deploymentId: number, b
   return (await loadBranch(ctx, repo, deploymentId, deployBranch, branch)).head;
 }
 
+/**
+ * The git directory of the deployment's model repository (created on first use), for worker
+ * threads that read commits themselves (git objects are immutable, so reading beside writers is safe).
+ */
+export async function modelRepositoryDir(ctx: ServiceContext, deploymentId: number): Promise<string> {
+  return (await openRepository(ctx, deploymentId)).repo.gitdir;
+}
+
 /** The deployment's deploy branch, its repository created on first use. */
 export async function getDeployBranch(ctx: ServiceContext, deploymentId: number): Promise<string> {
   return (await openRepository(ctx, deploymentId)).deployBranch;

@@ -10,7 +10,8 @@ import {
   startDevMode,
   stopDevMode,
 } from './branches';
-import { fileHashes, listOrReadFiles, validateBranch } from './files';
+import { fileHashes, listOrReadFiles } from './files';
+import { forgetBranchModels, validateBranch } from './validation';
 import { commitWorkingEdits, mergeBranchInto, pullFromParent } from './operations';
 import { openRepository, removeDeploymentRepository } from './repository';
 import { onDeploymentDeleted } from '../deployments';
@@ -33,7 +34,10 @@ async function editBranch(ctx: ServiceContext, deploymentId: number, principal: 
 
 export function registerDataModelRoutes({ route, ctx }: Api): void {
   // The repository lives outside SQLite: remove it with its deployment.
-  onDeploymentDeleted(ctx, (deploymentId) => removeDeploymentRepository(ctx, deploymentId));
+  onDeploymentDeleted(ctx, async (deploymentId) => {
+    await forgetBranchModels(ctx, deploymentId);
+    await removeDeploymentRepository(ctx, deploymentId);
+  });
 
   route(api.getDataModelFiles, READ, ({ params, query, principal }) => listOrReadFiles(ctx, params.deploymentId, principal, query));
   route(api.writeDataModelFiles, EDIT, async ({ params, query, body, principal }) =>
@@ -61,7 +65,11 @@ export function registerDataModelRoutes({ route, ctx }: Api): void {
   route(api.createBranch, EDIT, ({ params, body, principal }) =>
     createSharedBranch(ctx, params.deploymentId, principal, body.branchName, body.parentBranch),
   );
-  route(api.deleteBranch, EDIT, ({ params, query, principal }) => deleteBranch(ctx, params.deploymentId, principal, query.branchName));
+  route(api.deleteBranch, EDIT, async ({ params, query, principal }) => {
+    const deleted = await deleteBranch(ctx, params.deploymentId, principal, query.branchName);
+    await forgetBranchModels(ctx, params.deploymentId, query.branchName);
+    return deleted;
+  });
   route(api.setBranchStagingEnvironment, EDIT, ({ params, body, principal }) =>
     setStagingEnvironment(ctx, params.deploymentId, principal, body.branchName, body.isStagingEnvironmentEnabled),
   );

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { LakehouseErrorCodes as Codes, type AccessCheckName } from '../../../src-shared/api/lakehouse';
-import { renderMetricViewYaml, type MetricViewJoinSpec } from '../../../src-shared/model/generate/metric-view-yaml';
+import { renderMetricViewYaml } from '../../../src-shared/model/generate/metric-view-yaml';
 import type { ServiceContext } from '../../context';
 import { ApiError } from '../../http/problem';
 import type { LakehouseConnector } from '../../connectors/lakehouse';
-import { buildForPublication, loadBuildSnapshot, waitForBuild } from '../builds';
+import { buildForPublication, waitForBuild } from '../builds';
 import { assertPublicationActive } from './activation';
 import { describeLakehouseError, openLakehouseConnector } from './connector';
-import { planView } from './publish';
-import { resolveScope } from './scope';
+import { sourcesFromBuild } from './deployed';
 import { findSettings, requireLakehouseDataSource } from './settings';
 
 export const ACCESS_TEST_VIEW_PREFIX = 'drydock_access_test_';
@@ -32,15 +31,6 @@ const probeYaml = (comment: string) =>
     dimensions: [{ name: 'probe', expr: 'probe' }],
     measures: [{ name: 'probe_count', expr: 'COUNT(1)' }],
   });
-
-const isQuery = (source: string) => /^\s*(\(|select\b|with\b|from\b|values\b)/i.test(source);
-
-function joinSources(joins: MetricViewJoinSpec[] | undefined, into: Set<string>): void {
-  for (const join of joins ?? []) {
-    if (!isQuery(join.source)) into.add(join.source);
-    joinSources(join.joins, into);
-  }
-}
 
 /**
  * Checks what publication needs, with the data source's credential: the warehouse, the target
@@ -88,15 +78,15 @@ export async function runAccessTest(
   if (build && build.status !== 'succeeded' && build.status !== 'failed') {
     build = await waitForBuild(ctx, build.id, AbortSignal.timeout(BUILD_WAIT_MS)).catch(() => null);
   }
-  const snapshot = build?.status === 'succeeded' ? loadBuildSnapshot(ctx, build.id) : null;
-  if (snapshot) {
-    const scope = resolveScope(snapshot.model, saved ?? { selectionMode: 'all' });
-    for (const view of scope.views) {
-      const plan = planView(snapshot.model, ds, { targetCatalog, targetSchema, ...(saved ?? {}) }, view);
-      if (!plan.generated.spec) continue;
-      if (!isQuery(plan.generated.spec.source)) sources.add(plan.generated.spec.source);
-      joinSources(plan.generated.spec.joins, sources);
-    }
+  let known = false;
+  if (build?.status === 'succeeded') {
+    const found = await sourcesFromBuild(ctx, build.id, {
+      catalog: ds.catalog,
+      scope: saved ?? { selectionMode: 'all' },
+      settings: { targetCatalog, targetSchema, ...(saved ?? {}) },
+    });
+    known = found !== null;
+    for (const source of found ?? []) sources.add(source);
   }
 
   const schema = `${targetCatalog}.${targetSchema}`;
@@ -117,7 +107,7 @@ export async function runAccessTest(
         await attempt('target_schema', schema, () => lakehouse.checkSchemaAccess(targetCatalog, targetSchema));
       }
       if (!warehouse) skip('source_read', null, 'The warehouse is not usable.');
-      else if (!snapshot) skip('source_read', null, 'There is no successful deployed build, so the sources are not known yet.');
+      else if (!known) skip('source_read', null, 'There is no successful deployed build, so the sources are not known yet.');
       else if (sources.size === 0) skip('source_read', null, 'No view in scope reads a table.');
       else for (const source of [...sources].sort()) await attempt('source_read', source, () => lakehouse.checkSourceReadable(source));
 

@@ -12,12 +12,13 @@ import type { ServiceContext } from '../../context';
 import { ApiError } from '../../http/problem';
 import type { LakehouseConnector } from '../../connectors/lakehouse';
 import { getJobRunner, isTerminal, JobFailure, type Job, type JobContext } from '../../platform/jobs';
-import { buildForPublication, getBuild, loadBuildSnapshot, waitForBuild } from '../builds';
+import { buildForPublication, getBuild, waitForBuild } from '../builds';
 import { getDataSource, type DataSource } from '../deployments';
 import { assertPublicationActive } from './activation';
 import { describeLakehouseError, openLakehouseConnector } from './connector';
-import { inspectTarget, issuesOf, planView, type TargetSettings } from './publish';
-import { resolveScope, type ScopeInput } from './scope';
+import { deployedViews, planFromBuild } from './deployed';
+import { inspectTarget, issuesOf, type TargetSettings } from './publish';
+import type { ScopeInput } from './scope';
 import { checkScopeAgainstModel, findSettings, requireLakehouseDataSource } from './settings';
 import { listOwnedTargets, normalizeName, qualifiedTarget } from './targets';
 
@@ -145,8 +146,8 @@ export async function startPreview(ctx: ServiceContext, deploymentId: number, bo
   const saved = findSettings(ctx, deploymentId, ds.name)?.configuration ?? null;
   const inputs = previewInputs(ds, deploymentId, body, saved);
   const build = await buildForPublication(ctx, deploymentId, userId);
-  const snapshot = build?.status === 'succeeded' ? loadBuildSnapshot(ctx, build.id) : null;
-  if (snapshot) checkScopeAgainstModel(snapshot.model, { ...inputs.scope, ...inputs.settings } as LakehouseConfiguration);
+  const deployed = build?.status === 'succeeded' ? await deployedViews(ctx, build.id) : null;
+  if (deployed) checkScopeAgainstModel(deployed, { ...inputs.scope, ...inputs.settings } as LakehouseConfiguration);
   const runner = getJobRunner(ctx);
   const row = ctx.db.transaction((): PreviewRow => {
     const job = runner.enqueue<PreviewInputs>({ kind: PREVIEW_JOB_KIND, deploymentId, inputs, createdBy: userId });
@@ -167,11 +168,10 @@ async function executePreview(ctx: ServiceContext, job: Job<PreviewInputs, Previ
   jobCtx.progress('waiting for the deployed build', 2);
   let build = row.build_id ? getBuild(ctx, row.build_id) : null;
   if (build && build.status !== 'succeeded' && build.status !== 'failed') build = await waitForBuild(ctx, build.id, jobCtx.signal);
-  const snapshot = build?.status === 'succeeded' ? loadBuildSnapshot(ctx, build.id) : null;
-  if (!snapshot) {
+  if (!build || build.status !== 'succeeded') {
     throw new JobFailure(Codes.NO_SUCCESSFUL_BUILD, build ? `Build ${build.id} failed: ${build.error ?? 'compile errors'}.` : 'The deploy branch has no successful build to preview.');
   }
-  if (!row.commit_sha) ctx.db.prepare('UPDATE lakehouse_previews SET commit_sha = ? WHERE id = ?').run(snapshot.build.commit, job.id);
+  if (!row.commit_sha) ctx.db.prepare('UPDATE lakehouse_previews SET commit_sha = ? WHERE id = ?').run(build.commit, job.id);
   let ds: DataSource;
   try {
     ds = getDataSource(ctx, deploymentId, row.data_source);
@@ -179,9 +179,11 @@ async function executePreview(ctx: ServiceContext, job: Job<PreviewInputs, Previ
     throw new JobFailure(Codes.DATA_SOURCE_NOT_FOUND, `Data source "${row.data_source}" no longer exists.`);
   }
 
-  const scope = resolveScope(snapshot.model, scopeInput);
+  // Generated on a compute thread from the build's snapshot.
+  const planning = await planFromBuild(ctx, build.id, { catalog: ds.catalog, scope: scopeInput, settings }, jobCtx.signal);
+  if (!planning) throw new JobFailure(Codes.NO_SUCCESSFUL_BUILD, `Build ${build.id} has no snapshot to preview; deploy again.`);
+  const { scope, plans } = planning;
   if (scope.tooLarge) throw new JobFailure(Codes.SCOPE_TOO_LARGE, `The scope resolves to ${scope.matched} views; at most 128 are published per data source.`);
-  const plans = scope.views.map((view) => planView(snapshot.model, ds, settings, view));
 
   let connector: LakehouseConnector;
   try {
@@ -248,8 +250,8 @@ async function executePreview(ctx: ServiceContext, job: Job<PreviewInputs, Previ
   return {
     previewId: job.id,
     dataSourceName: ds.name,
-    buildJobId: snapshot.build.id,
-    commit: snapshot.build.commit,
+    buildJobId: build.id,
+    commit: build.commit,
     targetCatalog: settings.targetCatalog,
     targetSchema: settings.targetSchema,
     selectionMode: scopeInput.selectionMode,

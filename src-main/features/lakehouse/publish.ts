@@ -1,6 +1,5 @@
 import { LakehouseErrorCodes as Codes, type PublicationIssue } from '../../../src-shared/api/lakehouse';
-import type { CompiledModel } from '../../../src-shared/model';
-import { generateMetricViewYaml, type MetricViewYaml } from '../../../src-shared/model/generate/metric-view-yaml';
+import type { MetricViewYaml } from '../../../src-shared/model/generate/metric-view-yaml';
 import type { ServiceContext } from '../../context';
 import {
   classifyTarget,
@@ -10,48 +9,16 @@ import {
   type LakehouseConnector,
   type LakehouseObject,
 } from '../../connectors/lakehouse';
-import type { DataSource } from '../deployments';
-import { targetNameOf } from './scope';
+import type { TargetName } from './plan';
 import { findOwnedTarget, qualifiedTarget } from './targets';
 
-export interface TargetSettings {
-  targetCatalog: string;
-  targetSchema: string;
-  targetNamePrefix?: string | null;
-  targetNameOverrides?: Record<string, string>;
-  rootSourceOverrides?: Record<string, string>;
-}
-
-export interface TargetName {
-  catalog: string;
-  schema: string;
-  name: string;
-}
-
-export interface ViewPlan {
-  viewName: string;
-  target: TargetName;
-  generated: MetricViewYaml;
-}
+export { planView, targetOf, type TargetName, type TargetSettings, type ViewPlan } from './plan';
 
 export type TargetInspection =
   | { kind: 'absent' }
   | { kind: 'managed'; object: LakehouseObject; unchanged: boolean }
   /** Never written: an unmanaged object, another deployment's, or a drifted one. */
   | { kind: 'refused'; reason: PublicationIssue };
-
-export function targetOf(settings: TargetSettings, viewName: string): TargetName {
-  return { catalog: settings.targetCatalog, schema: settings.targetSchema, name: targetNameOf(settings, viewName) };
-}
-
-/** The metric view YAML of a view, or why it is blocked, and where it would be written. */
-export function planView(model: CompiledModel, ds: DataSource, settings: TargetSettings, viewName: string): ViewPlan {
-  const generated = generateMetricViewYaml(model, viewName, {
-    catalog: ds.catalog,
-    rootSource: settings.rootSourceOverrides?.[viewName] ?? null,
-  });
-  return { viewName, target: targetOf(settings, viewName), generated };
-}
 
 /**
  * What publication may do with a target (spec rule 8): create it when absent, change it only when

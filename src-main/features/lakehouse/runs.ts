@@ -22,12 +22,12 @@ import {
   type Job,
   type JobContext,
 } from '../../platform/jobs';
-import { buildForPublication, getBuild, loadBuildSnapshot, waitForBuild, type BuildRecord } from '../builds';
+import { buildForPublication, getBuild, waitForBuild, type BuildRecord } from '../builds';
 import { appendDeploymentLog, getDataSource, type DataSource } from '../deployments';
 import { assertPublicationActive, isPublicationActive } from './activation';
 import { describeLakehouseError, openLakehouseConnector } from './connector';
-import { confirmsWrite, inspectTarget, issuesOf, planView, type ViewPlan } from './publish';
-import { resolveScope } from './scope';
+import { deployedViews, planFromBuild } from './deployed';
+import { confirmsWrite, inspectTarget, issuesOf, type ViewPlan } from './publish';
 import { checkScopeAgainstModel, getSettings, requireLakehouseDataSource } from './settings';
 import { listOwnedTargets, normalizeName, qualifiedTarget, recordOwnedTarget } from './targets';
 
@@ -201,8 +201,8 @@ export async function startRun(ctx: ServiceContext, deploymentId: number, dataSo
     );
   }
   const build = await buildForPublication(ctx, deploymentId, userId);
-  const snapshot = build?.status === 'succeeded' ? loadBuildSnapshot(ctx, build.id) : null;
-  if (snapshot && settings.configuration.enabled) checkScopeAgainstModel(snapshot.model, settings.configuration);
+  const deployed = build?.status === 'succeeded' ? await deployedViews(ctx, build.id) : null;
+  if (deployed && settings.configuration.enabled) checkScopeAgainstModel(deployed, settings.configuration);
   const runner = getJobRunner(ctx);
   const row = ctx.db
     .transaction((): RunRow => {
@@ -359,14 +359,13 @@ async function executeRun(ctx: ServiceContext, job: Job<RunInputs, RunResult>, j
   jobCtx.progress('waiting for the deployed build', 2);
   let build: BuildRecord | null = row.build_id ? getBuild(ctx, row.build_id) : null;
   if (build && build.status !== 'succeeded' && build.status !== 'failed') build = await waitForBuild(ctx, build.id, jobCtx.signal);
-  const snapshot = build?.status === 'succeeded' ? loadBuildSnapshot(ctx, build.id) : null;
-  if (!build || !snapshot) {
+  if (!build || build.status !== 'succeeded') {
     return failRun(
       Codes.NO_SUCCESSFUL_BUILD,
       build ? `Build ${build.id} of commit ${build.commit.slice(0, 12)} failed: ${build.error ?? 'compile errors'}.` : 'The deploy branch has no successful build to publish.',
     );
   }
-  if (!row.commit_sha) ctx.db.prepare('UPDATE lakehouse_runs SET commit_sha = ? WHERE id = ?').run(snapshot.build.commit, job.id);
+  if (!row.commit_sha) ctx.db.prepare('UPDATE lakehouse_runs SET commit_sha = ? WHERE id = ?').run(build.commit, job.id);
 
   let ds: DataSource;
   try {
@@ -375,12 +374,17 @@ async function executeRun(ctx: ServiceContext, job: Job<RunInputs, RunResult>, j
     return failRun(Codes.DATA_SOURCE_NOT_FOUND, `Data source "${row.data_source}" no longer exists.`);
   }
 
-  // 2. Plan: the views in scope now (a disabled publication or a deactivated preview plans none).
+  // 2. Plan: the views in scope now (a disabled publication or a deactivated preview plans none),
+  //    generated on a compute thread from the build's snapshot.
+  jobCtx.progress('planning', 4);
   const publishing = configuration.enabled && isPublicationActive(ctx, deploymentId);
-  const scope = publishing ? resolveScope(snapshot.model, configuration) : { views: [], matched: 0, tooLarge: false };
+  const planning = publishing
+    ? await planFromBuild(ctx, build.id, { catalog: ds.catalog, scope: configuration, settings: configuration }, jobCtx.signal)
+    : { scope: { views: [], matched: 0, tooLarge: false }, plans: [] as ViewPlan[] };
+  if (!planning) return failRun(Codes.NO_SUCCESSFUL_BUILD, `Build ${build.id} has no snapshot to publish from; deploy again.`);
+  const { scope, plans } = planning;
   if (scope.tooLarge) return failRun(Codes.SCOPE_TOO_LARGE, `The scope resolves to ${scope.matched} views; at most 128 are published per data source.`);
   ctx.db.prepare('UPDATE lakehouse_runs SET view_names = ? WHERE id = ?').run(JSON.stringify(scope.views), job.id);
-  const plans = scope.views.map((view) => planView(snapshot.model, ds, configuration, view));
   const planned = new Set(plans.map((p) => normalizeName(qualifiedTarget(p.target))));
 
   // 3. Publish view by view; one failing view does not stop the others.

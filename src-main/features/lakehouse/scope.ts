@@ -1,5 +1,9 @@
 import { checkNamePattern, MAX_VIEWS_PER_SCOPE, type SelectionMode } from '../../../src-shared/api/lakehouse';
-import type { CompiledModel } from '../../../src-shared/model';
+
+/** What a scope is resolved against: the deployed model's views (the compiled model, or just their names and visibility). */
+export interface ScopeModel {
+  views: Record<string, { name: string; public: boolean }>;
+}
 
 export interface ScopeInput {
   selectionMode: SelectionMode;
@@ -20,7 +24,7 @@ export interface ResolvedScope {
  * view enters them on the next sync; `selected` names views explicitly and changes only when
  * edited (a selected view missing from the model is still planned, and reported).
  */
-export function resolveScope(model: CompiledModel, scope: ScopeInput): ResolvedScope {
+export function resolveScope(model: ScopeModel, scope: ScopeInput): ResolvedScope {
   let views: string[];
   if (scope.selectionMode === 'selected') {
     views = [...new Set(scope.selectedViews ?? [])];

@@ -6,14 +6,14 @@ import {
   type LakehouseConfigurationInput,
   type LakehouseSettings,
 } from '../../../src-shared/api/lakehouse';
-import type { CompiledModel } from '../../../src-shared/model';
 import type { ServiceContext } from '../../context';
 import { ApiError, invalidField } from '../../http/problem';
 import { parseQualifiedName } from '../../connectors/lakehouse';
-import { getLatestSuccessfulBuild, loadBuildSnapshot } from '../builds';
+import { getLatestSuccessfulBuild } from '../builds';
 import { getDataSource, type DataSource } from '../deployments';
 import { assertPublicationActive } from './activation';
-import { resolveScope, targetNameOf } from './scope';
+import { deployedViews } from './deployed';
+import { resolveScope, targetNameOf, type ScopeModel } from './scope';
 
 interface IntegrationRow {
   data_source: string;
@@ -159,7 +159,7 @@ export function normalizeConfiguration(input: LakehouseConfigurationInput): Lake
 }
 
 /** Refuses scopes the latest deployed build resolves to more than 128 views, or to clashing target names. */
-export function checkScopeAgainstModel(model: CompiledModel, configuration: LakehouseConfiguration): void {
+export function checkScopeAgainstModel(model: ScopeModel, configuration: LakehouseConfiguration): void {
   const scope = resolveScope(model, configuration);
   if (scope.tooLarge) {
     throw new ApiError(
@@ -184,20 +184,20 @@ export function checkScopeAgainstModel(model: CompiledModel, configuration: Lake
  * Creates (expected version 0) or updates the settings of a lakehouse data source. A version that
  * is not the current one is refused with 409 and nothing changes.
  */
-export function saveSettings(
+export async function saveSettings(
   ctx: ServiceContext,
   deploymentId: number,
   dataSourceName: string,
   expectedVersion: number,
   input: LakehouseConfigurationInput,
   userId: number | null,
-): LakehouseSettings {
+): Promise<LakehouseSettings> {
   assertPublicationActive(ctx, deploymentId);
   const ds = requireLakehouseDataSource(ctx, deploymentId, dataSourceName);
   const configuration = normalizeConfiguration(input);
   const build = getLatestSuccessfulBuild(ctx, deploymentId);
-  const snapshot = build ? loadBuildSnapshot(ctx, build.id) : null;
-  if (snapshot) checkScopeAgainstModel(snapshot.model, configuration);
+  const deployed = build ? await deployedViews(ctx, build.id) : null;
+  if (deployed) checkScopeAgainstModel(deployed, configuration);
   const now = ctx.clock.now().toISOString();
   return ctx.db.transaction((): LakehouseSettings => {
     const current = findSettings(ctx, deploymentId, ds.name);

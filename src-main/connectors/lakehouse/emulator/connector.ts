@@ -1,3 +1,4 @@
+import { yieldToEventLoop } from '../../../platform/jobs/types';
 import type { LakehouseConnector, LakehouseObject } from '../types';
 import { LakehouseEmulator, type LakehouseEmulatorOptions } from './emulator';
 
@@ -8,7 +9,11 @@ export interface LocalLakehouseConnectorOptions {
   ownsEmulator?: boolean;
 }
 
-/** The lakehouse connector over the local emulator: same contract, same failure codes as Databricks. */
+/**
+ * The lakehouse connector over the local emulator: same contract, same failure codes as Databricks.
+ * Every statement first lets the event loop run, as a network round trip would: a run of many
+ * statements then never holds the HTTP thread, and a cancel request is served between statements.
+ */
 export class LocalLakehouseConnector implements LakehouseConnector {
   readonly principal: string;
   private readonly ownsEmulator: boolean;
@@ -28,7 +33,7 @@ export class LocalLakehouseConnector implements LakehouseConnector {
   }
 
   async getObject(catalog: string, schema: string, name: string): Promise<LakehouseObject | null> {
-    this.assertOpen();
+    await this.assertOpen();
     return this.emulator.describe(this.principal, catalog, schema, name);
   }
 
@@ -40,28 +45,28 @@ export class LocalLakehouseConnector implements LakehouseConnector {
     properties: Record<string, string>,
     opts: { replaceWithAlter: boolean },
   ): Promise<void> {
-    this.assertOpen();
+    await this.assertOpen();
     if (opts.replaceWithAlter) this.emulator.alterMetricView(this.principal, catalog, schema, name, yaml, properties);
     else this.emulator.createOrReplaceMetricView(this.principal, catalog, schema, name, yaml, properties);
   }
 
   async dropView(catalog: string, schema: string, name: string): Promise<void> {
-    this.assertOpen();
+    await this.assertOpen();
     this.emulator.dropView(this.principal, catalog, schema, name);
   }
 
   async checkSourceReadable(source: string): Promise<void> {
-    this.assertOpen();
+    await this.assertOpen();
     this.emulator.checkSelect(this.principal, source);
   }
 
   async checkWarehouseAccess(): Promise<void> {
-    this.assertOpen();
+    await this.assertOpen();
     this.emulator.checkWarehouse(this.principal);
   }
 
   async checkSchemaAccess(catalog: string, schema: string): Promise<void> {
-    this.assertOpen();
+    await this.assertOpen();
     this.emulator.checkSchemaAccess(this.principal, catalog, schema);
   }
 
@@ -71,7 +76,8 @@ export class LocalLakehouseConnector implements LakehouseConnector {
     if (this.ownsEmulator) this.emulator.close();
   }
 
-  private assertOpen(): void {
+  private async assertOpen(): Promise<void> {
+    await yieldToEventLoop();
     if (this.closed) throw new Error('This lakehouse connector is closed.');
   }
 }

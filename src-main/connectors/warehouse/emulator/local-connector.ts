@@ -3,6 +3,7 @@
  * current database and schema) on a shared WarehouseEmulator. Reads go through SQL, like the
  * Snowflake connector's, so privileges and parsing behave the same.
  */
+import { yieldToEventLoop } from '../../../platform/jobs/types';
 import { SqlWarehouseConnector } from '../statements';
 import { WarehouseError, WarehouseErrorCodes, type WarehouseConnector } from '../types';
 import type { EmulatorSession, SessionContext, WarehouseEmulator } from './emulator';
@@ -41,7 +42,9 @@ export class LocalWarehouseConnector extends SqlWarehouseConnector implements Wa
     return this.session;
   }
 
+  /** Lets the event loop run first, as a network round trip would (a long push never holds the HTTP thread). */
   async execute(sql: string): Promise<{ rows: Record<string, unknown>[] }> {
+    await yieldToEventLoop();
     return this.currentSession().execute(sql);
   }
 

@@ -1,0 +1,103 @@
+/**
+ * Worker threads for CPU-heavy work, so the HTTP thread only routes, reads SQLite and answers.
+ *
+ * - the compute pool (piscina): stateless tasks — compiling a commit for a build, generating
+ *   semantic-view DDL and metric-view YAML, converting dbt manifests, rendering exports, hashing
+ *   uploads. Any free thread takes the next task.
+ * - model shards: long-lived single-thread pools that keep each branch's compiled model between
+ *   validations (see `features/data-model/validation.ts`). A branch always goes to the same shard,
+ *   so its state stays where it was built and never crosses threads.
+ *
+ * Threads start on first use and end after a while without work, so an idle service holds none.
+ * A task aborted through its signal leaves the queue, or, when already running, its thread is
+ * terminated and replaced (the work stops at once).
+ */
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+
+export interface WorkerPoolsOptions {
+  /** Bundled entry of the compute threads (a `?modulePath` import). */
+  computeEntry: string;
+  /** Bundled entry of the model shard threads. */
+  modelEntry: string;
+  /** Compute threads at most (default: the cores, between 2 and 4). */
+  computeThreads?: number;
+  /** Model shards (default 2). */
+  modelShards?: number;
+  /** How long a model shard keeps its branches without any request (default 10 minutes). */
+  modelIdleMs?: number;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal | null;
+  /** ArrayBuffers to move to the worker instead of copying. */
+  transferList?: ArrayBuffer[];
+}
+
+const cores = (): number => {
+  try {
+    return availableParallelism();
+  } catch {
+    return 2;
+  }
+};
+
+export class WorkerPools {
+  private compute: Piscina | null = null;
+  private readonly shards: (Piscina | null)[];
+  private closed = false;
+
+  constructor(private readonly options: WorkerPoolsOptions) {
+    this.shards = new Array<Piscina | null>(Math.max(1, options.modelShards ?? 2)).fill(null);
+  }
+
+  get shardCount(): number {
+    return this.shards.length;
+  }
+
+  /** Runs the named export of the compute entry with `input`. */
+  runCompute<O>(name: string, input: unknown, options: RunOptions = {}): Promise<O> {
+    this.compute ??= this.open({
+      filename: this.options.computeEntry,
+      name: 'drydock-compute',
+      minThreads: 0,
+      maxThreads: this.options.computeThreads ?? Math.max(2, Math.min(4, cores())),
+      idleTimeout: 30_000,
+    });
+    return this.compute.run(input, { name, signal: options.signal ?? null, transferList: options.transferList }) as Promise<O>;
+  }
+
+  /** Runs the named export of the model entry on shard `shard` (0 ≤ shard < shardCount). */
+  runOnShard<O>(shard: number, name: string, input: unknown, options: RunOptions = {}): Promise<O> {
+    const pool = (this.shards[shard] ??= this.open({
+      filename: this.options.modelEntry,
+      name: `drydock-model-${shard}`,
+      minThreads: 0,
+      maxThreads: 1,
+      idleTimeout: this.options.modelIdleMs ?? 10 * 60_000,
+    }));
+    return pool.run(input, { name, signal: options.signal ?? null, transferList: options.transferList }) as Promise<O>;
+  }
+
+  /** Tasks queued or running on a shard (for choosing the least busy one). */
+  shardLoad(shard: number): number {
+    const pool = this.shards[shard];
+    if (!pool) return 0;
+    return pool.queueSize + (pool.threads.length - pool.idleThreads);
+  }
+
+  /** Ends every thread; queued tasks are rejected. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const pools = [this.compute, ...this.shards].filter((p): p is Piscina => p !== null);
+    this.compute = null;
+    this.shards.fill(null);
+    await Promise.all(pools.map((pool) => pool.destroy()));
+  }
+
+  private open(options: ConstructorParameters<typeof Piscina>[0] & { filename: string }): Piscina {
+    if (this.closed) throw new Error('The worker pools are closed.');
+    // Worker threads inherit process.execArgv; a loader or inspector flag of the parent is not for them.
+    return new Piscina({ ...options, execArgv: [], closeTimeout: 1_000 });
+  }
+}

@@ -1,0 +1,6 @@
+// Entry of the compute threads (see platform/workers/pools.ts): every named export is a task the
+// service runs with `runCompute(ctx, name, input)`. Tasks are pure functions of their input plus
+// read-only access to git objects and build snapshots; they never touch SQLite or HTTP.
+export { inspectUploadFile, decodeBase64Chunk } from './upload-tasks';
+export { buildCommit, snapshotViews } from '../features/builds/build-tasks';
+export { planPublication, publicationSources } from '../features/lakehouse/plan-tasks';

@@ -1,0 +1,134 @@
+// Entry of a model shard thread (see platform/workers/pools.ts): keeps the compiled model of the
+// branches it validated, least recently used dropped first, so validating again after an edit
+// re-checks only the changed files and what depends on them.
+//
+// A branch's state is keyed by content, not by events: each request names the branch's head
+// commit and its uncommitted edits; the shard compares every model file's blob id with the one
+// it compiled and feeds only the differences to the incremental compiler. Writes, commits, pulls
+// and merges therefore invalidate exactly what they changed, whoever made them.
+import { LRUCache } from 'lru-cache';
+import type { ValidationResult } from '../../src-shared/api/data-model';
+import { createIncrementalCompiler, isModelSourcePath, type CompileResult, type IncrementalCompiler } from '../../src-shared/model';
+import { blobIdOf, modelTreeOf, readBlobs } from './model-source';
+
+export interface ValidateInput {
+  /** `<deploymentId>:<branch>`. */
+  key: string;
+  gitdir: string;
+  commit: string;
+  /** Uncommitted edits: path → content (null: deleted). */
+  edits: [string, string | null][];
+}
+
+export type ValidateOutput = Omit<ValidationResult, 'branchName' | 'commit'> & {
+  /** Files whose content changed since this shard last compiled the branch (all of them when it had not). */
+  changedFiles: number;
+};
+
+interface BranchModel {
+  compiler: IncrementalCompiler;
+  /** path → blob id and length of what the compiler holds. */
+  files: Map<string, { id: string; length: number }>;
+  /** Total length of the source held. */
+  bytes: number;
+  output: Omit<ValidateOutput, 'changedFiles'> | null;
+}
+
+const MAX_BRANCHES = Number(process.env.DRYDOCK_MODEL_CACHE_BRANCHES) || 8;
+/** Source text kept per shard (the compiled state is a small multiple of it). */
+const MAX_SOURCE_BYTES = (Number(process.env.DRYDOCK_MODEL_CACHE_MB) || 24) * 1024 * 1024;
+
+const branches = new LRUCache<string, BranchModel>({
+  max: MAX_BRANCHES,
+  maxSize: MAX_SOURCE_BYTES,
+  sizeCalculation: (model) => Math.max(1, model.bytes),
+});
+
+function outputOf(result: CompileResult, fileCount: number): Omit<ValidateOutput, 'changedFiles'> {
+  const { diagnostics, valid } = result;
+  return {
+    valid,
+    fileCount,
+    errorCount: diagnostics.filter((d) => d.severity === 'error').length,
+    warningCount: diagnostics.filter((d) => d.severity === 'warning').length,
+    diagnostics: diagnostics.map((d) => ({
+      severity: d.severity,
+      code: d.code,
+      message: d.message,
+      file: d.file,
+      line: d.line,
+      column: d.column,
+      ...(d.member !== undefined ? { member: d.member } : {}),
+      ...(d.frame !== undefined ? { frame: d.frame } : {}),
+      ...(d.reason !== undefined ? { reason: d.reason } : {}),
+    })),
+  };
+}
+
+/** Compiles the branch as the user sees it (head commit plus edits), re-checking only what changed. */
+export async function validate(input: ValidateInput): Promise<ValidateOutput> {
+  const wanted = await modelTreeOf(input.gitdir, input.commit);
+  const editTexts = new Map<string, string>();
+  for (const [path, content] of input.edits) {
+    if (!isModelSourcePath(path)) continue;
+    if (content === null) wanted.delete(path);
+    else {
+      const id = blobIdOf(content);
+      wanted.set(path, id);
+      editTexts.set(id, content);
+    }
+  }
+
+  let model = branches.get(input.key);
+  if (!model) model = { compiler: createIncrementalCompiler(), files: new Map(), bytes: 0, output: null };
+  const held = model.files;
+  const removed = [...held.keys()].filter((path) => !wanted.has(path));
+  const changed = [...wanted].filter(([path, id]) => held.get(path)?.id !== id);
+  if (removed.length === 0 && changed.length === 0 && model.output) return { ...model.output, changedFiles: 0 };
+
+  const fromGit = changed.filter(([, id]) => !editTexts.has(id));
+  const texts = new Map<string, string>(editTexts);
+  const read = await readBlobs(input.gitdir, fromGit.map(([, id]) => id));
+  fromGit.forEach(([, id], i) => texts.set(id, read[i]!));
+
+  let result: CompileResult;
+  try {
+    result = model.compiler.apply([
+      ...removed.map((path) => ({ path, content: null })),
+      ...changed.map(([path, id]) => ({ path, content: texts.get(id)! })),
+    ]);
+  } catch (error) {
+    // A compiler that failed half-way is not trusted again: the next request starts afresh.
+    branches.delete(input.key);
+    throw error;
+  }
+  for (const path of removed) {
+    model.bytes -= held.get(path)!.length;
+    held.delete(path);
+  }
+  for (const [path, id] of changed) {
+    const length = texts.get(id)!.length;
+    model.bytes += length - (held.get(path)?.length ?? 0);
+    held.set(path, { id, length });
+  }
+  model.output = outputOf(result, wanted.size);
+  branches.set(input.key, model);
+  return { ...model.output, changedFiles: removed.length + changed.length };
+}
+
+/** Drops the kept model of branch `key`, or of every branch whose key starts with `prefix` (a deleted deployment). */
+export function forget(input: { key: string } | { prefix: string }): number {
+  let dropped = 0;
+  for (const key of [...branches.keys()]) {
+    if ('key' in input ? key === input.key : key.startsWith(input.prefix)) {
+      branches.delete(key);
+      dropped++;
+    }
+  }
+  return dropped;
+}
+
+/** What this shard keeps (for tests and benchmarks). */
+export function stats(): { branches: string[]; sourceBytes: number } {
+  return { branches: [...branches.keys()], sourceBytes: branches.calculatedSize };
+}

@@ -1,0 +1,87 @@
+// Generated models at the sizes the responsiveness targets name: 1,000 cubes + 250 views for
+// validation, 128 publishable views for a lakehouse run. Used by benchmarks and by the tests that
+// check the service stays responsive while such work runs.
+import type { ModelFile } from '../../src-shared/model';
+import { cubeFile } from '../bench/model.bench';
+
+/** A view over a chain of three joined cubes of `bigProject` (root `cube_<root>`). */
+function chainView(k: number, cubes: number): ModelFile {
+  const root = cubes - 1 - ((k * 3) % (cubes - 2));
+  const lines = [
+    'views:',
+    `  - name: view_${k}`,
+    `    description: Generated view ${k}`,
+    '    cubes:',
+    `      - join_path: cube_${root}`,
+    '        includes:',
+    ...['id', 'dim_2', 'dim_3', 'dim_6', 'measure_0', 'measure_1', 'measure_2', 'active'].map((m) => `          - ${m}`),
+    `      - join_path: cube_${root}.cube_${root - 1}`,
+    '        prefix: true',
+    '        includes: "*"',
+    '        excludes:',
+    '          - parent_id',
+    `      - join_path: cube_${root}.cube_${root - 1}.cube_${root - 2}`,
+    '        alias: grand',
+    '        prefix: true',
+    '        includes:',
+    '          - dim_4',
+    '          - name: measure_3',
+    '            alias: smallest',
+  ];
+  return { path: `model/views/view_${k}.yml`, content: `${lines.join('\n')}\n` };
+}
+
+/**
+ * `cubes` cubes of 20 dimensions, 10 measures, a segment and a join to the previous cube, and
+ * `views` views over three-cube join chains: one file each. It compiles without errors.
+ */
+export function bigProject(cubes = 1000, views = 250): ModelFile[] {
+  const files: ModelFile[] = [];
+  for (let i = 0; i < cubes; i++) files.push(cubeFile(i));
+  for (let k = 0; k < views; k++) files.push(chainView(k, cubes));
+  return files;
+}
+
+/** The cube file `bigProject` has at index `i`, with a changed title (`variant` > 0): a one-file edit. */
+export const editedCube = (i: number, variant: number): ModelFile => cubeFile(i, variant);
+
+/**
+ * `count` publishable lakehouse views over the emulator's seeded `default.orders` and
+ * `default.customers` tables, each over its own pair of cubes, in one file per view.
+ */
+export function lakehouseViews(count = 128): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < count; i++) {
+    files[`model/views/orders_${i}.yml`] = `cubes:
+  - name: orders_${i}
+    sql_table: default.orders
+    joins:
+      - name: customers_${i}
+        sql: "{CUBE}.customer_id = {customers_${i}.id}"
+        relationship: many_to_one
+    dimensions:
+      - { name: id, sql: id, type: number, primary_key: true }
+      - { name: status, sql: status, type: string, title: Order status }
+      - { name: created_at, sql: created_at, type: time }
+    measures:
+      - { name: count, type: count }
+      - { name: revenue, sql: amount, type: sum, description: Sum of order amounts }
+  - name: customers_${i}
+    sql_table: default.customers
+    dimensions:
+      - { name: id, sql: id, type: number, primary_key: true }
+      - { name: region, sql: region, type: string }
+      - { name: country, sql: country, type: string }
+views:
+  - name: orders_view_${i}
+    description: Orders with the customer region (${i})
+    cubes:
+      - join_path: orders_${i}
+        includes: [status, created_at, count, revenue]
+      - join_path: orders_${i}.customers_${i}
+        prefix: true
+        includes: [region, country]
+`;
+  }
+  return files;
+}
