@@ -4,3 +4,8 @@
 export { inspectUploadFile, decodeBase64Chunk } from './upload-tasks';
 export { buildCommit, snapshotViews } from '../features/builds/build-tasks';
 export { planPublication, publicationSources } from '../features/lakehouse/plan-tasks';
+export { planWarehousePush } from '../features/warehouse-sync/push-tasks';
+export { pulledModelFiles } from '../features/warehouse-sync/pull-tasks';
+export { transformGenerate } from '../features/transform-sync/transform-tasks';
+export { renderExportFile } from '../features/dashboard-exports/export-tasks';
+export { agentModelContext } from '../features/scheduled-tasks/context-tasks';

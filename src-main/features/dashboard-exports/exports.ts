@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CONTENT_TYPES,
@@ -13,12 +12,12 @@ import type { DashboardConfig } from '../../../src-shared/api/workbooks';
 import type { ServiceContext } from '../../context';
 import { hasAccess, type Principal, type Role } from '../../http/auth';
 import { ApiError, forbidden } from '../../http/problem';
-import { getJobRunner, yieldToEventLoop, type Job, type JobContext } from '../../platform/jobs';
+import { getJobRunner, type Job, type JobContext } from '../../platform/jobs';
 import { getUserRow } from '../identity';
 import { canSeeWorkbook } from '../workspace-items';
 import { parseDashboard } from '../workbooks';
 import { assertCanManageWorkbook, requireWorkbook } from '../workbooks';
-import { renderDashboard } from './render';
+import { runCompute } from '../../workers/run';
 
 export const EXPORT_KIND = 'dashboard-export';
 /** Rows stay this long after their export expired, so late requests get 410 rather than 404. */
@@ -199,18 +198,18 @@ export function exportFile(ctx: ServiceContext, deploymentId: number, jobId: str
 export async function runExport(ctx: ServiceContext, job: Job<ExportJobInputs>, jobCtx: JobContext): Promise<ExportJobResult> {
   const i = job.inputs;
   jobCtx.progress('rendering', 20);
-  await yieldToEventLoop();
-  const bytes = renderDashboard(i.dashboard, i.format, { name: i.name, width: i.width, createdAt: new Date(job.createdAt) });
-  jobCtx.signal.throwIfAborted();
+  // Rendered and written on a compute thread; a cancel stops it there.
+  const path = join(exportsDir(ctx, job.deploymentId!), `${job.id}.${i.format}`);
+  const file = await runCompute(
+    ctx,
+    'renderExportFile',
+    { dashboard: i.dashboard, format: i.format, name: i.name, width: i.width, createdAt: job.createdAt, path },
+    { signal: jobCtx.signal },
+  );
   jobCtx.progress('writing', 80);
-  const dir = exportsDir(ctx, job.deploymentId!);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const path = join(dir, `${job.id}.${i.format}`);
-  writeFileSync(`${path}.tmp`, bytes, { mode: 0o600 });
-  renameSync(`${path}.tmp`, path);
-  ctx.db.transaction(() => ctx.db.prepare('UPDATE dashboard_exports SET file_path = ?, size = ? WHERE job_id = ?').run(path, bytes.length, job.id))();
-  jobCtx.log(`rendered ${i.format.toUpperCase()} of ${bytes.length} bytes`);
-  return { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+  ctx.db.transaction(() => ctx.db.prepare('UPDATE dashboard_exports SET file_path = ?, size = ? WHERE job_id = ?').run(path, file.size, job.id))();
+  jobCtx.log(`rendered ${i.format.toUpperCase()} of ${file.size} bytes`);
+  return file;
 }
 
 /** Called by the job sweep when an export's job expires: its file goes too. */

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   DataModelErrorCodes as Codes,
   MAX_CHUNK_BYTES,
@@ -14,6 +14,7 @@ import { ApiError } from '../../http/problem';
 import { assertBranchName, assertMayActOn, defaultBranch, loadBranch } from './branches';
 import { authorOf, emitBranchCommit, guarded, logRepositoryEvent, openRepository, shortId } from './repository';
 import { assertFilePath, workingEdits } from './working';
+import { runCompute } from '../../workers/run';
 
 interface ManifestFile {
   path: string;
@@ -49,12 +50,6 @@ export interface StartUploadInput {
   message?: string;
   uploadId?: string;
 }
-
-/**
- * Base64 as sent by clients: the alphabet, padded to a multiple of 4. (A pattern of repeated
- * 4-character groups overflowed the regex stack on a 4 MB chunk.)
- */
-const isBase64 = (text: string): boolean => text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text);
 
 function requireUser(principal: Principal): number {
   if (principal.userId === null) throw new ApiError(403, Codes.USER_REQUIRED, 'Uploads belong to a user; this credential names none.');
@@ -173,24 +168,28 @@ function assertNoEdits(ctx: ServiceContext, deploymentId: number, branch: string
 }
 
 /** Stores one chunk; sending the same chunk again replaces it with the same bytes. */
-export function receiveChunk(
+export async function receiveChunk(
   ctx: ServiceContext,
   deploymentId: number,
   principal: Principal,
   input: { uploadId: string; path: string; offset: number; data: string },
-): { uploadId: string; file: UploadFileStatus; uploadComplete: boolean } {
+): Promise<{ uploadId: string; file: UploadFileStatus; uploadComplete: boolean }> {
   requireUser(principal);
   const upload = loadUpload(ctx, deploymentId, principal, input.uploadId);
   const index = upload.files.findIndex((f) => f.path === input.path);
   if (index < 0) {
     throw new ApiError(400, Codes.UPLOAD_PATH_NOT_IN_MANIFEST, `"${input.path}" is not one of the files declared when upload "${input.uploadId}" started.`);
   }
-  if (input.data.length === 0 || !isBase64(input.data)) {
+  // Checking and decoding megabytes of base64 happens on a compute thread.
+  const decoded = await runCompute(ctx, 'decodeBase64Chunk', input.data);
+  if (decoded === null) {
     throw new ApiError(400, Codes.INVALID_CHUNK_DATA, '`data` must be the non-empty base64 encoding of the chunk bytes.', {
       errors: [{ pointer: '/body/data', detail: 'not base64' }],
     });
   }
-  const bytes = Buffer.from(input.data, 'base64');
+  const bytes = Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength);
+  // The upload may have been finished or expired while the chunk was decoded.
+  loadUpload(ctx, deploymentId, principal, input.uploadId);
   if (bytes.byteLength > MAX_CHUNK_BYTES) {
     throw new ApiError(413, Codes.CHUNK_TOO_LARGE, `A chunk may have at most ${MAX_CHUNK_BYTES} bytes; this one has ${bytes.byteLength}.`);
   }
@@ -236,7 +235,9 @@ export async function finishUpload(ctx: ServiceContext, deploymentId: number, pr
       });
     }
     const contents = upload.files.map((file, index) => assemble(ctx, uploadId, index, file.size));
-    const mismatched = upload.files.filter((file, i) => createHash('sha256').update(contents[i]).digest('hex') !== file.sha256);
+    // Hashing and the UTF-8 check of every file run on compute threads.
+    const checks = await Promise.all(upload.files.map((file, i) => runCompute(ctx, 'inspectUploadFile', { bytes: contents[i]!, sha256: file.sha256 })));
+    const mismatched = upload.files.filter((_, i) => !checks[i]!.matches);
     if (mismatched.length > 0) {
       // Drop the bad files' bytes so the client can send them again within the same upload.
       const drop = ctx.db.prepare('DELETE FROM model_upload_chunks WHERE upload_id = ? AND file_index = ?');
@@ -245,15 +246,7 @@ export async function finishUpload(ctx: ServiceContext, deploymentId: number, pr
         paths: mismatched.map((f) => f.path),
       });
     }
-    const decoder = new TextDecoder('utf-8', { fatal: true });
-    const notText = upload.files.filter((_, i) => {
-      try {
-        decoder.decode(contents[i]);
-        return false;
-      } catch {
-        return true;
-      }
-    });
+    const notText = upload.files.filter((_, i) => !checks[i]!.text);
     if (notText.length > 0) {
       throw new ApiError(422, Codes.FILE_NOT_TEXT, `Model files must be UTF-8 text: ${notText.map((f) => f.path).join(', ')}.`, { paths: notText.map((f) => f.path) });
     }

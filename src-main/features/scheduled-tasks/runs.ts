@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { RUNS_LISTED, ScheduledTaskErrorCodes as Codes, type ScheduledTaskRun, type ScheduledTaskRunStatus } from '../../../src-shared/api/scheduled-tasks';
-import { compileModel } from '../../../src-shared/model';
-import { AgentError, modelContextFrom } from '../../connectors/agent';
+import { AgentError } from '../../connectors/agent';
 import type { ServiceContext } from '../../context';
 import {
   getJobRunner,
   isTerminal,
   JobFailure,
   RetryableJobError,
-  yieldToEventLoop,
   type Job,
   type JobContext,
   type JobErrorInfo,
 } from '../../platform/jobs';
-import { getBranchHead, getDeployBranch, readModelFilesAt } from '../data-model';
+import { runCompute } from '../../workers/run';
+import { getBranchHead, getDeployBranch, modelRepositoryDir } from '../data-model';
 import { agentFor } from './agent';
 import { getTaskRow, type TaskRow } from './tasks';
 
@@ -204,14 +203,19 @@ export async function runTaskJob(ctx: ServiceContext, job: Job<RunJobInputs>, jo
     jobCtx.progress('reading-model', 10);
     const branch = await getDeployBranch(ctx, task.deployment_id);
     const commit = await getBranchHead(ctx, task.deployment_id, branch);
-    const compiled = compileModel(await readModelFilesAt(ctx, task.deployment_id, commit)).model;
-    await yieldToEventLoop();
+    // Compiled, and reduced to what the agent reads, on a compute thread.
+    const model = await runCompute(
+      ctx,
+      'agentModelContext',
+      { gitdir: await modelRepositoryDir(ctx, task.deployment_id), deploymentId: task.deployment_id, branch, commit },
+      { signal: jobCtx.signal },
+    );
     jobCtx.signal.throwIfAborted();
     jobCtx.progress('asking-agent', 40);
     const agent = await agentFor(ctx);
     const reply = await agent.ask({
       prompt: task.prompt,
-      model: modelContextFrom(compiled, { deploymentId: task.deployment_id, branch, commit }),
+      model,
       signal: jobCtx.signal,
     });
     jobCtx.signal.throwIfAborted();

@@ -8,16 +8,16 @@ import {
   type TransformSyncJob,
   type TransformSyncResult,
 } from '../../../src-shared/api/transform-sync';
-import { compileModel } from '../../../src-shared/model';
 import { normalizeOutputPath } from '../../../src-shared/model/generate/model-from-semantic-view';
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { DEFAULT_PAGE_SIZE, encodeCursor, pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
 import { ApiError, invalidField } from '../../http/problem';
 import { getJobRunner, JobFailure, yieldToEventLoop, type Job, type JobContext, type JobStatus } from '../../platform/jobs';
-import { authorOf, commitFiles, readModelFiles, type Signature } from '../data-model';
+import { runCompute } from '../../workers/run';
+import { authorOf, commitFiles, getBranchHead, modelRepositoryDir, type Signature } from '../data-model';
 import { appendDeploymentLog, getDeployBranch } from '../deployments';
-import { checkManifest, GENERATED_HEADER, generateCubes, ManifestError, type GenerationStats } from './dbt';
+import { checkManifest, ManifestError, type GenerationStats } from './dbt';
 import { readManifestFromGit, readManifestFromRepository } from './git-source';
 import { getGitHostConnection } from '../git-host';
 
@@ -274,7 +274,6 @@ export function listGeneratedFiles(ctx: ServiceContext, deploymentId: number, sy
 
 // ---- the job -----------------------------------------------------------------------------------
 
-const isUnder = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
 
 export async function runTransformSync(ctx: ServiceContext, job: Job<TransformJobInputs>, jobCtx: JobContext): Promise<TransformJobResult> {
   const i = job.inputs;
@@ -295,30 +294,19 @@ export async function runTransformSync(ctx: ServiceContext, job: Job<TransformJo
         ? await readManifestFromRepository(ctx, i.repository, i.ref!, i.manifestPath!)
         : await readManifestFromGit(ctx, deploymentId, i.ref!, i.manifestPath!);
     }
-    try {
-      checkManifest(manifest);
-    } catch (error) {
-      if (error instanceof ManifestError) throw new JobFailure(Codes.INVALID_MANIFEST, error.message, { status: 422 });
-      throw error;
-    }
     await yieldToEventLoop();
     jobCtx.signal.throwIfAborted();
 
+    // Checking the manifest, generating the files and compiling them run on a compute thread.
     jobCtx.progress('generating-files', 40);
-    const existing = await readModelFiles(ctx, deploymentId, i.branchName);
-    const others = existing.filter((f) => !isUnder(f.path, i.outputPath));
-    const compiled = compileModel(others).model;
-    const generated = generateCubes(manifest, {
-      outputPath: i.outputPath,
-      reservedNames: [...Object.keys(compiled.cubes), ...Object.keys(compiled.views)],
-    });
-    const warnings = [...generated.warnings];
-    // The generated cubes must compile beside the rest of the branch.
-    const check = compileModel([...others, ...generated.files.map((f) => ({ path: f.path, content: f.content }))]);
-    const generatedPaths = new Set(generated.files.map((f) => f.path));
-    for (const d of check.diagnostics) {
-      if (d.severity === 'error' && generatedPaths.has(d.file)) warnings.push(`${d.file}:${d.line}: ${d.message}`);
-    }
+    const generated = await runCompute(
+      ctx,
+      'transformGenerate',
+      { gitdir: await modelRepositoryDir(ctx, deploymentId), commit: await getBranchHead(ctx, deploymentId, i.branchName), manifest, outputPath: i.outputPath },
+      { signal: jobCtx.signal },
+    );
+    if ('manifestProblem' in generated) throw new JobFailure(Codes.INVALID_MANIFEST, generated.manifestProblem, { status: 422 });
+    const { warnings, removed } = generated;
     for (const w of warnings) jobCtx.log(w, undefined, 'warn');
     jobCtx.log(`generated ${generated.files.length} cube file${generated.files.length === 1 ? '' : 's'} from ${generated.stats.models} dbt models`);
     await yieldToEventLoop();
@@ -345,9 +333,6 @@ export async function runTransformSync(ctx: ServiceContext, job: Job<TransformJo
 
     jobCtx.progress('committing', 80);
     // Files an earlier sync generated for models that are gone are removed with this commit.
-    const removed = existing
-      .filter((f) => isUnder(f.path, i.outputPath) && !generatedPaths.has(f.path) && f.content.startsWith(GENERATED_HEADER))
-      .map((f) => f.path);
     let commit: string | null = null;
     const statuses = new Map<string, 'added' | 'modified' | 'deleted'>();
     if (generated.files.length + removed.length > 0) {

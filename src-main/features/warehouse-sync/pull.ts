@@ -1,10 +1,10 @@
 import { WarehouseSyncErrorCodes as Codes, type PullResult, type StartPullInput } from '../../../src-shared/api/warehouse-sync';
-import { compileModel } from '../../../src-shared/model';
-import { modelFilesFromSemanticViews, normalizeOutputPath, type PulledSemanticView } from '../../../src-shared/model/generate/model-from-semantic-view';
+import { normalizeOutputPath, type PulledSemanticView } from '../../../src-shared/model/generate/model-from-semantic-view';
 import type { ServiceContext } from '../../context';
 import { invalidField } from '../../http/problem';
 import { JobFailure, yieldToEventLoop, type Job, type JobContext } from '../../platform/jobs';
-import { commitFiles, readModelFiles, type Signature } from '../data-model';
+import { runCompute } from '../../workers/run';
+import { commitFiles, getBranchHead, modelRepositoryDir, type Signature } from '../data-model';
 import { appendDeploymentLog, getDeployBranch } from '../deployments';
 import { openWarehouseConnector, warehouseDataSource, warehouseFailure } from './warehouse';
 
@@ -104,16 +104,21 @@ export async function runPull(ctx: ServiceContext, job: Job<PullJobInputs>, jobC
     }
 
     jobCtx.progress('generating-files', 75);
-    // Stay clear of the cube and view names the branch defines outside the output folder.
-    const existing = await readModelFiles(ctx, deploymentId, branchName);
-    const others = existing.filter((f) => !(f.path === outputPath || f.path.startsWith(`${outputPath}/`)));
-    const compiled = compileModel(others).model;
-    const files = modelFilesFromSemanticViews(pulled, {
-      outputPath,
-      reservedNames: [...Object.keys(compiled.cubes), ...Object.keys(compiled.views)],
-      quotedIdentifiersIgnoreCase: dataSource.quotedIdentifiersIgnoreCase,
-      dataSource: dataSource.name,
-    });
+    // Stay clear of the cube and view names the branch defines outside the output folder
+    // (compiled, and the files generated, on a compute thread).
+    const files = await runCompute(
+      ctx,
+      'pulledModelFiles',
+      {
+        gitdir: await modelRepositoryDir(ctx, deploymentId),
+        commit: await getBranchHead(ctx, deploymentId, branchName),
+        outputPath,
+        pulled,
+        quotedIdentifiersIgnoreCase: dataSource.quotedIdentifiersIgnoreCase,
+        dataSource: dataSource.name,
+      },
+      { signal: jobCtx.signal },
+    );
 
     jobCtx.progress('committing', 90);
     jobCtx.signal.throwIfAborted();

@@ -5,14 +5,16 @@ import {
   type SkippedFeatureName,
   type StartPushInput,
 } from '../../../src-shared/api/warehouse-sync';
-import { analyzeWarehousePush, compileModel, type CompiledModel } from '../../../src-shared/model';
-import { generateSemanticViewDdl, SemanticViewDdlError, type SemanticViewDdl } from '../../../src-shared/model/generate/semantic-view-ddl';
 import type { ServiceContext } from '../../context';
 import { ApiError } from '../../http/problem';
 import { JobFailure, yieldToEventLoop, type Job, type JobContext } from '../../platform/jobs';
-import { readModelFilesAt } from '../data-model';
-import { appendDeploymentLog, getDeployBranch, isDdlEnabled } from '../deployments';
+import { runCompute } from '../../workers/run';
+import { modelRepositoryDir } from '../data-model';
+import { appendDeploymentLog, getDeployBranch, isDdlEnabled, listDataSources } from '../deployments';
+import type { PlannedView, ResolvedWarehouse, WarehouseResolutions } from './push-plan';
 import { openWarehouseConnector, warehouseDataSource, warehouseFailure } from './warehouse';
+
+export type { PlannedView } from './push-plan';
 
 export const PUSH_KIND = 'warehouse-semantic-view-push';
 
@@ -27,117 +29,37 @@ export interface PushJobInputs {
 /** What the job stores as its result; the API adds the job's ids and times. */
 export type PushJobResult = Omit<PushResult, 'syncJobId' | 'completedAt' | 'durationMs' | 'viewCount'>;
 
-export interface PlannedView {
-  viewName: string;
-  dataSourceName: string;
-  database: string;
-  quotedIdentifiersIgnoreCase: boolean;
-  generated: SemanticViewDdl;
-}
-
-/** The data source a view's cubes use; null when they use several. */
-function dataSourceOfView(model: CompiledModel, viewName: string): string | null {
-  const names = new Set<string>();
-  for (const path of model.views[viewName]?.joinPaths ?? []) {
-    for (const cube of path) {
-      const source = model.cubes[cube]?.dataSource;
-      if (source) names.add(source);
+/** Every data source of the deployment as a push target, or the problem it has as one. */
+function warehouseResolutions(ctx: ServiceContext, deploymentId: number): WarehouseResolutions {
+  const resolutions: WarehouseResolutions = {};
+  for (const ds of listDataSources(ctx, deploymentId)) {
+    try {
+      const warehouse = warehouseDataSource(ctx, deploymentId, ds.name);
+      resolutions[ds.name.toLowerCase()] = {
+        warehouse: { name: warehouse.name, database: warehouse.database, quotedIdentifiersIgnoreCase: warehouse.quotedIdentifiersIgnoreCase } satisfies ResolvedWarehouse,
+      };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      resolutions[ds.name.toLowerCase()] = { problem: { status: error.status, code: error.code, detail: error.detail, extras: { ...error.extras } } };
     }
   }
-  return names.size === 1 ? [...names][0]! : names.size === 0 ? 'default' : null;
-}
-
-interface Refusal {
-  pointer: string;
-  detail: string;
-  view: string;
-  code: string;
+  return resolutions;
 }
 
 /**
- * Compiles nothing, writes nothing: checks that every requested view exists, is pushable and
- * generates, and returns the DDL of each. Throws 422 with one `errors[]` entry per reason.
+ * Compiles the model at `commit` and checks that every requested view exists, is pushable and
+ * generates, returning the DDL of each (on a compute thread); throws 422 with one `errors[]`
+ * entry per reason. Writes nothing.
  */
-export function planPush(ctx: ServiceContext, deploymentId: number, model: CompiledModel, request: StartPushInput): PlannedView[] {
-  const refusals: Refusal[] = [];
-  const missing: Refusal[] = [];
-  const planned: PlannedView[] = [];
-  request.viewNames.forEach((viewName, index) => {
-    const pointer = `/body/viewNames/${index}`;
-    if (!model.views[viewName]) {
-      const known = Object.keys(model.views);
-      missing.push({
-        pointer,
-        view: viewName,
-        code: Codes.MODEL_VIEW_NOT_FOUND,
-        detail: `The model has no view '${viewName}'${known.length ? ` (views: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''})` : ''}.`,
-      });
-      return;
-    }
-    const analysis = analyzeWarehousePush(model, viewName);
-    if (!analysis.pushable) {
-      for (const issue of analysis.issues) {
-        refusals.push({ pointer, view: viewName, code: issue.reason ?? issue.code, detail: `${issue.message} (${issue.file}:${issue.line}:${issue.column})` });
-      }
-      return;
-    }
-    const sourceName = dataSourceOfView(model, viewName);
-    if (sourceName === null) {
-      refusals.push({ pointer, view: viewName, code: 'MODEL_PUSH_MIXED_DATA_SOURCES', detail: `View '${viewName}' joins cubes of several data sources; a semantic view lives in one warehouse.` });
-      return;
-    }
-    const dataSource = warehouseDataSource(ctx, deploymentId, sourceName);
-    try {
-      const generated = generateSemanticViewDdl(model, viewName, {
-        name: `${request.prefix}${viewName}`,
-        database: dataSource.database,
-        schema: request.schema,
-        helperSchema: request.helperViewSchema ?? 'PUBLIC',
-        quotedIdentifiersIgnoreCase: dataSource.quotedIdentifiersIgnoreCase,
-        analysis,
-      });
-      planned.push({ viewName, dataSourceName: dataSource.name, database: dataSource.database, quotedIdentifiersIgnoreCase: dataSource.quotedIdentifiersIgnoreCase, generated });
-    } catch (error) {
-      if (!(error instanceof SemanticViewDdlError)) throw error;
-      for (const reason of error.reasons.length ? error.reasons : [{ code: error.code, message: error.message }]) {
-        refusals.push({ pointer, view: viewName, code: reason.code, detail: reason.message });
-      }
-    }
-  });
-  if (missing.length > 0) {
-    throw new ApiError(422, Codes.MODEL_VIEW_NOT_FOUND, missing.map((m) => m.detail).join(' '), {
-      errors: missing.map(({ pointer, detail }) => ({ pointer, detail })),
-    });
+export async function planPush(ctx: ServiceContext, deploymentId: number, commit: string, request: StartPushInput, signal?: AbortSignal): Promise<PlannedView[]> {
+  const gitdir = await modelRepositoryDir(ctx, deploymentId);
+  const outcome = await runCompute(ctx, 'planWarehousePush', { gitdir, commit, request, dataSources: warehouseResolutions(ctx, deploymentId) }, { signal });
+  if ('unknownDataSource' in outcome) {
+    warehouseDataSource(ctx, deploymentId, outcome.unknownDataSource);
+    throw new Error(`Data source "${outcome.unknownDataSource}" was not resolved.`);
   }
-  if (refusals.length > 0) {
-    const views = [...new Set(refusals.map((r) => r.view))];
-    throw new ApiError(
-      422,
-      Codes.MODEL_NOT_PUSHABLE,
-      `${views.length === 1 ? `View '${views[0]}' cannot` : `Views ${views.map((v) => `'${v}'`).join(', ')} cannot`} be pushed as semantic views: ${refusals
-        .map((r) => r.detail)
-        .join('; ')}`,
-      { errors: refusals.map(({ pointer, detail }) => ({ pointer, detail })), reasons: refusals.map(({ view, code, detail }) => ({ view, code, detail })) },
-    );
-  }
-  return planned;
-}
-
-// A commit's files never change, so its compiled model can be reused: the job usually runs in the
-// process that validated the request and compiled the same commit a moment before.
-const compiledModels = new WeakMap<ServiceContext, Map<string, CompiledModel>>();
-const COMPILED_MODELS_KEPT = 4;
-
-export async function compileAt(ctx: ServiceContext, deploymentId: number, commit: string): Promise<CompiledModel> {
-  const cache = compiledModels.get(ctx) ?? new Map<string, CompiledModel>();
-  compiledModels.set(ctx, cache);
-  const key = `${deploymentId}:${commit}`;
-  const cached = cache.get(key);
-  if (cached) return cached;
-  const model = compileModel(await readModelFilesAt(ctx, deploymentId, commit)).model;
-  cache.set(key, model);
-  if (cache.size > COMPILED_MODELS_KEPT) cache.delete(cache.keys().next().value!);
-  return model;
+  if ('problem' in outcome) throw new ApiError(outcome.problem.status, outcome.problem.code, outcome.problem.detail, outcome.problem.extras);
+  return outcome.planned;
 }
 
 /** Views done so far, by model view name, and whether each was created or replaced. */
@@ -171,14 +93,10 @@ export async function runPush(ctx: ServiceContext, job: Job<PushJobInputs>, jobC
   const log = (level: 'info' | 'error', message: string) =>
     appendDeploymentLog(ctx, deploymentId, { source: logSourceOf(ctx, deploymentId, branchName), container: 'MAIN', level, message });
   try {
-    jobCtx.progress('reading-model', 5);
-    const model = await compileAt(ctx, deploymentId, commit);
-    jobCtx.signal.throwIfAborted();
-
     jobCtx.progress('generating-ddl', 10);
     let planned: PlannedView[];
     try {
-      planned = planPush(ctx, deploymentId, model, request);
+      planned = await planPush(ctx, deploymentId, commit, request, jobCtx.signal);
     } catch (error) {
       if (error instanceof ApiError) throw new JobFailure(error.code, error.detail, { status: error.status, details: { ...error.extras } });
       throw error;

@@ -15,7 +15,7 @@ import { ApiError } from '../../http/problem';
 import { getJobRunner, type Job } from '../../platform/jobs';
 import { authorOf, getBranchHead, getDeployBranch } from '../data-model';
 import { checkOutputPath, PULL_KIND, runPull, type PullJobInputs, type PullJobResult } from './pull';
-import { compileAt, planPush, PUSH_KIND, runPush, type PushJobInputs, type PushJobResult } from './push';
+import { planPush, PUSH_KIND, runPush, type PushJobInputs, type PushJobResult } from './push';
 import { warehouseDataSource } from './warehouse';
 
 const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -58,7 +58,7 @@ export async function startPush(ctx: ServiceContext, deploymentId: number, body:
   if (replay) return started(replay, 'push');
   const branchName = request.branchName ?? (await getDeployBranch(ctx, deploymentId));
   const commit = await getBranchHead(ctx, deploymentId, branchName);
-  planPush(ctx, deploymentId, await compileAt(ctx, deploymentId, commit), request);
+  await planPush(ctx, deploymentId, commit, request);
   const job = runner.enqueue<PushJobInputs>({
     kind: PUSH_KIND,
     deploymentId,
