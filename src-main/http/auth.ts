@@ -101,6 +101,9 @@ function unauthenticated(detail: string, code: string = ErrorCodes.UNAUTHENTICAT
   return new ApiError(401, code, detail);
 }
 
+/** How stale an API key's `last_used_at` may be before a request updates it. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 /** Resolves `Authorization: Bearer <JWT>` or `Authorization: Api-Key <key>` into a principal. */
 export class Authenticator {
   constructor(
@@ -152,12 +155,16 @@ export class Authenticator {
   }
 
   private fromApiKey(key: string): Principal {
-    const row = this.db.prepare('SELECT id, user_id FROM api_keys WHERE key_hash = ?').get(sha256(key)) as
-      | { id: number; user_id: number }
+    const row = this.db.prepare('SELECT id, user_id, last_used_at FROM api_keys WHERE key_hash = ?').get(sha256(key)) as
+      | { id: number; user_id: number; last_used_at: string | null }
       | undefined;
     if (!row) throw unauthenticated('The API key is not valid.');
     const user = this.loadUser(row.user_id);
-    this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(this.clock.now().toISOString(), row.id);
+    // `lastUsedAt` to the minute: a GET does not write the database on every request.
+    const now = this.clock.now();
+    if (row.last_used_at === null || now.getTime() - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
+      this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now.toISOString(), row.id);
+    }
     return {
       userId: user.id,
       email: user.email,
