@@ -182,6 +182,13 @@ export const GeneratedFile = Type.Object({
   viewName: Type.String({ description: 'Model view the file defines' }),
   cubes: Type.Array(Type.String()),
   status: Type.Enum(['added', 'modified', 'unchanged']),
+  warnings: Type.Array(
+    Type.Object({
+      member: Type.String({ description: '`table.member`, or the name of a derived metric' }),
+      message: Type.String(),
+    }),
+    { description: 'Members of the semantic view the model cannot express (for example window function metrics): not pulled, each said here and as a comment in the file' },
+  ),
 });
 
 export const PullResult = Type.Object({

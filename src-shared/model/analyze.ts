@@ -116,6 +116,19 @@ function combinesMeasures(measure: Measure, owner: string, lookup: ModelLookup, 
   return false;
 }
 
+/**
+ * A number measure the view defines whose SQL only combines measures the view exposes
+ * (`{cube.measure}`): it is pushed as a derived metric (defined at view level, without a table).
+ */
+export function isDerivedMetric(measure: Measure, member: ViewMember, view: CompiledView): boolean {
+  if (member.cube !== view.name || measure.type !== 'number' || !measure.sql) return false;
+  if (measure.multiStage || measure.filters.length > 0 || measure.rollingWindow) return false;
+  const scan = scanSql(measure.sql);
+  if (scan.templated || scan.contextual || scan.refs.length === 0) return false;
+  const exposed = Object.values(view.members);
+  return scan.refs.every((ref) => ref.path.length === 2 && exposed.some((m) => m.kind === 'measure' && m.cube === ref.path[0] && m.member === ref.path[1]));
+}
+
 export function analyzeWarehousePush(model: CompiledModel, viewName: string): WarehousePushAnalysis {
   return analyzeWarehousePushWith(lookupOf(model), viewName);
 }
@@ -193,6 +206,7 @@ export function analyzeWarehousePushWith(lookup: ModelLookup, viewName: string):
     const measure = sourceMeasure(member, view, lookup);
     if (!measure) continue;
     const id = `${member.cube}.${member.member}`;
+    if (isDerivedMetric(measure, member, view)) continue;
     const reasons: string[] = [];
     if (!PUSHABLE_MEASURE_TYPES.has(measure.type)) reasons.push(`type '${measure.type}'`);
     if (measure.multiStage) reasons.push('multi-stage calculation');
@@ -200,7 +214,7 @@ export function analyzeWarehousePushWith(lookup: ModelLookup, viewName: string):
     if (measure.rollingWindow) reasons.push('a rolling window');
     if (PUSHABLE_MEASURE_TYPES.has(measure.type) && combinesMeasures(measure, member.cube, lookup, view)) reasons.push('SQL combining measures');
     if (reasons.length) {
-      issue(C.PUSH_MEASURE_UNSUPPORTED, `measure '${id}' (exposed as '${member.name}') uses ${reasons.join(', ')}; only count, count_distinct, sum, avg, min and max measures are pushable (${measure.loc.file})`, measure.loc, id);
+      issue(C.PUSH_MEASURE_UNSUPPORTED, `measure '${id}' (exposed as '${member.name}') uses ${reasons.join(', ')}; only count, count_distinct, sum, avg, min and max measures are pushable, and number measures the view defines from the measures it exposes (as derived metrics) (${measure.loc.file})`, measure.loc, id);
     }
   }
 

@@ -137,6 +137,7 @@ export async function runPull(ctx: ServiceContext, job: Job<PullJobInputs>, jobC
       for (const change of committed.changes) if (change.status !== 'deleted') statuses.set(change.path, change.status);
     }
     log('info', `Pulled ${files.length} semantic view${files.length === 1 ? '' : 's'} from ${database}.${request.schema} into ${outputPath} on ${branchName}.`);
+    for (const file of files) for (const warning of file.warnings) jobCtx.log(`${file.semanticView}: ${warning.message}`);
     return {
       branchName,
       commit,
@@ -148,6 +149,7 @@ export async function runPull(ctx: ServiceContext, job: Job<PullJobInputs>, jobC
         viewName: f.view,
         cubes: f.cubes,
         status: statuses.get(f.path) ?? 'unchanged',
+        warnings: f.warnings,
       })),
     };
   } catch (error) {

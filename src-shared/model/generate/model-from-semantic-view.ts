@@ -1,19 +1,18 @@
 // Warehouse semantic views (DESCRIBE SEMANTIC VIEW rows) → model YAML: one file per semantic view
 // holding a cube per logical table and a view exposing the semantic view's public dimensions and
 // metrics. The inverse of semantic-view-ddl.ts: pushing a model view and pulling it back yields
-// a view with the same members, sources, keys and joins.
+// a view with the same members, sources, keys and joins. Derived metrics become measures the view
+// defines; the Cortex Analyst instructions go to the view's `meta`; what the model cannot express
+// (window function metrics) is reported per member and written into the file as a comment, never
+// dropped silently. Reading the rows and translating expressions live under `pull/`.
 
 import { stringify } from 'yaml';
-import { resolvedName, storedIdentifier, writeIdentifier, type SqlIdentifier } from './semantic-view-ddl';
+import { storedIdentifier, writeIdentifier } from './semantic-view/identifiers';
+import { readDescribeRows, type DescribeRowLike } from './pull/describe-rows';
+import { columnSql, dimensionType, modelNameOf, NamePool, simpleAggregate, toModelSql, type CubePlan, type ExpressionContext } from './pull/expressions';
 
-/** One row of DESCRIBE SEMANTIC VIEW (the five columns every warehouse connector returns). */
-export interface DescribeRowLike {
-  object_kind: string | null;
-  object_name: string | null;
-  parent_entity: string | null;
-  property: string;
-  property_value: string;
-}
+export { readDescribeRows, type DescribeRowLike, type DescribedSemanticView } from './pull/describe-rows';
+export { columnSql, modelNameOf } from './pull/expressions';
 
 export interface PulledSemanticView {
   /** Stored names, as SHOW SEMANTIC VIEWS lists them. */
@@ -42,283 +41,38 @@ export interface GeneratedModelFile {
   /** The model view it defines. */
   view: string;
   cubes: string[];
+  /** Members of the semantic view the model cannot express, each with why (also written into the file). */
+  warnings: PullWarning[];
 }
 
-// ---- reading DESCRIBE rows ------------------------------------------------------------------------
-
-interface DescribedTable {
-  name: string;
-  database: string;
-  schema: string;
-  table: string;
-  primaryKey: string[];
-  comment: string | null;
+export interface PullWarning {
+  /** `table.member`, or the name of a derived metric. */
+  member: string;
+  message: string;
 }
 
-interface DescribedRelationship {
-  name: string;
-  table: string;
-  refTable: string;
-  columns: string[];
-  refColumns: string[];
-}
-
-interface DescribedMember {
-  kind: 'FACT' | 'DIMENSION' | 'METRIC';
-  name: string;
-  table: string;
-  expression: string;
-  dataType: string | null;
-  comment: string | null;
-  private: boolean;
-}
-
-export interface DescribedSemanticView {
-  comment: string | null;
-  tables: DescribedTable[];
-  relationships: DescribedRelationship[];
-  members: DescribedMember[];
-}
-
-const jsonList = (value: string | undefined): string[] => {
-  if (!value) return [];
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return Array.isArray(parsed) ? parsed.map(String) : [];
-  } catch {
-    return value.split(',').map((s) => s.trim()).filter(Boolean);
-  }
-};
-
-/** Groups DESCRIBE rows into tables, relationships and members (properties in any order). */
-export function readDescribeRows(rows: DescribeRowLike[]): DescribedSemanticView {
-  let comment: string | null = null;
-  const objects = new Map<string, { kind: string; name: string; parent: string | null; props: Map<string, string> }>();
-  for (const row of rows) {
-    if (row.object_kind === null || row.object_name === null) {
-      if (row.property.toUpperCase() === 'COMMENT') comment = row.property_value;
-      continue;
-    }
-    const kind = row.object_kind.toUpperCase();
-    const key = `${kind}\u0000${row.parent_entity ?? ''}\u0000${row.object_name}`;
-    let object = objects.get(key);
-    if (!object) {
-      object = { kind, name: row.object_name, parent: row.parent_entity, props: new Map() };
-      objects.set(key, object);
-    }
-    object.props.set(row.property.toUpperCase(), row.property_value);
-  }
-  const described: DescribedSemanticView = { comment, tables: [], relationships: [], members: [] };
-  for (const object of objects.values()) {
-    const p = object.props;
-    if (object.kind === 'TABLE') {
-      described.tables.push({
-        name: object.name,
-        database: p.get('BASE_TABLE_DATABASE_NAME') ?? '',
-        schema: p.get('BASE_TABLE_SCHEMA_NAME') ?? '',
-        table: p.get('BASE_TABLE_NAME') ?? object.name,
-        primaryKey: jsonList(p.get('PRIMARY_KEY')),
-        comment: p.get('COMMENT') ?? null,
-      });
-    } else if (object.kind === 'RELATIONSHIP') {
-      described.relationships.push({
-        name: object.name,
-        table: p.get('TABLE') ?? object.parent ?? '',
-        refTable: p.get('REF_TABLE') ?? '',
-        columns: jsonList(p.get('FOREIGN_KEY')),
-        refColumns: jsonList(p.get('REF_KEY')),
-      });
-    } else if (object.kind === 'FACT' || object.kind === 'DIMENSION' || object.kind === 'METRIC') {
-      described.members.push({
-        kind: object.kind,
-        name: object.name,
-        table: p.get('TABLE') ?? object.parent ?? '',
-        expression: p.get('EXPRESSION') ?? '',
-        dataType: p.get('DATA_TYPE') ?? null,
-        comment: p.get('COMMENT') ?? null,
-        private: (p.get('ACCESS_MODIFIER') ?? '').toUpperCase() === 'PRIVATE',
-      });
-    }
-  }
-  return described;
-}
-
-// ---- names ----------------------------------------------------------------------------------------
-
-const MODEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
-
-/** Stored warehouse name → model name: upper-case names (from bare identifiers) read back lower-case. */
-export function modelNameOf(stored: string): string {
-  const base = /^[A-Z_][A-Z0-9_$]*$/.test(stored) ? stored.toLowerCase() : stored;
-  if (MODEL_IDENTIFIER.test(base)) return base;
-  const cleaned = base.replace(/[^_a-zA-Z0-9]+/g, '_').replace(/^([0-9])/, '_$1');
-  return cleaned.length > 0 ? cleaned : '_';
-}
-
-/** A stored column name as model SQL text: bare lower-case when that resolves to it, else quoted. */
-export function columnSql(stored: string): string {
-  return /^[A-Z_][A-Z0-9_$]*$/.test(stored) ? stored.toLowerCase() : writeIdentifier({ text: stored, quoted: true });
-}
-
-class NamePool {
-  private readonly used = new Set<string>();
-  constructor(reserved: Iterable<string> = []) {
-    for (const name of reserved) this.used.add(name.toLowerCase());
-  }
-  has(name: string): boolean {
-    return this.used.has(name.toLowerCase());
-  }
-  /** The first free name among `candidates`, then `<last>_2`, `<last>_3`, … */
-  take(...candidates: string[]): string {
-    for (const candidate of candidates) {
-      if (!this.has(candidate)) {
-        this.used.add(candidate.toLowerCase());
-        return candidate;
-      }
-    }
-    const last = candidates[candidates.length - 1]!;
-    for (let n = 2; ; n++) {
-      const name = `${last}_${n}`;
-      if (!this.has(name)) {
-        this.used.add(name.toLowerCase());
-        return name;
-      }
-    }
-  }
-}
-
-// ---- expressions ----------------------------------------------------------------------------------
-
-type Token = { kind: 'word' | 'quoted' | 'string' | 'other'; text: string };
-
-function tokenize(sql: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < sql.length) {
-    const ch = sql[i]!;
-    if (ch === "'") {
-      let j = i + 1;
-      while (j < sql.length) {
-        if (sql[j] === '\\') j += 2;
-        else if (sql[j] === "'" && sql[j + 1] === "'") j += 2;
-        else if (sql[j] === "'") break;
-        else j++;
-      }
-      tokens.push({ kind: 'string', text: sql.slice(i, j + 1) });
-      i = j + 1;
-    } else if (ch === '"') {
-      let j = i + 1;
-      while (j < sql.length && !(sql[j] === '"' && sql[j + 1] !== '"')) j += sql[j] === '"' ? 2 : 1;
-      tokens.push({ kind: 'quoted', text: sql.slice(i, j + 1) });
-      i = j + 1;
-    } else if (/[A-Za-z_]/.test(ch)) {
-      let j = i + 1;
-      while (j < sql.length && /[\w$]/.test(sql[j]!)) j++;
-      tokens.push({ kind: 'word', text: sql.slice(i, j) });
-      i = j;
-    } else {
-      tokens.push({ kind: 'other', text: ch });
-      i++;
-    }
-  }
-  return tokens;
-}
-
-const identifierOf = (token: Token): SqlIdentifier | null =>
-  token.kind === 'word' ? { text: token.text, quoted: false } : token.kind === 'quoted' ? { text: token.text.slice(1, -1).replace(/""/g, '"'), quoted: true } : null;
-
-interface CubePlan {
-  table: DescribedTable;
-  cubeName: string;
-  /** Stored member name → model member name. */
-  members: Map<string, string>;
-}
-
-interface ExpressionContext {
-  owner: CubePlan;
-  /** Stored name of the member whose expression this is: naming itself means its column. */
-  self: string | null;
-  /** Stored table name → plan. */
-  tables: Map<string, CubePlan>;
-  qiic: boolean;
-}
-
-/**
- * Warehouse expression → model SQL: `alias.member` becomes `{CUBE.member}` / `{cube.member}`,
- * `alias.column` becomes `{CUBE}.column` / `{cube}.column`; everything else is kept as written.
- */
-function toModelSql(expression: string, ctx: ExpressionContext): { sql: string; memberRefs: string[] } {
-  const tokens = tokenize(expression);
-  const out: string[] = [];
-  const memberRefs: string[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!;
-    const dot = tokens[i + 1];
-    const next = tokens[i + 2];
-    const previous = tokens[i - 1];
-    const qualifier = identifierOf(token);
-    if (qualifier && dot?.text === '.' && next && identifierOf(next) && previous?.text !== '.') {
-      const plan = ctx.tables.get(resolvedName(qualifier, ctx.qiic));
-      if (plan) {
-        const target = identifierOf(next)!;
-        const stored = resolvedName(target, ctx.qiic);
-        const self = plan === ctx.owner;
-        // Qualified names mean a member of that table first (never the member itself), then a column.
-        const member = self && stored === ctx.self ? undefined : plan.members.get(stored);
-        if (member !== undefined) {
-          out.push(`{${self ? 'CUBE' : plan.cubeName}.${member}}`);
-          memberRefs.push(`${plan.cubeName}.${member}`);
-        } else {
-          out.push(`{${self ? 'CUBE' : plan.cubeName}}.${target.quoted ? next.text : target.text}`);
-        }
-        i += 2;
-        continue;
-      }
-    }
-    out.push(token.text);
-  }
-  return { sql: out.join(''), memberRefs };
-}
-
-const AGGREGATES = new Set(['SUM', 'AVG', 'MIN', 'MAX', 'COUNT']);
-
-/** `AGG(arg)` as the whole expression → the measure type and argument; null for anything else. */
-function simpleAggregate(expression: string): { type: string; argument: string | null } | null {
-  const m = /^\s*([A-Za-z_]+)\s*\(([\s\S]*)\)\s*$/.exec(expression);
-  if (!m || !AGGREGATES.has(m[1]!.toUpperCase())) return null;
-  const inner = m[2]!;
-  // The closing parenthesis must close the aggregate's own call: `SUM(a) / SUM(b)` is not one aggregate.
-  let depth = 0;
-  for (const token of tokenize(inner)) {
-    if (token.text === '(') depth++;
-    else if (token.text === ')' && --depth < 0) return null;
-  }
-  if (depth !== 0) return null;
-  const fn = m[1]!.toUpperCase();
-  const distinct = /^\s*DISTINCT\s+([\s\S]+)$/i.exec(inner);
-  if (fn === 'COUNT') {
-    if (/^\s*(\*|1)\s*$/.test(inner)) return { type: 'count', argument: null };
-    if (distinct) return { type: 'count_distinct', argument: distinct[1]!.trim() };
-    return { type: 'count', argument: inner.trim() };
-  }
-  if (distinct) return null;
-  return { type: fn.toLowerCase(), argument: inner.trim() };
-}
-
-function dimensionType(dataType: string | null): 'string' | 'number' | 'time' | 'boolean' {
-  const t = (dataType ?? '').toUpperCase();
-  if (/^(NUMBER|DECIMAL|NUMERIC|INT|INTEGER|BIGINT|SMALLINT|TINYINT|BYTEINT|FLOAT|FLOAT4|FLOAT8|DOUBLE|REAL)/.test(t)) return 'number';
-  if (/^(DATE|DATETIME|TIME|TIMESTAMP)/.test(t)) return 'time';
-  if (/^BOOLEAN/.test(t)) return 'boolean';
-  return 'string';
-}
 
 // ---- generation -----------------------------------------------------------------------------------
 
 type YamlMap = Record<string, unknown>;
 
-function generateOne(pulled: PulledSemanticView, names: NamePool, qiic: boolean, dataSource: string): { viewName: string; cubes: YamlMap[]; view: YamlMap; cubeNames: string[] } {
+/** A window function call (`... OVER (`) outside string literals and quoted names. */
+function usesWindowFunction(expression: string): boolean {
+  return /\bOVER\s*\(/i.test(expression.replace(/'(?:[^'\\]|\\.|'')*'|"(?:[^"]|"")*"/g, "''"));
+}
+
+function generateOne(
+  pulled: PulledSemanticView,
+  names: NamePool,
+  qiic: boolean,
+  dataSource: string,
+): { viewName: string; cubes: YamlMap[]; view: YamlMap; cubeNames: string[]; warnings: PullWarning[] } {
   const described = readDescribeRows(pulled.rows);
+  const warnings: PullWarning[] = [];
+  const notExpressible = (member: { name: string; table: string | null; expression: string }, why: string): void => {
+    const label = member.table === null ? member.name : `${member.table}.${member.name}`;
+    warnings.push({ member: label, message: `metric ${label} is ${why}, which the model cannot express; it is not pulled (its expression: ${member.expression})` });
+  };
   const viewName = names.take(modelNameOf(pulled.name));
   const plans = new Map<string, CubePlan>();
   for (const table of described.tables) {
@@ -328,7 +82,7 @@ function generateOne(pulled: PulledSemanticView, names: NamePool, qiic: boolean,
   }
   // Member names are decided before any expression is translated, so references resolve.
   for (const member of described.members) {
-    const plan = plans.get(member.table);
+    const plan = member.table === null ? undefined : plans.get(member.table);
     if (!plan) continue;
     const taken = new Set(plan.members.values());
     let name = modelNameOf(member.name);
@@ -339,17 +93,22 @@ function generateOne(pulled: PulledSemanticView, names: NamePool, qiic: boolean,
   const cubeDefs = new Map<string, { dimensions: YamlMap[]; measures: YamlMap[]; joins: YamlMap[] }>();
   for (const plan of plans.values()) cubeDefs.set(plan.table.name, { dimensions: [], measures: [], joins: [] });
   const ctxFor = (plan: CubePlan, self: string | null): ExpressionContext => ({ owner: plan, self, tables: plans, qiic });
+  const planOf = (table: string | null): CubePlan | undefined => (table === null ? undefined : plans.get(table));
   const measureNames = new Set(
-    described.members.filter((m) => m.kind === 'METRIC').map((m) => `${plans.get(m.table)?.cubeName}.${plans.get(m.table)?.members.get(m.name)}`),
+    described.members.filter((m) => m.kind === 'METRIC').map((m) => `${planOf(m.table)?.cubeName}.${planOf(m.table)?.members.get(m.name)}`),
   );
 
   const exposed = new Map<string, string[]>();
   for (const member of described.members) {
-    const plan = plans.get(member.table);
+    const plan = planOf(member.table);
     if (!plan) continue;
     const def = cubeDefs.get(plan.table.name)!;
     const name = plan.members.get(member.name)!;
     const description = member.comment ? { description: member.comment } : {};
+    if (member.kind === 'METRIC' && usesWindowFunction(member.expression)) {
+      notExpressible(member, 'a window function metric');
+      continue;
+    }
     if (member.kind === 'METRIC') {
       const aggregate = simpleAggregate(member.expression);
       const argument = aggregate?.argument != null ? toModelSql(aggregate.argument, ctxFor(plan, member.name)) : null;
@@ -464,12 +223,37 @@ function generateOne(pulled: PulledSemanticView, names: NamePool, qiic: boolean,
       ...(def.measures.length ? { measures: def.measures } : {}),
     });
   }
+  // Derived metrics belong to the view: they become measures the view defines, combining the
+  // cubes' measures (a derived metric naming another is inlined).
+  const viewMeasures: YamlMap[] = [];
+  const viewMemberNames = new Set([...exposed.values()].flat());
+  const derivedSql = new Map<string, string>();
+  for (const member of described.members) {
+    if (member.table !== null || member.kind !== 'METRIC') continue;
+    if (usesWindowFunction(member.expression)) {
+      notExpressible(member, 'a window function metric');
+      continue;
+    }
+    const ctx: ExpressionContext = { owner: null, self: null, tables: plans, qiic, derived: derivedSql };
+    const sql = toModelSql(member.expression, ctx).sql;
+    derivedSql.set(member.name, sql);
+    let name = modelNameOf(member.name);
+    for (let n = 2; viewMemberNames.has(name); n++) name = `${modelNameOf(member.name)}_${n}`;
+    viewMemberNames.add(name);
+    viewMeasures.push({ name, type: 'number', sql, ...(member.comment ? { description: member.comment } : {}), ...(member.private ? { public: false } : {}) });
+  }
+  const instructions = {
+    ...(described.aiSqlGeneration ? { ai_sql_generation: described.aiSqlGeneration } : {}),
+    ...(described.aiQuestionCategorization ? { ai_question_categorization: described.aiQuestionCategorization } : {}),
+  };
   const view: YamlMap = {
     name: viewName,
     ...(described.comment ? { description: described.comment } : {}),
+    ...(Object.keys(instructions).length ? { meta: instructions } : {}),
     cubes: viewCubes,
+    ...(viewMeasures.length ? { measures: viewMeasures } : {}),
   };
-  return { viewName, cubes, view, cubeNames: [...plans.values()].map((p) => p.cubeName) };
+  return { viewName, cubes, view, cubeNames: [...plans.values()].map((p) => p.cubeName), warnings };
 }
 
 function escapeRegExp(text: string): string {
@@ -494,9 +278,10 @@ export function modelFilesFromSemanticViews(views: PulledSemanticView[], options
   const names = new NamePool(options.reservedNames);
   const sorted = [...views].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return sorted.map((pulled) => {
-    const { viewName, cubes, view, cubeNames } = generateOne(pulled, names, options.quotedIdentifiersIgnoreCase ?? false, options.dataSource ?? 'default');
-    const header = `# Generated by Drydock from warehouse semantic view ${[pulled.database, pulled.schema, pulled.name].map((p) => writeIdentifier(storedIdentifier(p))).join('.')}.\n`;
+    const { viewName, cubes, view, cubeNames, warnings } = generateOne(pulled, names, options.quotedIdentifiersIgnoreCase ?? false, options.dataSource ?? 'default');
+    const notes = warnings.map((w) => `# Not pulled: ${w.message.replace(/\s*\n\s*/g, ' ')}\n`).join('');
+    const header = `# Generated by Drydock from warehouse semantic view ${[pulled.database, pulled.schema, pulled.name].map((p) => writeIdentifier(storedIdentifier(p))).join('.')}.\n${notes}`;
     const content = header + stringify({ cubes, views: [view] }, { lineWidth: 0 });
-    return { path: folder ? `${folder}/${viewName}.yml` : `${viewName}.yml`, content, semanticView: pulled.name, view: viewName, cubes: cubeNames };
+    return { path: folder ? `${folder}/${viewName}.yml` : `${viewName}.yml`, content, semanticView: pulled.name, view: viewName, cubes: cubeNames, warnings };
   });
 }

@@ -160,7 +160,7 @@ const FIXED_RESULT: Record<string, string> = {
 };
 
 /** Functions returning the type of their first argument. */
-const SAME_AS_FIRST_ARG = new Set(['MIN', 'MAX', 'ANY_VALUE', 'MODE', 'ABS', 'COALESCE', 'IFNULL', 'NVL', 'NULLIF', 'ZEROIFNULL', 'DATEADD', 'TIMEADD', 'TIMESTAMPADD']);
+const SAME_AS_FIRST_ARG = new Set(['MIN', 'MAX', 'ANY_VALUE', 'MODE', 'ABS', 'COALESCE', 'IFNULL', 'NVL', 'NULLIF', 'ZEROIFNULL', 'DATEADD', 'TIMEADD', 'TIMESTAMPADD', 'LAG', 'LEAD', 'FIRST_VALUE', 'LAST_VALUE', 'NTH_VALUE']);
 
 /**
  * Infers an expression's Snowflake type. `columnType` resolves a column reference (to a base

@@ -1,6 +1,8 @@
 /**
  * A semantic view as the emulator stores it (every name resolved, every expression as written),
- * and the two ways it is read back: DESCRIBE SEMANTIC VIEW rows and GET_DDL text.
+ * and the two ways it is read back: DESCRIBE SEMANTIC VIEW rows and GET_DDL text. Derived
+ * metrics (no table) and the Cortex Analyst instructions (AI_SQL_GENERATION,
+ * AI_QUESTION_CATEGORIZATION) are kept in both.
  */
 import { formatIdentifier, formatQualifiedName, sqlStringLiteral } from '../identifiers';
 import type { DescribeRow } from '../types';
@@ -27,7 +29,8 @@ export interface SemanticViewRelationship {
 }
 
 export interface SemanticViewMember {
-  table: string;
+  /** Null for a derived metric, which belongs to the view rather than to a logical table. */
+  table: string | null;
   name: string;
   /** The SQL expression exactly as written in the DDL. */
   expression: string;
@@ -42,6 +45,9 @@ export interface SemanticViewDefinition {
   schema: string;
   name: string;
   comment: string | null;
+  /** Cortex Analyst instructions (absent in definitions stored before they were supported). */
+  aiSqlGeneration?: string | null;
+  aiQuestionCategorization?: string | null;
   tables: SemanticViewTable[];
   relationships: SemanticViewRelationship[];
   facts: SemanticViewMember[];
@@ -59,6 +65,8 @@ export function describeRows(view: SemanticViewDefinition): DescribeRow[] {
     rows.push({ object_kind: objectKind, object_name: objectName, parent_entity: parent, property, property_value: value });
   };
   if (view.comment !== null) row(null, null, null, 'COMMENT', view.comment);
+  if (view.aiSqlGeneration) row(null, null, null, 'AI_SQL_GENERATION', view.aiSqlGeneration);
+  if (view.aiQuestionCategorization) row(null, null, null, 'AI_QUESTION_CATEGORIZATION', view.aiQuestionCategorization);
   for (const table of view.tables) {
     row('TABLE', table.name, null, 'BASE_TABLE_DATABASE_NAME', table.database);
     row('TABLE', table.name, null, 'BASE_TABLE_SCHEMA_NAME', table.schema);
@@ -76,7 +84,8 @@ export function describeRows(view: SemanticViewDefinition): DescribeRow[] {
   }
   const members = (kind: 'FACT' | 'DIMENSION' | 'METRIC', list: SemanticViewMember[]): void => {
     for (const member of list) {
-      row(kind, member.name, member.table, 'TABLE', member.table);
+      // A derived metric has no table: no parent entity and no TABLE property.
+      if (member.table !== null) row(kind, member.name, member.table, 'TABLE', member.table);
       row(kind, member.name, member.table, 'EXPRESSION', member.expression);
       row(kind, member.name, member.table, 'DATA_TYPE', member.dataType);
       if (member.synonyms.length > 0) row(kind, member.name, member.table, 'SYNONYMS', jsonList(member.synonyms));
@@ -120,7 +129,7 @@ export function renderSemanticViewDdl(view: SemanticViewDefinition, options: { f
   const members = (list: SemanticViewMember[], withModifier: boolean): string[] =>
     list.map(
       (m) =>
-        `${withModifier && m.accessModifier === 'PRIVATE' ? 'private ' : ''}${formatIdentifier(m.table)}.${formatIdentifier(m.name)} as ${m.expression}` +
+        `${withModifier && m.accessModifier === 'PRIVATE' ? 'private ' : ''}${m.table === null ? '' : `${formatIdentifier(m.table)}.`}${formatIdentifier(m.name)} as ${m.expression}` +
         `${synonymsClause(m.synonyms)}${commentClause(m.comment)}`,
     );
   return (
@@ -131,6 +140,8 @@ export function renderSemanticViewDdl(view: SemanticViewDefinition, options: { f
     block('dimensions', members(view.dimensions, false)) +
     block('metrics', members(view.metrics, true)) +
     (view.comment === null ? '' : `\n\tcomment=${sqlStringLiteral(view.comment)}`) +
+    (view.aiSqlGeneration ? `\n\tai_sql_generation ${sqlStringLiteral(view.aiSqlGeneration)}` : '') +
+    (view.aiQuestionCategorization ? `\n\tai_question_categorization ${sqlStringLiteral(view.aiQuestionCategorization)}` : '') +
     ';'
   );
 }

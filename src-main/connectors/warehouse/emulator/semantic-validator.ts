@@ -3,12 +3,24 @@
  * applies when it validates a semantic view: unique names, table aliases that exist, keys made of
  * real columns, relationships that reference a primary or unique key without cycles, row-level
  * expressions that only look "up" many-to-one relationships, metrics that aggregate, and no
- * circular references between expressions.
+ * circular references between expressions. Derived metrics (no table) and window function metrics
+ * are resolved here and checked by semantic-rules.ts.
  */
 import { inferDataType, UNKNOWN_TYPE } from './data-types';
-import type { ExpressionNode, Identifier, QualifiedName, CreateSemanticViewStatement, SemanticExpressionNode } from './ddl-parser';
+import type { ExpressionNode, Identifier, QualifiedName, CreateSemanticViewStatement } from './ddl-parser';
 import type { SemanticViewDefinition, SemanticViewMember, SemanticViewRelationship, SemanticViewTable } from './definition';
 import { invalidDefinition, invalidIdentifier, unsupported } from './errors';
+import {
+  assertNoMemberCycle,
+  assertNoRelationshipCycle,
+  checkReferenceRules,
+  KIND_LABEL,
+  memberLabel,
+  type ColumnNode,
+  type MemberState,
+  type Reference,
+  type ReferenceRole,
+} from './semantic-rules';
 
 export interface ColumnInfo {
   name: string;
@@ -40,32 +52,12 @@ export const AGGREGATE_FUNCTIONS: ReadonlySet<string> = new Set([
   'COVAR_SAMP', 'KURTOSIS', 'SKEW', 'MAX_BY', 'MIN_BY',
 ]);
 
-type MemberKind = 'FACT' | 'DIMENSION' | 'METRIC';
-
-interface MemberState {
-  kind: MemberKind;
-  node: SemanticExpressionNode;
-  table: string;
-  name: string;
-  /** Filled during reference analysis. */
-  refs: Reference[];
-  dataType?: string;
-}
-
 interface TableState {
   definition: SemanticViewTable;
   /** Column name -> type; null when the base relation's columns are unknown. */
   columns: Map<string, string | null> | null;
   members: Map<string, MemberState>;
 }
-
-type Reference =
-  | { kind: 'column'; table: string; column: string; type: string | null; insideAggregate: boolean; node: ColumnNode }
-  | { kind: 'member'; member: MemberState; insideAggregate: boolean; node: ColumnNode };
-
-type ColumnNode = Extract<ExpressionNode, { kind: 'column' }>;
-
-const KIND_LABEL: Record<MemberKind, string> = { FACT: 'Fact', DIMENSION: 'Dimension', METRIC: 'Metric' };
 
 /** How an identifier is shown in an error: as Snowflake echoes it back. */
 function shown(identifier: Identifier): string {
@@ -204,15 +196,24 @@ export function buildSemanticView(
 
   // ----- facts, dimensions, metrics: names first, so expressions may refer to later ones
   const members: MemberState[] = [];
+  const derived = new Map<string, MemberState>();
   for (const [kind, nodes] of [
     ['FACT', statement.facts],
     ['DIMENSION', statement.dimensions],
     ['METRIC', statement.metrics],
   ] as const) {
     for (const node of nodes) {
-      if (!node.table) throw unsupported(`derived metric '${shown(node.name)}' (a metric without a table) is not supported by the local warehouse emulator.`);
-      const table = tableOf(node.table);
       const name = id(node.name);
+      const window = node.expression.kind === 'call' && node.expression.over !== null;
+      if (!node.table) {
+        // A derived metric belongs to the view, not to a logical table.
+        if (derived.has(name)) throw invalidDefinition(`Duplicate derived metric name '${name}'.`, node.name.pos);
+        const member: MemberState = { kind, node, table: null, name, refs: [], window };
+        derived.set(name, member);
+        members.push(member);
+        continue;
+      }
+      const table = tableOf(node.table);
       const clash = table.members.get(name);
       if (clash) {
         throw invalidDefinition(
@@ -220,7 +221,7 @@ export function buildSemanticView(
           node.name.pos,
         );
       }
-      const member: MemberState = { kind, node, table: table.definition.name, name, refs: [] };
+      const member: MemberState = { kind, node, table: table.definition.name, name, refs: [], window };
       table.members.set(name, member);
       members.push(member);
     }
@@ -228,15 +229,19 @@ export function buildSemanticView(
 
   // ----- references of every expression
   for (const member of members) {
-    const own = tables.get(member.table)!;
+    const own = member.table === null ? null : tables.get(member.table)!;
     let aggregates = 0;
+    let role: ReferenceRole = 'expression';
     const visit = (node: ExpressionNode, insideAggregate: boolean): void => {
       switch (node.kind) {
         case 'column':
-          member.refs.push(resolveReference(node, insideAggregate));
+          member.refs.push(resolveReference(node, insideAggregate, role));
           return;
         case 'call': {
-          if (node.window) throw unsupported(`window function metrics (${node.name} ... OVER) are not supported by the local warehouse emulator.`);
+          if (node.over) {
+            visitWindow(node, node.over);
+            return;
+          }
           const aggregate = AGGREGATE_FUNCTIONS.has(node.name);
           if (aggregate) aggregates += 1;
           for (const arg of node.args) visit(arg, insideAggregate || aggregate);
@@ -269,15 +274,33 @@ export function buildSemanticView(
       }
     };
 
-    const resolveReference = (node: ColumnNode, insideAggregate: boolean): Reference => {
+    // A window function metric is `FN(metric, ...) OVER (PARTITION BY ... ORDER BY ...)` on its own.
+    const visitWindow = (node: Extract<ExpressionNode, { kind: 'call' }>, over: NonNullable<Extract<ExpressionNode, { kind: 'call' }>['over']>): void => {
+      if (member.kind !== 'METRIC') {
+        throw unsupported(`window functions in ${KIND_LABEL[member.kind].toLowerCase()} expressions (${node.name} ... OVER) are not supported by the local warehouse emulator.`);
+      }
+      if (!member.window) {
+        throw invalidDefinition(`${memberLabel(member)} uses ${node.name} ... OVER inside a larger expression: a window function metric is a window function over a metric, on its own.`, node.pos);
+      }
+      role = 'window-argument';
+      for (const arg of node.args) visit(arg, false);
+      role = over.excluding ? 'window-excluded' : 'window-spec';
+      for (const expr of over.partitionBy) visit(expr, false);
+      role = 'window-spec';
+      for (const item of over.orderBy) visit(item.expr, false);
+      role = 'expression';
+    };
+
+    const resolveReference = (node: ColumnNode, insideAggregate: boolean, refRole: ReferenceRole): Reference => {
       const display = node.parts.map(shown).join('.');
+      if (own === null) return resolveInDerivedMetric(node, insideAggregate, refRole, display);
       if (node.parts.length === 1) {
         const name = id(node.parts[0]);
         // An unqualified name is a column of the member's own table first, then a sibling member.
-        if (own.columns?.has(name)) return { kind: 'column', table: own.definition.name, column: name, type: own.columns.get(name) ?? null, insideAggregate, node };
+        if (own.columns?.has(name)) return { kind: 'column', table: own.definition.name, column: name, type: own.columns.get(name) ?? null, insideAggregate, role: refRole, node };
         const sibling = own.members.get(name);
-        if (sibling && sibling !== member) return { kind: 'member', member: sibling, insideAggregate, node };
-        if (!own.columns) return { kind: 'column', table: own.definition.name, column: name, type: null, insideAggregate, node };
+        if (sibling && sibling !== member) return { kind: 'member', member: sibling, insideAggregate, role: refRole, node };
+        if (!own.columns) return { kind: 'column', table: own.definition.name, column: name, type: null, insideAggregate, role: refRole, node };
         throw invalidIdentifier(display, node.pos);
       }
       if (node.parts.length === 2) {
@@ -286,13 +309,32 @@ export function buildSemanticView(
         const name = id(node.parts[1]);
         // A qualified name is a member of that table first (`region.r_name` is region's fact), then a column.
         const target = table.members.get(name);
-        if (target && target !== member) return { kind: 'member', member: target, insideAggregate, node };
+        if (target && target !== member) return { kind: 'member', member: target, insideAggregate, role: refRole, node };
         if (!table.columns || table.columns.has(name)) {
-          return { kind: 'column', table: table.definition.name, column: name, type: table.columns?.get(name) ?? null, insideAggregate, node };
+          return { kind: 'column', table: table.definition.name, column: name, type: table.columns?.get(name) ?? null, insideAggregate, role: refRole, node };
         }
         throw invalidIdentifier(display, node.pos);
       }
       throw invalidIdentifier(display, node.pos);
+    };
+
+    // A derived metric reads metrics only: `table.metric`, or another derived metric by its name.
+    const resolveInDerivedMetric = (node: ColumnNode, insideAggregate: boolean, refRole: ReferenceRole, display: string): Reference => {
+      let target: MemberState | undefined;
+      if (node.parts.length === 1) target = derived.get(id(node.parts[0]));
+      else if (node.parts.length === 2) {
+        const table = tables.get(id(node.parts[0]));
+        if (!table) throw invalidIdentifier(display, node.pos);
+        target = table.members.get(id(node.parts[1]));
+        if (!target && (!table.columns || table.columns.has(id(node.parts[1])))) {
+          throw invalidDefinition(`${memberLabel(member)} refers to column '${display}': a derived metric can only combine metrics.`, node.pos);
+        }
+      }
+      if (!target || target === member) throw invalidIdentifier(display, node.pos);
+      if (target.kind !== 'METRIC') {
+        throw invalidDefinition(`${memberLabel(member)} refers to ${KIND_LABEL[target.kind].toLowerCase()} '${display}': a derived metric can only combine metrics.`, node.pos);
+      }
+      return { kind: 'member', member: target, insideAggregate, role: refRole, node };
     };
 
     visit(member.node.expression, false);
@@ -332,111 +374,12 @@ export function buildSemanticView(
     schema: target.schema,
     name: target.name,
     comment: statement.comment,
+    aiSqlGeneration: statement.aiSqlGeneration,
+    aiQuestionCategorization: statement.aiQuestionCategorization,
     tables: [...tables.values()].map((table) => table.definition),
     relationships,
     facts: members.filter((m) => m.kind === 'FACT').map(toMember),
     dimensions: members.filter((m) => m.kind === 'DIMENSION').map(toMember),
     metrics: members.filter((m) => m.kind === 'METRIC').map(toMember),
   };
-}
-
-function qualified(member: MemberState): string {
-  return `${member.table}.${member.name}`;
-}
-
-function referencedTable(ref: Reference): string {
-  return ref.kind === 'column' ? ref.table : ref.member.table;
-}
-
-function referenceLabel(ref: Reference): string {
-  return ref.kind === 'column' ? `${ref.table}.${ref.column}` : qualified(ref.member);
-}
-
-/**
- * Granularity rules: a fact or dimension is one value per row of its table, so outside an
- * aggregate it may only read tables its table references (many-to-one); inside an aggregate it
- * reads tables that reference it (one-to-many). A metric aggregates rows of its table or of a
- * related table; outside aggregates it may only combine other metrics.
- */
-function checkReferenceRules(member: MemberState, aggregates: number, reaches: (from: string, to: string) => boolean): void {
-  const label = `${KIND_LABEL[member.kind]} '${qualified(member)}'`;
-  if (member.kind === 'METRIC') {
-    const referencesMetric = member.refs.some((ref) => ref.kind === 'member' && ref.member.kind === 'METRIC');
-    if (aggregates === 0 && !referencesMetric) {
-      throw invalidDefinition(
-        `${label} must be an aggregate expression (for example SUM, COUNT, AVG, MIN, MAX or COUNT(DISTINCT ...)).`,
-        member.node.expression.pos,
-      );
-    }
-    for (const ref of member.refs) {
-      const isMetric = ref.kind === 'member' && ref.member.kind === 'METRIC';
-      if (!ref.insideAggregate && !isMetric) {
-        throw invalidDefinition(`${label} refers to '${referenceLabel(ref)}' outside an aggregate function.`, ref.node.pos);
-      }
-      const table = referencedTable(ref);
-      if (ref.insideAggregate && !isMetric && table !== member.table && !reaches(member.table, table) && !reaches(table, member.table)) {
-        throw invalidDefinition(
-          `${label} aggregates '${referenceLabel(ref)}', but table '${table}' is not related to '${member.table}' by any relationship.`,
-          ref.node.pos,
-        );
-      }
-    }
-    return;
-  }
-  for (const ref of member.refs) {
-    if (ref.kind === 'member' && ref.member.kind === 'METRIC') {
-      throw invalidDefinition(`${label} cannot refer to metric '${qualified(ref.member)}'.`, ref.node.pos);
-    }
-    const table = referencedTable(ref);
-    if (!ref.insideAggregate && table !== member.table && !reaches(member.table, table)) {
-      throw invalidDefinition(
-        `${label} refers to '${referenceLabel(ref)}', but table '${table}' is not reachable from '${member.table}' through a many-to-one relationship.`,
-        ref.node.pos,
-      );
-    }
-    if (ref.insideAggregate && (table === member.table || !reaches(table, member.table))) {
-      throw invalidDefinition(
-        `${label} aggregates '${referenceLabel(ref)}': a fact or dimension may only aggregate a table that references '${member.table}'.`,
-        ref.node.pos,
-      );
-    }
-  }
-}
-
-function assertNoRelationshipCycle(relationships: SemanticViewRelationship[]): void {
-  const edges = new Map<string, string[]>();
-  for (const r of relationships) edges.set(r.table, [...(edges.get(r.table) ?? []), r.refTable]);
-  const state = new Map<string, 'visiting' | 'done'>();
-  const path: string[] = [];
-  const visit = (table: string): void => {
-    if (state.get(table) === 'done') return;
-    if (state.get(table) === 'visiting') {
-      const cycle = [...path.slice(path.indexOf(table)), table];
-      throw invalidDefinition(`Relationships form a cycle: ${cycle.join(' -> ')}.`);
-    }
-    state.set(table, 'visiting');
-    path.push(table);
-    for (const next of edges.get(table) ?? []) visit(next);
-    path.pop();
-    state.set(table, 'done');
-  };
-  for (const table of edges.keys()) visit(table);
-}
-
-function assertNoMemberCycle(members: MemberState[]): void {
-  const state = new Map<MemberState, 'visiting' | 'done'>();
-  const path: MemberState[] = [];
-  const visit = (member: MemberState): void => {
-    if (state.get(member) === 'done') return;
-    if (state.get(member) === 'visiting') {
-      const cycle = [...path.slice(path.indexOf(member)), member].map(qualified);
-      throw invalidDefinition(`Circular reference between expressions: ${cycle.join(' -> ')}.`, member.node.name.pos);
-    }
-    state.set(member, 'visiting');
-    path.push(member);
-    for (const ref of member.refs) if (ref.kind === 'member') visit(ref.member);
-    path.pop();
-    state.set(member, 'done');
-  };
-  for (const member of members) visit(member);
 }

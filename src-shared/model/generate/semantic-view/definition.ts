@@ -1,5 +1,6 @@
 // The semantic view definition as Drydock writes it — logical tables, relationships, facts,
-// dimensions, metrics and a comment — and its printer: CREATE OR REPLACE SEMANTIC VIEW in
+// dimensions, metrics (a derived metric has no table), a comment and the Cortex Analyst
+// instructions — and its printer: CREATE OR REPLACE SEMANTIC VIEW in
 // Snowflake's fixed clause order, empty optional clauses left out.
 
 import { sqlString, writeIdentifier, type SqlIdentifier } from './identifiers';
@@ -21,7 +22,8 @@ export interface RelationshipSpec {
 }
 
 export interface SemanticExpressionSpec {
-  table: SqlIdentifier;
+  /** Null for a derived metric (defined at view level, without a table). */
+  table: SqlIdentifier | null;
   name: SqlIdentifier;
   expression: string;
   comment?: string;
@@ -38,6 +40,9 @@ export interface SemanticViewSpec {
   dimensions: SemanticExpressionSpec[];
   metrics: SemanticExpressionSpec[];
   comment?: string;
+  /** Cortex Analyst instructions: the AI_SQL_GENERATION and AI_QUESTION_CATEGORIZATION clauses. */
+  aiSqlGeneration?: string;
+  aiQuestionCategorization?: string;
 }
 
 const commentClause = (comment: string | undefined) => (comment ? ` COMMENT = ${sqlString(comment)}` : '');
@@ -49,7 +54,7 @@ export function renderSemanticView(spec: SemanticViewSpec): string {
   if (spec.dimensions.length === 0 && spec.metrics.length === 0) throw new Error('A semantic view needs at least one dimension or metric.');
   const clause = (keyword: string, items: string[]) => (items.length === 0 ? '' : `\n  ${keyword} (\n${items.map((i) => `    ${i}`).join(',\n')}\n  )`);
   const expression = (e: SemanticExpressionSpec) =>
-    `${e.private ? 'PRIVATE ' : ''}${writeIdentifier(e.table)}.${writeIdentifier(e.name)} AS ${e.expression}${commentClause(e.comment)}`;
+    `${e.private ? 'PRIVATE ' : ''}${e.table ? `${writeIdentifier(e.table)}.` : ''}${writeIdentifier(e.name)} AS ${e.expression}${commentClause(e.comment)}`;
   return (
     `CREATE OR REPLACE SEMANTIC VIEW ${spec.name}` +
     clause(
@@ -68,6 +73,8 @@ export function renderSemanticView(spec: SemanticViewSpec): string {
     clause('FACTS', spec.facts.map(expression)) +
     clause('DIMENSIONS', spec.dimensions.map((d) => expression({ ...d, private: false }))) +
     clause('METRICS', spec.metrics.map(expression)) +
-    (spec.comment ? `\n  COMMENT = ${sqlString(spec.comment)}` : '')
+    (spec.comment ? `\n  COMMENT = ${sqlString(spec.comment)}` : '') +
+    (spec.aiSqlGeneration ? `\n  AI_SQL_GENERATION ${sqlString(spec.aiSqlGeneration)}` : '') +
+    (spec.aiQuestionCategorization ? `\n  AI_QUESTION_CATEGORIZATION ${sqlString(spec.aiQuestionCategorization)}` : '')
   );
 }

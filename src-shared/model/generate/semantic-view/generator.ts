@@ -102,6 +102,7 @@ export class Generator {
       dimensions,
       metrics,
       ...(view.description ? { comment: view.description } : {}),
+      ...this.instructions(),
     };
     const ddl = renderSemanticView(spec);
     return {
@@ -115,6 +116,19 @@ export class Generator {
       warnings: this.warnings,
       spec,
     };
+  }
+
+  /** The Cortex Analyst instructions a view keeps in `meta` (`ai_sql_generation`, `ai_question_categorization`). */
+  private instructions(): { aiSqlGeneration?: string; aiQuestionCategorization?: string } {
+    const meta = this.view.meta;
+    if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return {};
+    const text = (key: string): string | undefined => {
+      const value = (meta as Record<string, unknown>)[key];
+      return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+    };
+    const sql = text('ai_sql_generation');
+    const questions = text('ai_question_categorization');
+    return { ...(sql ? { aiSqlGeneration: sql } : {}), ...(questions ? { aiQuestionCategorization: questions } : {}) };
   }
 
   /** Cubes on the view's join paths, in first-seen order. */
@@ -240,6 +254,10 @@ export class Generator {
       return null;
     }
     const measure = source.measure;
+    if (member.cube === this.view.name && measure.type === 'number' && measure.sql !== undefined) {
+      const derived = this.derivedMetric(measure.sql);
+      if (derived !== null) return { table: null, name: modelIdentifier(member.name), expression: derived, ...this.comment(member, measure) };
+    }
     const argument = measure.sql === undefined ? null : this.translate(measure.sql, source.owner, member.name, new Set());
     if (measure.sql !== undefined && argument === null) return null;
     let expression: string;
@@ -269,6 +287,28 @@ export class Generator {
         return null;
     }
     return { table: source.owner.alias, name: modelIdentifier(member.name), expression, ...this.comment(member, measure) };
+  }
+
+  /**
+   * A measure the view defines that only combines measures the view exposes (`{cube.measure}`)
+   * is a derived metric: the references become the exposed metrics (`alias.name`). Null when the
+   * SQL reads anything else.
+   */
+  private derivedMetric(sql: string): string | null {
+    const scan = scanSql(sql);
+    if (scan.templated || scan.contextual) return null;
+    let combinesOnlyMeasures = true;
+    const expression = sql.replace(/\{([^{}]*)\}/g, (whole, inner: string) => {
+      const [cubeName, name, ...rest] = inner.trim().split('.');
+      const exposed = rest.length === 0 && name !== undefined ? Object.values(this.view.members).find((m) => m.kind === 'measure' && m.cube === cubeName && m.member === name) : undefined;
+      const owner = exposed ? this.byCube.get(exposed.cube) : undefined;
+      if (!exposed || !owner) {
+        combinesOnlyMeasures = false;
+        return whole;
+      }
+      return `${writeIdentifier(owner.alias)}.${writeIdentifier(modelIdentifier(exposed.name))}`;
+    });
+    return combinesOnlyMeasures && expression !== sql ? expression.trim() : null;
   }
 
   /**

@@ -247,8 +247,12 @@ describe('semantic view rules', () => {
       expect(property(describeView('v'), 'METRIC', 'AVG_PRICE', 'EXPRESSION')).toBe('orders.total / orders.n');
     });
 
-    it('may not be window functions in the emulator', () => {
-      expect(fails(ordersView('v', 'METRICS (orders.m AS SUM(o_totalprice) OVER (PARTITION BY o_custkey))')).code).toBe(WarehouseErrorCodes.UNSUPPORTED);
+    it('may be window functions over a metric, but not over a column', () => {
+      run(ordersView('w', 'DIMENSIONS (orders.customer AS o_custkey) METRICS (orders.total AS SUM(o_totalprice), orders.running AS SUM(orders.total) OVER (PARTITION BY orders.customer))'));
+      expect(property(describeView('w'), 'METRIC', 'RUNNING', 'EXPRESSION')).toBe('SUM(orders.total) OVER (PARTITION BY orders.customer)');
+      const error = fails(ordersView('v', 'METRICS (orders.m AS SUM(o_totalprice) OVER (PARTITION BY o_custkey))'));
+      expect(error.code).toBe(WarehouseErrorCodes.INVALID_DEFINITION);
+      expect(error.message).toContain("its function must be applied to a metric, and 'ORDERS.O_TOTALPRICE' is not one");
     });
   });
 

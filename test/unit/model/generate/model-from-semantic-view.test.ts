@@ -179,6 +179,57 @@ describe('semantic view → model files', () => {
   });
 });
 
+describe('documented semantic view features on pull', () => {
+  const FEATURES = `CREATE OR REPLACE SEMANTIC VIEW ANALYTICS.PUBLIC.KPIS
+  TABLES (
+    o AS ANALYTICS.PUBLIC.ORDERS PRIMARY KEY (ID),
+    li AS ANALYTICS.PUBLIC.LINE_ITEMS PRIMARY KEY (ID)
+  )
+  RELATIONSHIPS (li (ORDER_ID) REFERENCES o (ID))
+  DIMENSIONS (o.placed_at AS o.created_at)
+  METRICS (
+    o.order_count AS COUNT(*),
+    li.units AS SUM(li.quantity),
+    o.running_orders AS SUM(o.order_count) OVER (PARTITION BY EXCLUDING o.placed_at ORDER BY o.placed_at),
+    units_per_order AS li.units / o.order_count COMMENT = 'Units per order',
+    units_per_order_pct AS units_per_order * 100
+  )
+  COMMENT = 'KPIs'
+  AI_SQL_GENERATION 'Always round ratios to two decimals.'
+  AI_QUESTION_CATEGORIZATION 'Refuse questions about payroll.'`;
+
+  it('maps derived metrics to measures the view defines, combining the cubes\' measures', async () => {
+    const [file] = modelFilesFromSemanticViews([await describeOf(FEATURES, 'KPIS')], { outputPath: '' });
+    const view = parse(file!.content).views[0];
+    expect(view.measures).toEqual([
+      { name: 'units_per_order', type: 'number', sql: '{li.units} / {o.order_count}', description: 'Units per order' },
+      { name: 'units_per_order_pct', type: 'number', sql: '({li.units} / {o.order_count}) * 100' },
+    ]);
+    const compiled = compileModel([file!]);
+    expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(Object.keys(compiled.model.views.kpis!.members)).toEqual(expect.arrayContaining(['units_per_order', 'units_per_order_pct']));
+  });
+
+  it('keeps the Cortex Analyst instructions in the view meta', async () => {
+    const [file] = modelFilesFromSemanticViews([await describeOf(FEATURES, 'KPIS')], { outputPath: '' });
+    expect(parse(file!.content).views[0].meta).toEqual({
+      ai_sql_generation: 'Always round ratios to two decimals.',
+      ai_question_categorization: 'Refuse questions about payroll.',
+    });
+  });
+
+  it('says per member what the model cannot express (a window function metric), in the result and in the file', async () => {
+    const [file] = modelFilesFromSemanticViews([await describeOf(FEATURES, 'KPIS')], { outputPath: '' });
+    expect(file!.warnings).toEqual([
+      { member: 'O.RUNNING_ORDERS', message: expect.stringContaining('is a window function metric, which the model cannot express; it is not pulled') },
+    ]);
+    expect(file!.content).toContain('# Not pulled: metric O.RUNNING_ORDERS is a window function metric');
+    expect(file!.content).toContain('SUM(o.order_count) OVER (PARTITION BY EXCLUDING o.placed_at ORDER BY o.placed_at)');
+    const measures = parse(file!.content).cubes.flatMap((c: { measures?: { name: string }[] }) => (c.measures ?? []).map((m) => m.name));
+    expect(measures).not.toContain('running_orders');
+  });
+});
+
 describe('outputPath', () => {
   it('is normalised relative to the repository', () => {
     expect(normalizeOutputPath('./models//pulled/')).toBe('models/pulled');

@@ -37,6 +37,30 @@ async function roundTrip(modelText: string, view: string) {
 }
 
 describe('push then pull round trip', () => {
+  it('a derived metric and the Cortex Analyst instructions survive pull and push', async () => {
+    const emulator = emulatorWithTables();
+    const connector = new LocalWarehouseConnector(emulator);
+    try {
+      await connector.execute(`CREATE OR REPLACE SEMANTIC VIEW ANALYTICS.PUBLIC.SV_DERIVED
+  TABLES (o AS ANALYTICS.PUBLIC.ORDERS PRIMARY KEY (ID), li AS ANALYTICS.PUBLIC.LINE_ITEMS PRIMARY KEY (ID))
+  RELATIONSHIPS (li (ORDER_ID) REFERENCES o (ID))
+  DIMENSIONS (o.placed_at AS o.created_at)
+  METRICS (o.order_count AS COUNT(*), li.units AS SUM(li.quantity), units_per_order AS li.units / o.order_count)
+  AI_SQL_GENERATION 'Round ratios.'`);
+      const rows = await connector.describeSemanticView('ANALYTICS', 'PUBLIC', 'SV_DERIVED');
+      const files = modelFilesFromSemanticViews([{ ...TARGET, name: 'SV_DERIVED', rows }], { outputPath: 'pulled' });
+      const model = compileModel(files).model;
+      const generated = await push(connector, model, files[0]!.view, 'SV_DERIVED_AGAIN');
+      expect(generated.ddl).toContain('units_per_order AS li.units / o.order_count');
+      expect(generated.ddl).toContain("AI_SQL_GENERATION 'Round ratios.'");
+      const again = await connector.describeSemanticView('ANALYTICS', 'PUBLIC', 'SV_DERIVED_AGAIN');
+      expect(again).toContainEqual({ object_kind: 'METRIC', object_name: 'UNITS_PER_ORDER', parent_entity: null, property: 'EXPRESSION', property_value: 'li.units / o.order_count' });
+      expect(again).toContainEqual({ object_kind: null, object_name: null, parent_entity: null, property: 'AI_SQL_GENERATION', property_value: 'Round ratios.' });
+    } finally {
+      emulator.close();
+    }
+  });
+
   it('pulling a pushed view and pushing it again gives the warehouse the same semantic view', async () => {
     const { before, after } = await roundTrip(ORDERS_MODEL, 'orders_view');
     expect(after).toEqual(before);

@@ -34,6 +34,8 @@ export type ExpressionNode =
       args: ExpressionNode[];
       /** An OVER (...) clause follows: a window function. */
       window: boolean;
+      /** The OVER clause, when there is one. */
+      over: WindowSpecNode | null;
       pos: SourcePosition;
     }
   | { kind: 'unary'; op: string; operand: ExpressionNode; pos: SourcePosition }
@@ -42,6 +44,19 @@ export type ExpressionNode =
   | { kind: 'cast'; expr: ExpressionNode; type: string; pos: SourcePosition }
   | { kind: 'predicate'; op: string; not: boolean; expr: ExpressionNode; args: ExpressionNode[]; pos: SourcePosition }
   | { kind: 'interval'; value: string; pos: SourcePosition };
+
+/** `OVER ( [PARTITION BY [EXCLUDING] exprs] [ORDER BY exprs] [frame] )` of a window function. */
+export interface WindowSpecNode {
+  partitionBy: ExpressionNode[];
+  /** `PARTITION BY EXCLUDING dims` (semantic view window metrics): partition by every dimension but these. */
+  excluding: boolean;
+  orderBy: { expr: ExpressionNode; descending: boolean }[];
+  /** The frame clause (ROWS / RANGE / GROUPS ...) exactly as written, or null. */
+  frameText: string | null;
+  /** The whole `( ... )` after OVER exactly as written. */
+  text: string;
+  pos: SourcePosition;
+}
 
 export interface LogicalTableNode {
   alias: Identifier | null;
@@ -91,6 +106,10 @@ export interface CreateSemanticViewStatement {
   dimensions: SemanticExpressionNode[];
   metrics: SemanticExpressionNode[];
   comment: string | null;
+  /** `AI_SQL_GENERATION '...'`: instructions for Cortex Analyst's SQL generation. */
+  aiSqlGeneration: string | null;
+  /** `AI_QUESTION_CATEGORIZATION '...'`: instructions for Cortex Analyst's question categorization. */
+  aiQuestionCategorization: string | null;
   copyGrants: boolean;
   pos: SourcePosition;
 }

@@ -1,6 +1,7 @@
 /**
  * CREATE [OR REPLACE] SEMANTIC VIEW [IF NOT EXISTS] name TABLES (...) [RELATIONSHIPS (...)]
- * [FACTS (...)] [DIMENSIONS (...)] [METRICS (...)] [COMMENT = '...'] [COPY GRANTS], in the
+ * [FACTS (...)] [DIMENSIONS (...)] [METRICS (...)] [COMMENT = '...'] [AI_SQL_GENERATION '...']
+ * [AI_QUESTION_CATEGORIZATION '...'] [COPY GRANTS], in the
  * fixed clause order of Snowflake's grammar: logical tables with keys, synonyms and comments,
  * relationships (ASOF parsed), and table-qualified facts, dimensions and metrics (a metric
  * without a table is a view-level derived metric).
@@ -29,6 +30,9 @@ export function parseCreateSemanticView(p: SqlParser, start: Token, orReplace: b
   const dimensions = p.acceptWord('DIMENSIONS') ? p.parenthesisedList(() => semanticExpression(p, 'DIMENSION')) : [];
   const metrics = p.acceptWord('METRICS') ? p.parenthesisedList(() => semanticExpression(p, 'METRIC')) : [];
   const comment = p.optionalComment();
+  // The Cortex Analyst instructions follow the comment, in this order, each a string without `=`.
+  const aiSqlGeneration = p.acceptWord('AI_SQL_GENERATION') ? p.stringLiteral() : null;
+  const aiQuestionCategorization = p.acceptWord('AI_QUESTION_CATEGORIZATION') ? p.stringLiteral() : null;
   const copyGrants = p.acceptWord('COPY') ? (p.expectWord('GRANTS'), true) : false;
   return {
     type: 'create_semantic_view',
@@ -41,6 +45,8 @@ export function parseCreateSemanticView(p: SqlParser, start: Token, orReplace: b
     dimensions,
     metrics,
     comment,
+    aiSqlGeneration,
+    aiQuestionCategorization,
     copyGrants,
     pos: position(start),
   };

@@ -6,7 +6,7 @@
  * plus this grammar; every statement module parses through it.
  */
 import { RESERVED_KEYWORDS } from '../../identifiers';
-import type { ExpressionNode } from './ast';
+import type { ExpressionNode, WindowSpecNode } from './ast';
 import { position, SqlCursor } from './cursor';
 import type { Token } from './tokens';
 
@@ -209,6 +209,7 @@ export class SqlParser extends SqlCursor {
           star: false,
           args: [{ kind: 'keyword', value: part.value, pos: position(part) }, from],
           window: false,
+          over: null,
           pos: position(token),
         };
       }
@@ -221,7 +222,7 @@ export class SqlParser extends SqlCursor {
         this.next();
         this.expectPunct(')');
       }
-      return { kind: 'call', name: token.value, distinct: false, star: false, args: [], window: false, pos: position(token) };
+      return { kind: 'call', name: token.value, distinct: false, star: false, args: [], window: false, over: null, pos: position(token) };
     }
     if (RESERVED_KEYWORDS.has(token.value)) {
       // LEFT and RIGHT are reserved but are also string functions.
@@ -277,12 +278,47 @@ export class SqlParser extends SqlCursor {
       this.skipParenthesised();
     }
     if (this.acceptWord('IGNORE') || this.acceptWord('RESPECT')) this.expectWord('NULLS');
-    let window = false;
-    if (this.acceptWord('OVER')) {
-      this.skipParenthesised();
-      window = true;
+    const over = this.acceptWord('OVER') ? this.windowSpec() : null;
+    return { kind: 'call', name, distinct, star, args, window: over !== null, over, pos: position(nameToken) };
+  }
+
+  /** `( [PARTITION BY [EXCLUDING] exprs] [ORDER BY expr [ASC|DESC] [NULLS FIRST|LAST], ...] [frame] )`. */
+  private windowSpec(): WindowSpecNode {
+    const open = this.expectPunct('(');
+    const partitionBy: ExpressionNode[] = [];
+    let excluding = false;
+    if (this.acceptWord('PARTITION')) {
+      this.expectWord('BY');
+      excluding = this.acceptWord('EXCLUDING');
+      do partitionBy.push(this.expression());
+      while (this.acceptPunct(','));
     }
-    return { kind: 'call', name, distinct, star, args, window, pos: position(nameToken) };
+    const orderBy: { expr: ExpressionNode; descending: boolean }[] = [];
+    if (this.acceptWord('ORDER')) {
+      this.expectWord('BY');
+      do {
+        const expr = this.expression();
+        const descending = this.acceptWord('DESC');
+        if (!descending) this.acceptWord('ASC');
+        if (this.acceptWord('NULLS') && !this.acceptWord('FIRST')) this.expectWord('LAST');
+        orderBy.push({ expr, descending });
+      } while (this.acceptPunct(','));
+    }
+    let frameText: string | null = null;
+    if (this.atWord('ROWS') || this.atWord('RANGE') || this.atWord('GROUPS')) {
+      // The frame runs to the closing parenthesis; its grammar is not interpreted here.
+      const frameStart = this.peek();
+      let depth = 0;
+      while (!(depth === 0 && this.atPunct(')'))) {
+        const token = this.next();
+        if (token.kind === 'eof') this.fail(token);
+        if (token.kind === 'punct' && token.value === '(') depth += 1;
+        if (token.kind === 'punct' && token.value === ')') depth -= 1;
+      }
+      frameText = this.sql.slice(frameStart.offset, this.previous().end);
+    }
+    this.expectPunct(')');
+    return { partitionBy, excluding, orderBy, frameText, text: this.sql.slice(open.offset, this.previous().end), pos: position(open) };
   }
 
   /** Skips a balanced `( ... )` whose content the emulator does not interpret. */
