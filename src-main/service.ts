@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceContext, Logger } from './context';
 import { registerFeatures } from './features';
@@ -6,6 +5,7 @@ import { createApi, type RouteEntry } from './http/route';
 import { createHttpServer } from './http/server';
 import { systemClock, type Clock } from './platform/clock';
 import { openDatabase } from './platform/db/connection';
+import { preparePrivateDataDir } from './platform/files/private-data-dir';
 import { JobRunner } from './platform/jobs';
 import { WorkerPools } from './platform/workers/pools';
 import computeEntry from './workers/compute-worker?modulePath';
@@ -53,7 +53,7 @@ export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () 
 
 /** Composition root: storage, secrets, tokens, HTTP and every area, on 127.0.0.1. */
 export async function createService(options: ServiceOptions): Promise<Service> {
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  preparePrivateDataDir(options.dataDir);
   const clock = options.clock ?? systemClock;
   const log = options.log ?? consoleLogger;
   const secrets =
