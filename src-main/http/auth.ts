@@ -3,6 +3,7 @@ import { ErrorCodes } from '../../src-shared/api/errors';
 import type { Db } from '../platform/db/connection';
 import type { Clock } from '../platform/clock';
 import { sha256, TokenError, type TokenKind, type TokenService } from '../platform/tokens/tokens';
+import { PrincipalCache } from './principal-cache';
 import { ApiError } from './problem';
 
 export type Role = 'admin' | 'developer' | 'viewer';
@@ -104,13 +105,40 @@ function unauthenticated(detail: string, code: string = ErrorCodes.UNAUTHENTICAT
 /** How stale an API key's `last_used_at` may be before a request updates it. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** Resolves `Authorization: Bearer <JWT>` or `Authorization: Api-Key <key>` into a principal. */
+/**
+ * Every action a user holds: those of the policies attached to the user or to a group they are in
+ * (tables of migration 008), then the user's own, so a user's own `-Action` still withdraws one.
+ * The one place a user's policies are resolved: authentication and anything that shows them use it.
+ */
+export function userActions(db: Db, user: { id: number; actions: string }): string[] {
+  const rows = db
+    .prepare(
+      `SELECT actions FROM access_policies WHERE id IN (
+         SELECT policy_id FROM access_policy_attachments WHERE user_id = ?
+         UNION
+         SELECT a.policy_id FROM access_policy_attachments a JOIN user_group_members m ON m.group_id = a.group_id WHERE m.user_id = ?
+       ) ORDER BY id`,
+    )
+    .all(user.id, user.id) as { actions: string }[];
+  const granted = new Set(rows.flatMap((row) => JSON.parse(row.actions) as string[]));
+  return [...granted, ...(JSON.parse(user.actions) as string[])];
+}
+
+/**
+ * Resolves `Authorization: Bearer <JWT>` or `Authorization: Api-Key <key>` into a principal.
+ * Resolved principals are cached per credential and dropped as soon as anything they were made of
+ * changes (see {@link PrincipalCache}); a cache hit costs one hash and one one-row read.
+ */
 export class Authenticator {
+  private readonly cache: PrincipalCache;
+
   constructor(
     private readonly db: Db,
     private readonly tokens: TokenService,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.cache = new PrincipalCache(db);
+  }
 
   private loadUser(userId: number): UserRow {
     const user = this.db.prepare('SELECT id, email, name, role, actions, active FROM users WHERE id = ?').get(userId) as UserRow | undefined;
@@ -136,41 +164,28 @@ export class Authenticator {
     throw unauthenticated(`Unsupported authorization scheme "${header.slice(0, Math.max(space, 0))}".`);
   }
 
-  /**
-   * The user's own actions after those granted by policies attached to the user or to a group
-   * they are in (tables of migration 008), so a user's own `-Action` still withdraws one.
-   */
-  private actionsOf(user: UserRow): string[] {
-    const rows = this.db
-      .prepare(
-        `SELECT actions FROM access_policies WHERE id IN (
-           SELECT policy_id FROM access_policy_attachments WHERE user_id = ?
-           UNION
-           SELECT a.policy_id FROM access_policy_attachments a JOIN user_group_members m ON m.group_id = a.group_id WHERE m.user_id = ?
-         ) ORDER BY id`,
-      )
-      .all(user.id, user.id) as { actions: string }[];
-    const granted = new Set(rows.flatMap((row) => JSON.parse(row.actions) as string[]));
-    return [...granted, ...(JSON.parse(user.actions) as string[])];
-  }
-
   private fromApiKey(key: string): Principal {
-    const row = this.db.prepare('SELECT id, user_id, last_used_at FROM api_keys WHERE key_hash = ?').get(sha256(key)) as
+    const keyHash = sha256(key);
+    const epoch = this.cache.epoch();
+    const cached = this.cache.get(`key:${keyHash}`, epoch);
+    if (cached) return cached.principal;
+    const row = this.db.prepare('SELECT id, user_id, last_used_at FROM api_keys WHERE key_hash = ?').get(keyHash) as
       | { id: number; user_id: number; last_used_at: string | null }
       | undefined;
     if (!row) throw unauthenticated('The API key is not valid.');
     const user = this.loadUser(row.user_id);
-    // `lastUsedAt` to the minute: a GET does not write the database on every request.
+    // `lastUsedAt` to the minute: a GET does not write the database on every request (and a
+    // cached key is looked up again at least every second, which keeps it current).
     const now = this.clock.now();
     if (row.last_used_at === null || now.getTime() - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
       this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now.toISOString(), row.id);
     }
-    return {
+    const principal: Principal = {
       userId: user.id,
       email: user.email,
       name: user.name,
       role: user.role,
-      actions: this.actionsOf(user),
+      actions: userActions(this.db, user),
       via: 'apiKey',
       sid: null,
       scopes: null,
@@ -178,9 +193,18 @@ export class Authenticator {
       embedTenant: null,
       claims: {},
     };
+    return this.cache.set(`key:${keyHash}`, epoch, { principal, expiresAt: null });
   }
 
   private async fromBearer(token: string, dataApi = false): Promise<Principal> {
+    const cacheKey = `token:${sha256(token)}`;
+    const epoch = this.cache.epoch();
+    const cached = this.cache.get(cacheKey, epoch);
+    // A token past its `exp` goes through verification again, which refuses it as expired.
+    if (cached && (cached.expiresAt === null || this.clock.now().getTime() < cached.expiresAt)) {
+      assertManagementToken(cached.principal.via as TokenKind, dataApi);
+      return cached.principal;
+    }
     let verified;
     try {
       verified = await this.tokens.verify(token);
@@ -191,17 +215,15 @@ export class Authenticator {
       throw error;
     }
     const { payload } = verified;
-    if ((verified.kind === 'environment' && !dataApi) || verified.kind === 'usage-analytics') {
-      throw unauthenticated('This token is for the data API, not the management API.');
-    }
+    assertManagementToken(verified.kind, dataApi);
     const user = verified.userId !== null ? this.loadUser(verified.userId) : null;
     if (!user && verified.kind !== 'embed') throw unauthenticated('The token names no user.');
-    return {
+    const principal: Principal = {
       userId: user?.id ?? null,
       email: user?.email ?? null,
       name: user?.name ?? null,
       role: user?.role ?? 'viewer',
-      actions: user ? this.actionsOf(user) : [],
+      actions: user ? userActions(this.db, user) : [],
       via: verified.kind,
       sid: verified.sid,
       scopes: Array.isArray(payload.scopes) ? (payload.scopes as string[]) : verified.kind === 'oauth' ? [] : null,
@@ -209,5 +231,15 @@ export class Authenticator {
       embedTenant: typeof payload.embedTenant === 'string' ? payload.embedTenant : null,
       claims: payload,
     };
+    // Only tokens whose validity is their signature, `exp` and session row (all covered) are kept.
+    if (payload.nbf !== undefined) return principal;
+    return this.cache.set(cacheKey, epoch, { principal, expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : null });
+  }
+}
+
+/** Environment tokens are for the data API only; usage-analytics tokens for the analytics API only. */
+function assertManagementToken(kind: TokenKind, dataApi: boolean): void {
+  if ((kind === 'environment' && !dataApi) || kind === 'usage-analytics') {
+    throw unauthenticated('This token is for the data API, not the management API.');
   }
 }
