@@ -193,8 +193,8 @@ export interface E2E extends E2EBrowser {
 }
 
 /** Server + browser, signed in through the login link unless told otherwise. */
-export async function startE2E(options: { signIn?: 'login-link' | 'none' } = {}): Promise<E2E> {
-  const server = await startServer();
+export async function startE2E(options: { signIn?: 'login-link' | 'none'; env?: Record<string, string> } = {}): Promise<E2E> {
+  const server = await startServer({ env: options.env });
   let browser: E2EBrowser;
   try {
     browser = await openBrowser();

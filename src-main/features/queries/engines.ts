@@ -12,6 +12,12 @@ export type EmulatorKind = 'warehouse' | 'lakehouse';
  */
 export const LAKEHOUSE_DUCKDB_CATALOG = 'lakehouse_main';
 
+/** `DRYDOCK_SAMPLE_ORDERS`: how many sample orders a new data directory gets (tests use few). */
+function sampleFromEnv(): SampleDataOptions {
+  const orders = Number(process.env.DRYDOCK_SAMPLE_ORDERS);
+  return Number.isInteger(orders) && orders > 0 ? { orders } : {};
+}
+
 /**
  * Table data of the local emulators of this data directory, one DuckDB file each, opened on first
  * query (never at start-up). Test seam: `ctx.services.sampleData` sets the sample size.
@@ -23,7 +29,7 @@ export function emulatorData(ctx: ServiceContext, kind: EmulatorKind): EmulatorD
   const plane = new EmulatorDataPlane({
     file: join(ctx.dataDir, 'emulators', `${kind}.duckdb`),
     catalog: kind === 'warehouse' ? DEFAULT_EMULATOR_SEED.database : LAKEHOUSE_DUCKDB_CATALOG,
-    sample: (ctx.services.sampleData as SampleDataOptions | undefined) ?? {},
+    sample: (ctx.services.sampleData as SampleDataOptions | undefined) ?? sampleFromEnv(),
   });
   ctx.services[key] = plane;
   ctx.onClose(() => plane.close());

@@ -6,3 +6,4 @@ export { DIALECTS, duckdbDialect, snowflakeDialect, databricksDialect, type Dial
 export { formatWall, resolveDateRange, wallTimeIn, type WallTime } from './dates';
 export * from './types';
 export { modelMeta, type MetaEntity, type MetaMember } from './meta';
+export { chartKindOf, chartSeries, formatCategory, formatNumber, toNumber, MAX_SERIES, type ChartSeries, type SeriesColumn, type WidgetChartKind } from './series';

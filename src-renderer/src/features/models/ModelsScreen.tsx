@@ -8,7 +8,9 @@ import { api, useSession } from '../../app/session';
 import { fetchAllPages } from '../../lib/paging';
 import { Badge, Button, Dialog, EmptyState, ProblemBanner, Spinner } from '../../lib/ui';
 import { useQuery } from '../../lib/useQuery';
+import { RouteTabs } from '../../lib/tabs';
 import { BranchOperationDialog, type BranchOperation } from './BranchOperationDialog';
+import { DataPreview } from './data/DataPreview';
 import { DeleteFileDialog, NewFileDialog, RenameFileDialog } from './FileDialogs';
 import { FileTree } from './FileTree';
 import { ModelsIcon } from './icons';
@@ -65,7 +67,7 @@ export default function ModelsScreen({ subpath }: ScreenProps) {
     );
   }
   if (requested === null) return <Spinner />;
-  return <Workbench deploymentId={requested} deployments={deployments.data.map((d) => ({ id: d.id, name: d.name }))} />;
+  return <Workbench deploymentId={requested} view={subpath[1] === 'data' ? 'data' : 'files'} deployments={deployments.data.map((d) => ({ id: d.id, name: d.name }))} />;
 }
 
 function branchLabel(branch: Branch, myId: number | undefined): string {
@@ -77,7 +79,7 @@ function branchLabel(branch: Branch, myId: number | undefined): string {
   return `${branch.branchName} · shared`;
 }
 
-function Workbench({ deploymentId, deployments }: { deploymentId: number; deployments: { id: number; name: string }[] }) {
+function Workbench({ deploymentId, deployments, view }: { deploymentId: number; deployments: { id: number; name: string }[]; view: 'files' | 'data' }) {
   const s = useModels(
     useShallow((state) => ({
       branches: state.branches,
@@ -152,7 +154,7 @@ function Workbench({ deploymentId, deployments }: { deploymentId: number; deploy
     return () => clearTimeout(timer);
   }, [s.notice, actions]);
 
-  const switchDeployment = (id: number) => actions.guardUnsaved('switch deployment', async () => navigate(`/models/${id}`));
+  const switchDeployment = (id: number) => actions.guardUnsaved('switch deployment', async () => navigate(`/models/${id}${view === 'data' ? '/data' : ''}`));
   const switchBranch = (name: string) => actions.guardUnsaved(`switch to ${name}`, () => actions.openBranch(name));
   const toggleDevMode = () => {
     if (devBranch) actions.guardUnsaved('leave dev mode', () => actions.leaveDevMode());
@@ -245,55 +247,81 @@ function Workbench({ deploymentId, deployments }: { deploymentId: number; deploy
       )}
       <ProblemBanner error={s.error} onDismiss={() => actions.setError(null)} />
 
-      <div className="models-workbench">
-        <FileTree onNew={() => setCreating(true)} onRename={setRenaming} onDelete={setDeleting} />
-        <div className="models-main">
-          <div className="editor-head">
-            {s.openPath ? (
-              <>
-                <span className="editor-path" title={s.openPath}>
-                  {s.openPath.split('/').map((part, i, all) => (
-                    <span key={i} className={i === all.length - 1 ? 'editor-file' : 'editor-dir'}>
-                      {part}
-                      {i < all.length - 1 && <span className="editor-sep">/</span>}
-                    </span>
-                  ))}
-                </span>
-                {openDirty && <span className="dirty-label">● Unsaved</span>}
-                {!editable && <span className="muted readonly-label">Read-only — enter dev mode to edit</span>}
-                <span className="editor-head-spacer" />
-                {editable && openDirty && (
-                  <Button className="btn-small" variant="ghost" disabled={s.busy !== null} onClick={() => discard([s.openPath!])} title="Drop unsaved edits of this file">
-                    Discard
-                  </Button>
-                )}
-                {editable && (
-                  <Button className="btn-small" variant={openDirty ? 'primary' : 'default'} disabled={!openDirty || s.busy !== null} onClick={() => void actions.save([s.openPath!])} title="Save (Ctrl/Cmd+S)">
-                    Save
-                  </Button>
-                )}
-              </>
-            ) : (
-              <span className="muted">{s.filesLoading ? 'Loading the branch…' : 'Open a file from the tree.'}</span>
-            )}
-          </div>
-          <div className="editor-area">
-            <Suspense fallback={<Spinner label="Loading the editor…" />}>
-              <ModelEditor />
-            </Suspense>
-            {!s.openPath && !s.filesLoading && (
-              <div className="editor-empty">
-                <ModelsIcon name="file" size={28} />
-                <p>Pick a cube or view in the file tree.</p>
-                <p className="muted">
-                  {editable ? 'Diagnostics update as you type; Ctrl/Cmd+S saves; F12 goes to a reference’s definition.' : 'Turn on dev mode to edit files on your personal branch.'}
-                </p>
-              </div>
-            )}
-          </div>
-          <ProblemsPanel />
+      <RouteTabs
+        base={`/models/${deploymentId}`}
+        label="Models views"
+        current={view}
+        tabs={[
+          { id: 'files', title: 'Files', path: '' },
+          { id: 'data', title: 'Data', path: '/data' },
+        ]}
+      />
+
+      {view === 'data' ? (
+        <div className="models-data">
+          {branch ? (
+            <DataPreview
+              key={`${deploymentId}:${branch.branchName}`}
+              deploymentId={deploymentId}
+              branch={branch.branchName}
+              isDeployBranch={branch.isDeployBranch}
+              canLoadTables={me?.role === 'admin' || me?.role === 'developer'}
+            />
+          ) : (
+            <Spinner label="Loading the branch…" />
+          )}
         </div>
-      </div>
+      ) : (
+        <div className="models-workbench">
+          <FileTree onNew={() => setCreating(true)} onRename={setRenaming} onDelete={setDeleting} />
+          <div className="models-main">
+            <div className="editor-head">
+              {s.openPath ? (
+                <>
+                  <span className="editor-path" title={s.openPath}>
+                    {s.openPath.split('/').map((part, i, all) => (
+                      <span key={i} className={i === all.length - 1 ? 'editor-file' : 'editor-dir'}>
+                        {part}
+                        {i < all.length - 1 && <span className="editor-sep">/</span>}
+                      </span>
+                    ))}
+                  </span>
+                  {openDirty && <span className="dirty-label">● Unsaved</span>}
+                  {!editable && <span className="muted readonly-label">Read-only — enter dev mode to edit</span>}
+                  <span className="editor-head-spacer" />
+                  {editable && openDirty && (
+                    <Button className="btn-small" variant="ghost" disabled={s.busy !== null} onClick={() => discard([s.openPath!])} title="Drop unsaved edits of this file">
+                      Discard
+                    </Button>
+                  )}
+                  {editable && (
+                    <Button className="btn-small" variant={openDirty ? 'primary' : 'default'} disabled={!openDirty || s.busy !== null} onClick={() => void actions.save([s.openPath!])} title="Save (Ctrl/Cmd+S)">
+                      Save
+                    </Button>
+                  )}
+                </>
+              ) : (
+                <span className="muted">{s.filesLoading ? 'Loading the branch…' : 'Open a file from the tree.'}</span>
+              )}
+            </div>
+            <div className="editor-area">
+              <Suspense fallback={<Spinner label="Loading the editor…" />}>
+                <ModelEditor />
+              </Suspense>
+              {!s.openPath && !s.filesLoading && (
+                <div className="editor-empty">
+                  <ModelsIcon name="file" size={28} />
+                  <p>Pick a cube or view in the file tree.</p>
+                  <p className="muted">
+                    {editable ? 'Diagnostics update as you type; Ctrl/Cmd+S saves; F12 goes to a reference’s definition.' : 'Turn on dev mode to edit files on your personal branch.'}
+                  </p>
+                </div>
+              )}
+            </div>
+            <ProblemsPanel />
+          </div>
+        </div>
+      )}
 
       <BranchOperationDialog operation={operation} branch={branch} deployBranch={deployBranch} onClose={() => setOperation(null)} onSwitch={setOperation} />
       <NewFileDialog open={creating} onClose={() => setCreating(false)} />

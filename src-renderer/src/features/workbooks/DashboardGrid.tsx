@@ -16,6 +16,9 @@ import {
   widgetTitle,
   widgetTypeLabel,
 } from './dashboard';
+import { formatCategory, formatNumber, toNumber } from '../../../../src-shared/model/query';
+import { QueryChart } from '../../lib/charts/QueryChart';
+import { useWidgetData, widgetQuery } from './widgetData';
 import './workbooks.css';
 
 /** How a widget fares in a promotion (the diff colours it). */
@@ -44,13 +47,15 @@ export interface DashboardGridProps {
   focusId?: string | null;
   onFocus?: (id: string | null) => void;
   emptyText?: string;
+  /** Run each chart's query on this deployment; without it charts name their query (side-by-side views). */
+  deploymentId?: number | null;
 }
 
 /**
  * A dashboard drawn from its config: a CSS grid with `layout.cols` columns and `layout.rowHeight`
  * rows, each widget placed at its `position` (x, y, w, h), themed with the dashboard's colours.
  */
-export function DashboardGrid({ config, label, marks, ghosts = [], dimUnmarked = false, compact = false, focusId = null, onFocus, emptyText = 'No widgets' }: DashboardGridProps) {
+export function DashboardGrid({ config, label, marks, ghosts = [], dimUnmarked = false, compact = false, focusId = null, onFocus, emptyText = 'No widgets', deploymentId = null }: DashboardGridProps) {
   const widgets = topLevelWidgets(config);
   const metrics = gridMetrics(config, [...widgets, ...ghosts.map((g) => ({ id: g.id, type: 'SPACER' as const, position: g.position }))]);
   const theme = themeColors(config);
@@ -102,6 +107,7 @@ export function DashboardGrid({ config, label, marks, ghosts = [], dimUnmarked =
               focused={focusId === widget.id}
               onFocus={onFocus}
               compact={compact}
+              deploymentId={deploymentId}
             />
           ))}
         </div>
@@ -119,6 +125,7 @@ function WidgetCard({
   focused,
   onFocus,
   compact,
+  deploymentId,
 }: {
   widget: DashboardWidget;
   config: DashboardConfig | null;
@@ -128,6 +135,7 @@ function WidgetCard({
   focused: boolean;
   onFocus?: (id: string | null) => void;
   compact: boolean;
+  deploymentId: number | null;
 }) {
   const p = placement(widget.position, cols);
   const title = widgetTitle(widget);
@@ -163,7 +171,7 @@ function WidgetCard({
         {title ?? <span className="dash-untitled">{widget.id}</span>}
       </div>
       {subtitle && !compact && <div className="dash-widget-sub">{subtitle}</div>}
-      {isTabbedContainer(widget) ? <Tabs widget={widget} config={config} compact={compact} /> : <WidgetBody widget={widget} />}
+      {isTabbedContainer(widget) ? <Tabs widget={widget} config={config} compact={compact} /> : <WidgetBody widget={widget} deploymentId={deploymentId} compact={compact} />}
     </div>
   );
 }
@@ -210,58 +218,9 @@ function Tabs({ widget, config, compact }: { widget: DashboardWidget; config: Da
   );
 }
 
-/** A deterministic pseudo-random series per widget, so its drawing is stable between renders. */
-function seriesFor(id: string, count: number): number[] {
-  let seed = 0;
-  for (const char of id) seed = (seed * 31 + char.charCodeAt(0)) >>> 0;
-  return Array.from({ length: count }, () => {
-    seed = (seed * 1103515245 + 12345) >>> 0;
-    return 0.25 + ((seed >>> 8) % 1000) / 1333;
-  });
-}
-
-function WidgetBody({ widget }: { widget: DashboardWidget }) {
+function WidgetBody({ widget, deploymentId, compact }: { widget: DashboardWidget; deploymentId: number | null; compact: boolean }) {
   const kind = chartKind(widget);
-  if (kind === 'bar') {
-    const values = seriesFor(widget.id, 8);
-    return (
-      <svg className="dash-chart" viewBox="0 0 100 40" preserveAspectRatio="none" aria-hidden="true">
-        {values.map((v, i) => (
-          <rect key={i} x={i * 12.5 + 2} width={8.5} y={40 - v * 38} height={v * 38} rx={1} />
-        ))}
-      </svg>
-    );
-  }
-  if (kind === 'line') {
-    // Smoothed and trending upwards: reads as a time series rather than noise.
-    const raw = seriesFor(widget.id, 10);
-    const values = raw.map((v, i) => ((raw[Math.max(0, i - 1)] + v + raw[Math.min(raw.length - 1, i + 1)]) / 3) * 0.6 + (i / raw.length) * 0.35);
-    const points = values.map((v, i) => `${(i / (values.length - 1)) * 100},${40 - v * 36}`).join(' ');
-    return (
-      <svg className="dash-chart dash-chart-line" viewBox="0 0 100 40" preserveAspectRatio="none" aria-hidden="true">
-        <polyline points={`0,40 ${points} 100,40`} className="area" />
-        <polyline points={points} className="stroke" vectorEffect="non-scaling-stroke" />
-      </svg>
-    );
-  }
-  if (kind === 'pie') {
-    return (
-      <svg className="dash-chart dash-chart-pie" viewBox="0 0 40 40" aria-hidden="true">
-        <circle cx="20" cy="20" r="15" className="slice-a" />
-        <path d="M20 20 L20 5 A15 15 0 0 1 34.3 24.6 Z" className="slice-b" />
-      </svg>
-    );
-  }
-  if (kind === 'table') {
-    return (
-      <div className="dash-table-lines" aria-hidden="true">
-        <span />
-        <span />
-        <span />
-      </div>
-    );
-  }
-  if (kind === 'number') return <div className="dash-number" aria-hidden="true">123</div>;
+  if (kind) return <ChartBody widget={widget} kind={kind} deploymentId={deploymentId} compact={compact} />;
   if (widget.type === 'TEXT') {
     const text = widgetText(widget);
     return text ? <p className="dash-text">{text}</p> : null;
@@ -270,4 +229,84 @@ function WidgetBody({ widget }: { widget: DashboardWidget }) {
     return <div className="dash-control" aria-hidden="true" />;
   }
   return null;
+}
+
+/** `orders.count, orders.total_amount by orders.status`: what a chart shows, where it is not run. */
+function querySummary(query: Record<string, unknown>): string {
+  const list = (key: string) => (Array.isArray(query[key]) ? (query[key] as unknown[]) : []);
+  const measures = list('measures').filter((m): m is string => typeof m === 'string');
+  const by = [
+    ...list('timeDimensions').map((t) => (t as { dimension?: string; granularity?: string }).dimension + ((t as { granularity?: string }).granularity ? ` by ${(t as { granularity?: string }).granularity}` : '')),
+    ...list('dimensions').filter((d): d is string => typeof d === 'string'),
+  ];
+  return `${measures.join(', ') || 'no measure'}${by.length ? ` · ${by.join(', ')}` : ''}`;
+}
+
+/**
+ * A CHART widget drawn from its query's real result (`config.query`, run on the deployment). Without
+ * a deployment (side-by-side promotion views) it names what it would show; a failing query says why.
+ */
+function ChartBody({ widget, kind, deploymentId, compact }: { widget: DashboardWidget; kind: NonNullable<ReturnType<typeof chartKind>>; deploymentId: number | null; compact: boolean }) {
+  const query = widgetQuery(widget);
+  const data = useWidgetData(deploymentId, query);
+  if (!query) return <div className="dash-nodata">This chart has no query in its config.</div>;
+  if (deploymentId === null) return <div className="dash-query-summary" title={JSON.stringify(query)}>{querySummary(query)}</div>;
+  if (!data || data.state === 'loading') {
+    return (
+      <div className="dash-loading" role="status">
+        <span className="spinner" aria-hidden="true" /> Loading…
+      </div>
+    );
+  }
+  if (data.state === 'error') {
+    return (
+      <div className="dash-error" role="alert">
+        This chart’s query failed: {data.message}
+      </div>
+    );
+  }
+  const { columns, data: rows } = data.result;
+  if (rows.length === 0) return <div className="dash-nodata">The query returned no rows.</div>;
+  const label = widgetTitle(widget) ?? widget.id;
+  if (kind === 'number') {
+    const measure = columns.find((c) => c.kind === 'measure');
+    const value = measure ? toNumber(rows[0]![measure.key]) : null;
+    return (
+      <div className="dash-number" aria-label={`${label}: ${value ?? 'no value'}`} title={value === null ? undefined : value.toLocaleString()}>
+        {formatNumber(value)}
+        {measure && !compact && <div className="dash-number-label">{measure.title}</div>}
+      </div>
+    );
+  }
+  if (kind === 'table') {
+    return (
+      <div className="dash-table-wrap">
+        <table className="dash-table" aria-label={label}>
+          <thead>
+            <tr>
+              {columns.map((c) => (
+                <th key={c.key}>{c.title}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.slice(0, compact ? 3 : 50).map((row, i) => (
+              <tr key={i}>
+                {columns.map((c) => (
+                  <td key={c.key} className={c.kind === 'measure' ? 'num' : ''}>
+                    {c.kind === 'measure' ? formatNumber(toNumber(row[c.key])) : formatCategory(row[c.key], c.type)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+  }
+  return (
+    <div className="dash-chart">
+      <QueryChart kind={kind} columns={columns} data={rows} label={label} compact={compact} />
+    </div>
+  );
 }

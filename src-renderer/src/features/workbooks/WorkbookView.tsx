@@ -79,7 +79,7 @@ export function WorkbookView({
                   </div>
                 </div>
               </div>
-              <DashboardBody config={config} version={shown} />
+              <DashboardBody config={config} version={shown} deploymentId={deploymentId} />
             </div>
             <aside className="side">
               <WorkbookFacts workbook={workbook} />
@@ -106,7 +106,7 @@ function DashboardFacts({ config }: { config: DashboardConfig }) {
   );
 }
 
-export function DashboardBody({ config, version }: { config: DashboardConfig | null; version: DashboardVersion }) {
+export function DashboardBody({ config, version, deploymentId }: { config: DashboardConfig | null; version: DashboardVersion; deploymentId: number }) {
   if (!config) return <EmptyState title={`No ${version} dashboard`}>{version === 'published' ? 'The draft has not been published yet.' : 'This workbook has no saved draft.'}</EmptyState>;
   if (config.kind === 'APP') {
     const files = Object.keys(config.app?.files ?? {});
@@ -123,7 +123,7 @@ export function DashboardBody({ config, version }: { config: DashboardConfig | n
       </div>
     );
   }
-  return <DashboardGrid config={config} label={`${version === 'draft' ? 'Draft' : 'Published'} dashboard widgets`} />;
+  return <DashboardGrid config={config} deploymentId={deploymentId} label={`${version === 'draft' ? 'Draft' : 'Published'} dashboard widgets`} />;
 }
 
 function WorkbookFacts({ workbook }: { workbook: WorkbookDetail }) {

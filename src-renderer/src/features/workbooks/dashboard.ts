@@ -1,3 +1,4 @@
+import { chartKindOf } from '../../../../src-shared/model/query';
 /**
  * How a dashboard config becomes a picture: grid metrics from its layout, widget placement, and
  * the human-readable bits (title, subtitle, tabs) read from each widget's free-form config.
@@ -145,14 +146,7 @@ export function widgetSubtitle(widget: Pick<DashboardWidget, 'type' | 'config'>)
 
 /** Chart kinds the card's small drawing distinguishes. */
 export function chartKind(widget: Pick<DashboardWidget, 'type' | 'config'>): 'bar' | 'line' | 'pie' | 'table' | 'number' | null {
-  if (widget.type !== 'CHART') return null;
-  const config = asObject(widget.config);
-  const kind = (firstString(config, ['chartType', 'visualization', 'vizType']) ?? firstString(asObject(config?.visualization), ['type']) ?? '').toLowerCase();
-  if (/line|area|trend|time/.test(kind)) return 'line';
-  if (/pie|donut|doughnut/.test(kind)) return 'pie';
-  if (/table|pivot|grid/.test(kind)) return 'table';
-  if (/number|kpi|metric|single|big/.test(kind)) return 'number';
-  return 'bar';
+  return chartKindOf(widget.type, widget.config);
 }
 
 export interface ContainerTab {

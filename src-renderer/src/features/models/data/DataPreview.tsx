@@ -1,0 +1,197 @@
+import { useEffect, useRef, useState } from 'react';
+import type { QueryRun } from '../../../../../src-shared/api/queries';
+import { FILTER_OPERATORS } from '../../../../../src-shared/model/query';
+import { toShownError, type ShownError } from '../../../lib/errors';
+import { QueryChart, type ChartKind } from '../../../lib/charts/QueryChart';
+import { Badge, Button, EmptyState, ProblemBanner, Spinner } from '../../../lib/ui';
+import { useQuery } from '../../../lib/useQuery';
+import { EMPTY_PICK, loadCatalog, toQuery, type PickedQuery } from './catalog';
+import { LoadTableDialog } from './LoadTableDialog';
+import { MemberPicker } from './MemberPicker';
+import { ResultTable } from './ResultTable';
+import { runQuery } from './runs';
+import './data.css';
+
+type View = 'table' | 'chart' | 'sql';
+
+/**
+ * The data preview of Models: pick members of the branch's compiled model (or write the query as
+ * JSON), run it on the service (cancellable, with progress), and read the rows, a chart and the SQL.
+ */
+export function DataPreview({ deploymentId, branch, isDeployBranch, canLoadTables }: { deploymentId: number; branch: string | null; isDeployBranch: boolean; canLoadTables: boolean }) {
+  const catalog = useQuery((signal) => loadCatalog(deploymentId, branch, isDeployBranch, signal), [deploymentId, branch, isDeployBranch], 'Loading the model');
+  const [pick, setPick] = useState<PickedQuery>(EMPTY_PICK);
+  const [jsonMode, setJsonMode] = useState(false);
+  const [jsonText, setJsonText] = useState('');
+  const [run, setRun] = useState<QueryRun | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
+  const [view, setView] = useState<View>('table');
+  const [chartKind, setChartKind] = useState<ChartKind | 'auto'>('auto');
+  const [loading, setLoading] = useState(false);
+  const controller = useRef<AbortController | null>(null);
+
+  useEffect(() => () => controller.current?.abort(), []);
+
+  const dims = (catalog.data?.entities ?? []).flatMap((e) => e.dimensions);
+  const running = run?.status === 'RUNNING';
+
+  const start = async () => {
+    let query: unknown;
+    if (jsonMode) {
+      try {
+        query = JSON.parse(jsonText);
+      } catch (e) {
+        setError({ title: 'The query is not valid JSON', detail: e instanceof Error ? e.message : String(e), code: null, status: null, fields: [] });
+        return;
+      }
+    } else query = toQuery(pick);
+    controller.current?.abort();
+    const abort = new AbortController();
+    controller.current = abort;
+    setError(null);
+    setRun(null);
+    try {
+      const done = await runQuery(deploymentId, branch, query, setRun, abort.signal);
+      if (done.status === 'FAILED') setError({ title: 'The query failed', detail: done.error?.message ?? 'Unknown failure', code: done.error?.code ?? null, status: null, fields: [] });
+    } catch (e) {
+      if (!abort.signal.aborted) setError(toShownError(e, 'Running the query'));
+    }
+  };
+  const cancel = () => {
+    controller.current?.abort();
+    setRun((r) => (r && r.status === 'RUNNING' ? { ...r, status: 'CANCELLED', error: { code: 'QUERY_CANCELLED', message: 'The query was cancelled.' } } : r));
+  };
+  const toggleJson = () => {
+    if (!jsonMode) setJsonText(JSON.stringify(toQuery(pick), null, 2));
+    setJsonMode(!jsonMode);
+  };
+  const setFilter = (i: number, patch: Partial<PickedQuery['filters'][number]>) => setPick({ ...pick, filters: pick.filters.map((f, k) => (k === i ? { ...f, ...patch } : f)) });
+
+  if (catalog.error && !catalog.data) return <ProblemBanner error={catalog.error} />;
+  if (!catalog.data) return <Spinner label="Loading the model's members…" />;
+
+  const result = run?.status === 'COMPLETED' ? run.result : undefined;
+  const hasTime = result?.columns.some((c) => c.kind === 'timeDimension') ?? false;
+  const kind: ChartKind = chartKind === 'auto' ? (hasTime ? 'line' : 'bar') : chartKind;
+  const empty = !jsonMode && pick.measures.length + pick.dimensions.length === 0 && !pick.time;
+
+  return (
+    <div className="data-preview">
+      <MemberPicker entities={catalog.data.entities} pick={pick} onChange={setPick} />
+      <div className="data-main">
+        <div className="data-bar">
+          <Button variant="primary" onClick={() => void start()} disabled={running || empty} title={isDeployBranch ? 'Run on the deploy branch' : `Run on ${branch} (saved edits included)`}>
+            Run query
+          </Button>
+          {running && (
+            <>
+              <Button onClick={cancel}>Cancel</Button>
+              <span className="data-progress" role="status" aria-label="Query progress">
+                <progress max={100} value={run.progress.percentComplete} /> {run.progress.stage}… {run.progress.percentComplete}%
+              </span>
+            </>
+          )}
+          {run?.status === 'CANCELLED' && <Badge tone="warn">cancelled</Badge>}
+          {result && (
+            <span className="muted small" role="status">
+              {result.rowCount.toLocaleString()} {result.rowCount === 1 ? 'row' : 'rows'} in {run!.durationMs} ms · {run!.sql?.dialect === 'duckdb' ? 'local emulator' : run!.sql?.dialect}
+            </span>
+          )}
+          <span className="grow" />
+          {!jsonMode && (
+            <label className="inline-field">
+              Limit <input type="number" min={1} max={50000} value={pick.limit} onChange={(e) => setPick({ ...pick, limit: Math.max(1, Math.min(50000, Number(e.target.value) || 1)) })} aria-label="Row limit" />
+            </label>
+          )}
+          <Button className="btn-small" variant="ghost" onClick={toggleJson} aria-pressed={jsonMode}>
+            {jsonMode ? 'Use the picker' : 'Edit as JSON'}
+          </Button>
+          {canLoadTables && (
+            <Button className="btn-small" onClick={() => setLoading(true)}>
+              Load table…
+            </Button>
+          )}
+        </div>
+
+        {jsonMode ? (
+          <textarea className="data-json" aria-label="Query JSON" spellCheck={false} value={jsonText} onChange={(e) => setJsonText(e.target.value)} rows={8} />
+        ) : (
+          <div className="data-filters">
+            {pick.time && (
+              <div className="filter-row">
+                <span className="muted small">{pick.time.dimension} from</span>
+                <input type="date" aria-label="From date" value={pick.time.from} onChange={(e) => setPick({ ...pick, time: { ...pick.time!, from: e.target.value } })} />
+                <span className="muted small">to</span>
+                <input type="date" aria-label="To date" value={pick.time.to} onChange={(e) => setPick({ ...pick, time: { ...pick.time!, to: e.target.value } })} />
+              </div>
+            )}
+            {pick.filters.map((f, i) => (
+              <div className="filter-row" key={i}>
+                <select aria-label="Filter member" value={f.member} onChange={(e) => setFilter(i, { member: e.target.value })}>
+                  <option value="">member…</option>
+                  {dims.map((d) => (
+                    <option key={d.name} value={d.name}>
+                      {d.name}
+                    </option>
+                  ))}
+                </select>
+                <select aria-label="Filter operator" value={f.operator} onChange={(e) => setFilter(i, { operator: e.target.value })}>
+                  {FILTER_OPERATORS.map((op) => (
+                    <option key={op} value={op}>
+                      {op}
+                    </option>
+                  ))}
+                </select>
+                {f.operator !== 'set' && f.operator !== 'notSet' && <input aria-label="Filter values" placeholder="values, comma separated" value={f.values} onChange={(e) => setFilter(i, { values: e.target.value })} />}
+                <button type="button" className="icon-button" aria-label="Remove filter" onClick={() => setPick({ ...pick, filters: pick.filters.filter((_, k) => k !== i) })}>
+                  ×
+                </button>
+              </div>
+            ))}
+            <Button className="btn-small" variant="ghost" onClick={() => setPick({ ...pick, filters: [...pick.filters, { member: '', operator: 'equals', values: '' }] })}>
+              + Filter
+            </Button>
+          </div>
+        )}
+
+        <ProblemBanner error={error} onDismiss={() => setError(null)} />
+
+        <div className="data-result">
+          <div className="tabs" role="tablist" aria-label="Result views">
+            {(['table', 'chart', 'sql'] as View[]).map((v) => (
+              <button key={v} type="button" role="tab" aria-selected={view === v} className={`tab ${view === v ? 'active' : ''}`} onClick={() => setView(v)}>
+                {v === 'table' ? 'Table' : v === 'chart' ? 'Chart' : 'SQL'}
+              </button>
+            ))}
+            {view === 'chart' && (
+              <select aria-label="Chart type" className="chart-kind" value={chartKind} onChange={(e) => setChartKind(e.target.value as ChartKind | 'auto')}>
+                <option value="auto">auto</option>
+                <option value="bar">bar</option>
+                <option value="line">line</option>
+                <option value="pie">pie</option>
+              </select>
+            )}
+          </div>
+          {!run && !error && <EmptyState title="No result yet">Pick measures and dimensions on the left, then run the query.</EmptyState>}
+          {running && <Spinner label="Running…" />}
+          {view === 'table' && result && <ResultTable columns={result.columns} data={result.data} />}
+          {view === 'chart' && result && (
+            <div className="data-chart">
+              <QueryChart kind={kind} columns={result.columns} data={result.data} label="Query result" />
+            </div>
+          )}
+          {view === 'sql' && run?.sql && (
+            <div className="data-sql">
+              <div className="muted small">
+                {run.sql.dialect} on data source {run.sql.dataSource}
+                {run.sql.params.length > 0 && <> · parameters {JSON.stringify(run.sql.params)}</>}
+              </div>
+              <pre aria-label="Generated SQL">{run.sql.sql}</pre>
+            </div>
+          )}
+        </div>
+      </div>
+      <LoadTableDialog open={loading} deploymentId={deploymentId} onClose={() => setLoading(false)} />
+    </div>
+  );
+}
