@@ -40,18 +40,20 @@ function closedPort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  serve = await startServe({ env: { DRYDOCK_BOOTSTRAP_API_KEY: KEY }, args: ['--no-login-link'] });
+  // Generous: a cold start on a loaded machine takes tens of seconds.
+  serve = await startServe({ env: { DRYDOCK_BOOTSTRAP_API_KEY: KEY }, args: ['--no-login-link'], timeoutMs: 110_000 });
   api = apiAt(serve.url, KEY);
   env = cliEnv({ DRYDOCK_URL: serve.url, DRYDOCK_API_KEY: KEY });
   // Each new deployment holds the sample project on its deploy branch.
   a = await createDeployment('cli-a');
   b = await createDeployment('cli-b');
-});
+}, 120_000);
 afterAll(async () => {
   await serve?.stop();
 });
 
-describe('drydock API commands', () => {
+// Each test spawns the CLI several times: generous on a loaded machine.
+describe('drydock API commands', { timeout: 120_000 }, () => {
   it('deployments lists every deployment; --json prints them as an array', async () => {
     const text = await drydock('deployments');
     expect(text.status, text.stderr).toBe(0);
@@ -201,7 +203,8 @@ describe('drydock API commands', () => {
   });
 });
 
-describe('drydock login, profiles, logout', () => {
+// Each test spawns the CLI several times: generous on a loaded machine.
+describe('drydock login, profiles, logout', { timeout: 120_000 }, () => {
   it('login checks the key against the service, then saves the profile with its key in the secret store, not in SQLite', { timeout: 120_000 }, async () => {
     const home = cliEnv({ DRYDOCK_SECRETS: 'file' });
     const bad = await runCli(['login', '--profile', 'remote', '--url', serve.url], { env: home, input: 'dd_not_the_key_0000000000000000000000000000\n' });
@@ -265,7 +268,8 @@ describe('drydock login, profiles, logout', () => {
   });
 });
 
-describe('drydock promote --to-profile', () => {
+// Each test spawns the CLI several times: generous on a loaded machine.
+describe('drydock promote --to-profile', { timeout: 120_000 }, () => {
   const REMOTE_KEY = 'dd_cli_remote_key_abcdefghijklmnopqrstuvwxyz012';
   let remote: ServeProcess;
   let remoteApi: ApiCaller;
@@ -306,7 +310,8 @@ describe('drydock promote --to-profile', () => {
   });
 });
 
-describe('drydock --help', () => {
+// Each test spawns the CLI several times: generous on a loaded machine.
+describe('drydock --help', { timeout: 120_000 }, () => {
   it('every command and subcommand has help with its usage, options and description', async () => {
     const program = buildProgram(() => {}, () => {});
     const all = (command: typeof program, prefix: string[] = []): [string, typeof program][] =>

@@ -16,12 +16,13 @@ beforeAll(async () => {
   await getJobRunner(svc.ctx).stop();
   env = cliEnv({ DRYDOCK_URL: svc.url, DRYDOCK_API_KEY: ADMIN_KEY });
   id = await createDeployment(svc, 'cli-jobs');
-});
+}, 120_000);
 afterAll(async () => svc?.stop());
 
 const push = (...extra: string[]) => ['push', 'product_sales', '-d', String(id), '--schema', 'PUBLIC', ...extra];
 
-describe('drydock jobs', () => {
+// Each test spawns the CLI several times: generous on a loaded machine.
+describe('drydock jobs', { timeout: 120_000 }, () => {
   it('--no-wait returns the queued job at once; jobs list shows it running; jobs cancel ends it', async () => {
     const started = await runCli(push('--no-wait', '--json'), { env });
     expect(started.status, started.stderr).toBe(0);

@@ -86,7 +86,8 @@ beforeAll(() => {
   warnings = project({ 'model/cubes/customers.yml': CLEAN_CUBE, 'model/views/customer_view.yml': VIEW_WITH_WARNING, 'README.md': '# not a model file\n' });
 });
 
-describe('drydock validate', () => {
+// Each test spawns the CLI several times: generous on a loaded machine.
+describe('drydock validate', { timeout: 120_000 }, () => {
   it('exits 0 on the sample project and says so in one line', async () => {
     const result = await runCli(['validate', SAMPLE], { cwd: ROOT });
     expect(result.status, result.stderr).toBe(0);

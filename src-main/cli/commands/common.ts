@@ -1,8 +1,8 @@
 // What every API command starts with: the connection, the output, the progress display.
 import { connect, type Connection, type ConnectionOptions } from '../api/connection';
-import { getJob, type JobInfo, type JobRef } from '../api/jobs';
+import type { JobInfo, JobRef } from '../api/jobs';
 import { resolveDeployment } from '../api/resolve';
-import { assertCompleted, describeJob, waitForJob, type WaitOutcome } from '../api/wait';
+import type { WaitOutcome } from '../api/wait';
 import { createOutput, type Output } from '../output';
 import { createProgress, type Progress } from '../progress';
 import type { Deployment } from '../../../src-shared/api/deployments';
@@ -39,6 +39,8 @@ export async function followJob(
   ref: JobRef,
   options: { wait: boolean; allowPartial?: boolean },
 ): Promise<WaitOutcome | null> {
+  // Loaded here: the job vocabulary reads every job area's contract, which most commands never need.
+  const [{ getJob }, { assertCompleted, describeJob, waitForJob }] = await Promise.all([import('../api/jobs'), import('../api/wait')]);
   const job = await getJob(ctx.conn, ref);
   if (!options.wait) {
     ctx.out.result({ job });
@@ -52,4 +54,4 @@ export async function followJob(
 }
 
 export const jobLine = (job: JobInfo) =>
-  `${describeJob(job)}: ${job.status}${job.error ? ` (${job.error.code}: ${job.error.message})` : ''}`;
+  `${job.kind} job ${job.id}: ${job.status}${job.error ? ` (${job.error.code}: ${job.error.message})` : ''}`;
