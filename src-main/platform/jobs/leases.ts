@@ -5,6 +5,7 @@
  */
 import type { Logger } from '../../context';
 import type { Db } from '../db/connection';
+import { RESUMED_STAGE, WORKER_LOST_STAGE } from './owners';
 import { expiryFor } from './retention';
 import { addMs, toJob, type JobRow } from './store';
 import type { Job, JobErrorInfo } from './types';
@@ -37,7 +38,8 @@ export function claimJobs(db: Db, owner: string, now: string, leaseMs: number, k
   const rows: JobRow[] = [];
   const claim = db.prepare(
     `UPDATE jobs SET status = 'RUNNING', lease_owner = ?, lease_expires_at = ?, heartbeat_at = ?, attempts = attempts + 1,
-       started_at = COALESCE(started_at, ?)
+       started_at = COALESCE(started_at, ?),
+       progress = CASE WHEN json_extract(progress, '$.stage') = '${WORKER_LOST_STAGE}' THEN json_set(progress, '$.stage', '${RESUMED_STAGE}') ELSE progress END
      WHERE id = (
        SELECT id FROM jobs
        WHERE kind = ? AND ((status = 'QUEUED' AND available_at <= ?) OR (status = 'RUNNING' AND lease_expires_at < ?))
@@ -104,4 +106,48 @@ export function reapExpiredLeases(db: Db, now: string, emit: (job: Job) => void,
       emit(toJob(updated));
     }
   }
+}
+
+/**
+ * Jobs whose worker is gone show it: their lease ends now (when the owner is known dead, instead of
+ * when it would have lapsed) and their stage reads "worker lost, resuming" until a worker takes
+ * them up again or the reaper ends them. Each gets a warning in its log. Returns how many.
+ * Run inside the caller's immediate transaction.
+ */
+/** Cheap read: does another worker hold any job? Most ticks find none and take no write lock. */
+export function othersHoldJobs(db: Db, self: string): boolean {
+  return (
+    db.prepare(`SELECT 1 FROM jobs WHERE status IN ('RUNNING', 'CANCELLING') AND lease_owner IS NOT NULL AND lease_owner <> ? LIMIT 1`).get(self) !==
+    undefined
+  );
+}
+
+export function markLostWorkers(db: Db, self: string, now: string, isKnownDead: (owner: string) => boolean, log: Logger | undefined): number {
+  const held = db
+    .prepare(
+      `SELECT id, status, attempts, max_attempts, resumable, lease_owner, lease_expires_at, progress FROM jobs
+       WHERE status IN ('RUNNING', 'CANCELLING') AND lease_owner IS NOT NULL AND lease_owner <> ?`,
+    )
+    .all(self) as Pick<JobRow, 'id' | 'status' | 'attempts' | 'max_attempts' | 'resumable' | 'lease_owner' | 'lease_expires_at' | 'progress'>[];
+  const mark = db.prepare(`UPDATE jobs SET lease_expires_at = ?, progress = ? WHERE id = ? AND lease_owner = ?`);
+  const note = db.prepare('INSERT INTO job_logs (job_id, attempt, level, message, fields, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+  let marked = 0;
+  for (const row of held) {
+    const lapsed = row.lease_expires_at !== null && row.lease_expires_at < now;
+    const dead = !lapsed && isKnownDead(row.lease_owner!);
+    if (!lapsed && !dead) continue;
+    const progress = JSON.parse(row.progress) as { stage: string; percentComplete: number };
+    // Already marked (a lapsed lease we or another worker shortened); a dead owner's live lease is always ended.
+    if (lapsed && progress.stage === WORKER_LOST_STAGE) continue;
+    // Only a job that will run again says "resuming"; the reaper ends the others with their reason.
+    const resumes = row.status === 'RUNNING' && row.resumable === 1 && row.attempts < row.max_attempts;
+    if (!dead && !resumes) continue;
+    const leaseEnds = dead ? addMs(now, -1) : row.lease_expires_at!;
+    mark.run(leaseEnds, resumes ? JSON.stringify({ ...progress, stage: WORKER_LOST_STAGE }) : row.progress, row.id, row.lease_owner);
+    const reason = dead ? 'its process ended' : 'it stopped renewing its lease';
+    note.run(row.id, row.attempts, 'warn', `Worker lost (${reason})${resumes ? '; resuming' : ''}`, JSON.stringify({ leaseOwner: row.lease_owner, stage: progress.stage }), now);
+    log?.warn('job worker lost; resuming', { jobId: row.id, leaseOwner: row.lease_owner, reason });
+    marked++;
+  }
+  return marked;
 }

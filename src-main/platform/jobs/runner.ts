@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Logger } from '../../context';
 import type { PageRequest, PageResult } from '../../http/pagination';
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import { RunningJobs, type Registration } from './execution';
-import { anythingToClaim, claimJobs, reapExpiredLeases, renewLease } from './leases';
+import { anythingToClaim, claimJobs, markLostWorkers, othersHoldJobs, reapExpiredLeases, renewLease } from './leases';
+import { isOwnerKnownDead, newOwnerId } from './owners';
 import { getJob, jobLogs, listJobs } from './queries';
 import { DEFAULT_RETENTION_MS, expiryFor, sweepExpiredJobs } from './retention';
 import { toJob, type JobRow } from './store';
@@ -18,8 +17,10 @@ export interface JobRunnerOptions {
   db: Db;
   clock: Clock;
   log?: Logger;
-  /** Identity of this worker in `lease_owner` (default host:pid:random). */
+  /** Identity of this worker in `lease_owner` (default `w1:pid:boot:random@host`, which lets a restart see its predecessor died). */
   owner?: string;
+  /** Whether a lease owner's process certainly ended (default: same host, and an earlier boot or a pid that is gone). */
+  isOwnerDead?: (owner: string) => boolean;
   /** How long a claim holds without a heartbeat (default 30 s). */
   leaseMs?: number;
   /** How often leases are renewed (default a third of the lease). */
@@ -53,6 +54,7 @@ export class JobRunner {
   private readonly pollMs: number;
   private readonly sweepMs: number;
   private readonly shutdownGraceMs: number;
+  private readonly isOwnerDead: (owner: string) => boolean;
   private readonly kinds = new Map<string, Registration>();
   private readonly running: RunningJobs;
   private readonly listeners = new Set<(job: Job) => void>();
@@ -66,7 +68,8 @@ export class JobRunner {
     this.db = options.db;
     this.clock = options.clock;
     this.log = options.log;
-    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.owner = options.owner ?? newOwnerId();
+    this.isOwnerDead = options.isOwnerDead ?? isOwnerKnownDead;
     this.leaseMs = options.leaseMs ?? 30_000;
     this.heartbeatMs = options.heartbeatMs ?? Math.max(10, Math.floor(this.leaseMs / 3));
     this.pollMs = options.pollMs ?? 250;
@@ -224,7 +227,12 @@ export class JobRunner {
     every(this.heartbeatMs, () => this.heartbeat());
     const sweepLogged = () =>
       void this.sweep().catch((error: Error) => this.log?.error('job retention sweep failed', { error: error.message }));
-    every(this.sweepMs, sweepLogged);
+    every(this.sweepMs, () => {
+      this.recoverLostWorkers();
+      sweepLogged();
+    });
+    // After a crash, the jobs the dead process held resume now rather than when their leases lapse.
+    this.recoverLostWorkers();
     this.poll();
     sweepLogged();
   }
@@ -275,6 +283,7 @@ export class JobRunner {
     const claimed = this.db
       .transaction((): JobRow[] => {
         const now = this.clock.now().toISOString();
+        markLostWorkers(this.db, this.owner, now, this.isOwnerDead, this.log);
         reapExpiredLeases(this.db, now, (job) => this.emit(job), this.log);
         const kinds = [...this.kinds.values()].map((r) => ({ kind: r.kind, free: r.concurrency - this.running.countOf(r.kind) }));
         return claimJobs(this.db, this.owner, now, this.leaseMs, kinds);
@@ -299,6 +308,15 @@ export class JobRunner {
         this.running.abort(job, 'cancel');
       }
     }
+  }
+
+  /**
+   * Ends the leases of jobs whose worker is known dead (a crashed earlier process of this host) and
+   * marks every job whose worker is lost "worker lost, resuming". Returns how many it marked.
+   */
+  recoverLostWorkers(): number {
+    if (this.stopping || !othersHoldJobs(this.db, this.owner)) return 0;
+    return this.db.transaction(() => markLostWorkers(this.db, this.owner, this.clock.now().toISOString(), this.isOwnerDead, this.log)).immediate();
   }
 
   /** Deletes finished jobs past their retention (after their kind's `onExpire`). Returns how many. */
