@@ -4,3 +4,20 @@ export { diffTrees, threeWayMerge, pathsShadowedByFiles } from './tree';
 export type { ChangeStatus, FlatTree, TreeChange, TreeFile } from './tree';
 export { KeyedMutex } from './mutex';
 export { findSampleProjectDir, readSampleModelFiles } from './sample';
+export { divergence, isAncestor, type Divergence } from './divergence';
+export {
+  REMOTE,
+  RemoteError,
+  clearRemoteTracking,
+  deleteRemoteBranch,
+  fetchRemote,
+  labelOf,
+  pushBranch,
+  redact,
+  remoteTrackingHead,
+  remoteTrackingHeads,
+  type FetchResult,
+  type RemoteEndpoint,
+  type RemoteErrorCode,
+  type RemoteOptions,
+} from './remote';

@@ -303,6 +303,11 @@ export class GitRepository {
     });
   }
 
+  /** Writes a commit holding exactly `files` with these parents; moves no branch (see `setHead`). */
+  async writeCommit(files: ReadonlyMap<string, TreeFile>, parents: string[], message: string, author: Signature): Promise<string> {
+    return this.writeCommitOf(files, parents, message, author);
+  }
+
   /** Creates `name` pointing at the head of `from` (or at commit `from` when it is an object id). */
   async createBranch(name: string, from: string): Promise<string> {
     this.assertBranchName(name);
