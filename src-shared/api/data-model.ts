@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DeploymentParams, defineRoute, Nullable, Page, PageInfo, PageQuery, Timestamp } from './contract';
+import { PushReport } from './git-host';
 
 // Data-model authoring under /build/api/v1: model files of a branch, dev mode, branches and their
 // operations, validation, and chunked uploads. Files live in a git repository per deployment.
@@ -160,6 +161,13 @@ export const Branch = Type.Object({
   headCommit: CommitId,
   hasUncommittedChanges: Type.Boolean(),
   createdAt: Nullable(Timestamp),
+  upstream: Nullable(Type.String({ description: 'The branch of the connected repository this branch pulls from and pushes to; null: local only' })),
+  ahead: Nullable(
+    Type.Integer({
+      description: 'Commits the branch has that the upstream (as last fetched) lacks; null when not tracking, or when the upstream branch does not exist on the remote (not pushed yet, or deleted there)',
+    }),
+  ),
+  behind: Nullable(Type.Integer({ description: 'Commits the upstream (as last fetched) has that the branch lacks; null like `ahead`' })),
 });
 export type Branch = Static<typeof Branch>;
 
@@ -275,8 +283,13 @@ export const BranchOperationResult = Type.Object({
   dryRun: Type.Boolean(),
   commit: Nullable(CommitId),
   changes: Type.Array(FileChange, { description: 'What changes on the target branch; dry runs carry content before and after' }),
+  push: Type.Optional(PushReport),
 });
 export type BranchOperationResult = Static<typeof BranchOperationResult>;
+
+const PUSH_NOTE =
+  ' When the target branch tracks an upstream, the new commit is pushed (fast-forward only) within the request and `push` says whether it ' +
+  'reached the remote; a push that fails never undoes the commit (`push.status` `rejected` or `failed` with the reason).';
 
 // ---- files ---------------------------------------------------------------------------------
 
@@ -413,7 +426,7 @@ export const finishDataModelUpload = defineRoute({
   operationId: 'finishDataModelUpload',
   tag: UPLOADS_TAG,
   summary: 'Check every file’s SHA-256 and commit all of them to the branch at once',
-  description: 'All files appear on the branch in one commit, or none do. Finishing a finished upload answers its result again.',
+  description: 'All files appear on the branch in one commit, or none do. Finishing a finished upload answers its result again.' + PUSH_NOTE,
   params: DeploymentParams,
   body: Type.Object({ uploadId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
   response: Type.Object({
@@ -423,6 +436,7 @@ export const finishDataModelUpload = defineRoute({
     commit: CommitId,
     changed: Type.Boolean({ description: 'False when the branch already had exactly these files' }),
     changes: Type.Array(FileChange),
+    push: Type.Optional(PushReport),
   }),
 });
 
@@ -499,7 +513,11 @@ export const deleteBranch = defineRoute({
   operationId: 'deleteBranch',
   tag: TAG,
   summary: 'Delete a branch; its child branches are re-parented to its parent',
-  description: 'The deploy branch cannot be deleted. `removeOnUpstream` also deletes it on the connected git host, if any.',
+  description:
+    'The deploy branch cannot be deleted. `removeOnUpstream=true` also deletes the branch it tracks on the connected repository — only when ' +
+    'the remote branch has no commits this branch lacks (409 `PUSH_REJECTED` otherwise: pull first); without a connection 409 ' +
+    '`UPSTREAM_NOT_CONNECTED`, for a branch that tracks nothing 409 `BRANCH_HAS_NO_UPSTREAM`, and nothing is deleted then. Deleting a ' +
+    'tracking branch without it keeps the remote branch, and later fetches do not bring it back.',
   params: DeploymentParams,
   query: Type.Object(
     { branchName: Type.String({ minLength: 1, maxLength: 100 }), removeOnUpstream: Type.Optional(Type.Boolean()) },
@@ -510,7 +528,7 @@ export const deleteBranch = defineRoute({
     deleted: Type.Literal(true),
     reparentedBranches: Type.Array(Type.String()),
     newParentBranch: Nullable(Type.String()),
-    removedOnUpstream: Type.Boolean({ description: 'False when no upstream repository is connected' }),
+    removedOnUpstream: Type.Boolean({ description: 'True when the remote branch was deleted too' }),
   }),
 });
 
@@ -538,7 +556,7 @@ export const commitBranch = defineRoute({
   operationId: 'commitBranch',
   tag: TAG,
   summary: 'Commit the uncommitted edits of a dev-mode branch',
-  description: 'Author: the caller. `paths` commits only those files’ edits.',
+  description: 'Author: the caller. `paths` commits only those files’ edits.' + PUSH_NOTE,
   params: DeploymentParams,
   body: Type.Object(
     { ...branchOperationFields, paths: Type.Optional(Type.Array(FilePath, { minItems: 1, maxItems: MAX_UPLOAD_FILES })) },
@@ -554,7 +572,7 @@ export const pullBranch = defineRoute({
   operationId: 'pullBranch',
   tag: TAG,
   summary: 'Bring the parent branch’s new commits into a branch',
-  description: '409 `MERGE_CONFLICT` with `conflicts` (paths) when both changed a file differently; nothing is changed then.',
+  description: '409 `MERGE_CONFLICT` with `conflicts` (paths) when both changed a file differently; nothing is changed then.' + PUSH_NOTE,
   params: DeploymentParams,
   body: BranchOperationBody,
   bodyOptional: true,
@@ -567,7 +585,7 @@ export const mergeBranch = defineRoute({
   operationId: 'mergeBranch',
   tag: TAG,
   summary: 'Merge a branch into its parent branch',
-  description: 'Commit first: uncommitted edits answer 409 `UNCOMMITTED_CHANGES`. Conflicts answer 409 `MERGE_CONFLICT` and change nothing.',
+  description: 'Commit first: uncommitted edits answer 409 `UNCOMMITTED_CHANGES`. Conflicts answer 409 `MERGE_CONFLICT` and change nothing.' + PUSH_NOTE,
   params: DeploymentParams,
   body: BranchOperationBody,
   bodyOptional: true,
@@ -580,7 +598,7 @@ export const mergeBranchToDefault = defineRoute({
   operationId: 'mergeBranchToDefault',
   tag: TAG,
   summary: 'Merge a branch into the deploy branch',
-  description: 'Commit first: uncommitted edits answer 409 `UNCOMMITTED_CHANGES`. Conflicts answer 409 `MERGE_CONFLICT` and change nothing.',
+  description: 'Commit first: uncommitted edits answer 409 `UNCOMMITTED_CHANGES`. Conflicts answer 409 `MERGE_CONFLICT` and change nothing.' + PUSH_NOTE,
   params: DeploymentParams,
   body: BranchOperationBody,
   bodyOptional: true,

@@ -104,8 +104,15 @@ describe('branches', () => {
     expect((await svc.call('PUT', `${buildPath(id)}/branches/staging-environment`, { body: { branchName: 'nope', isStagingEnvironmentEnabled: true } })).status).toBe(404);
   });
 
-  it('deletes a branch and re-parents its children to its parent', async () => {
+  it('removeOnUpstream without a connected repository answers 409 UPSTREAM_NOT_CONNECTED and deletes nothing', async () => {
     const res = await svc.call('DELETE', `${buildPath(id)}/branches?branchName=feature-a&removeOnUpstream=true`);
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('UPSTREAM_NOT_CONNECTED');
+    expect(await branchOf(id, 'feature-a')).toBeDefined();
+  });
+
+  it('deletes a branch and re-parents its children to its parent', async () => {
+    const res = await svc.call('DELETE', `${buildPath(id)}/branches?branchName=feature-a`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ branchName: 'feature-a', deleted: true, reparentedBranches: ['feature-a-sub'], newParentBranch: 'main', removedOnUpstream: false });
     expect((await branchOf(id, 'feature-a-sub'))!.parentBranch).toBe('main');

@@ -26,6 +26,8 @@ export interface GitServer {
   clone(repo: string): Promise<string>;
   /** Makes pushes to `repo` fail with `message` from a pre-receive hook (null: accept again). */
   refusePushes(repo: string, message: string | null): void;
+  /** Holds every answer back this long (to catch a transfer in flight). */
+  setDelay(ms: number): void;
   /** Authorization headers seen, in order (to check what a client sent). */
   requests: { method: string; path: string; user: string | null }[];
   close(): Promise<void>;
@@ -59,8 +61,18 @@ const backend = join(spawnSync('git', ['--exec-path'], { encoding: 'utf8' }).std
 export async function startGitServer(users: Record<string, string> = { alice: 'correct-horse' }): Promise<GitServer> {
   const root = mkdtempSync(join(tmpdir(), 'drydock-git-server-'));
   const requests: GitServer['requests'] = [];
+  let delayMs = 0;
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
+    if (delayMs > 0) {
+      const timer = setTimeout(() => serve(req, res), delayMs);
+      res.on('close', () => clearTimeout(timer));
+      return;
+    }
+    serve(req, res);
+  };
+
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const header = req.headers.authorization ?? '';
     const [user, ...rest] = header.startsWith('Basic ') ? Buffer.from(header.slice(6), 'base64').toString('utf8').split(':') : [];
@@ -139,6 +151,9 @@ export async function startGitServer(users: Record<string, string> = { alice: 'c
       return dir;
     },
     git: (cwd, ...args) => runGit(cwd, args),
+    setDelay: (ms) => {
+      delayMs = ms;
+    },
     async clone(repo) {
       const dir = mkdtempSync(join(tmpdir(), 'drydock-git-clone-'));
       await runGit(dir, ['clone', '-q', `http://${encodeURIComponent(firstUser)}:${encodeURIComponent(users[firstUser])}@127.0.0.1:${port}/${repo}`, '.']);

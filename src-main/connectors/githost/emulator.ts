@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GitRepository, type FileWrite, type Signature } from '../../platform/repo';
+import { GitRepository, type FileWrite, type RemoteEndpoint, type Signature } from '../../platform/repo';
 import {
   GitHostError,
   GitHostErrorCodes,
@@ -154,6 +154,11 @@ export class LocalGitHost implements GitHostConnector {
       }
     }
     return git.head(ref);
+  }
+
+  async gitRemote(target: { owner: string; repo: string }): Promise<RemoteEndpoint> {
+    const meta = this.requireMeta(target.owner, target.repo);
+    return { kind: 'local', gitdir: this.gitdirOf(meta.owner, meta.name), label: `${meta.owner}/${meta.name}` };
   }
 
   async readFile(owner: string, repo: string, ref: string, path: string): Promise<Uint8Array | null> {

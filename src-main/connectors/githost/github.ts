@@ -1,5 +1,6 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
+import type { RemoteEndpoint } from '../../platform/repo';
 import {
   GitHostError,
   GitHostErrorCodes,
@@ -204,6 +205,15 @@ export class GitHubAppClient implements GitHostConnector {
       this.request('GET', `/repos/${enc(owner)}/${enc(repo)}/commits/${enc(ref)}`, { auth: installation, accept: 'application/vnd.github.sha' }),
     );
     return response ? (await response.text()).trim() : null;
+  }
+
+  async gitRemote(target: { owner: string; repo: string; installationId: number; cloneUrl?: string | null }): Promise<RemoteEndpoint> {
+    let url = target.cloneUrl ?? null;
+    if (!url) {
+      const raw = await this.json<RawRepository>('GET', `/repos/${enc(target.owner)}/${enc(target.repo)}`, { auth: target.installationId });
+      url = toRepository(raw).cloneUrl;
+    }
+    return { kind: 'http', url, username: 'x-access-token', password: await this.installationToken(target.installationId) };
   }
 
   async readFile(owner: string, repo: string, ref: string, path: string): Promise<Uint8Array | null> {

@@ -1,3 +1,5 @@
+import type { RemoteEndpoint } from '../../platform/repo';
+
 /**
  * A repository host reached through an app installation (GitHub-App style): the app is installed on
  * accounts (users or organizations); each installation grants access to some repositories. A real
@@ -51,6 +53,11 @@ export interface GitHostConnector {
   resolveRef(owner: string, repo: string, ref: string): Promise<string | null>;
   /** File content at a ref; null when the file (or the ref) does not exist. */
   readFile(owner: string, repo: string, ref: string, path: string): Promise<Uint8Array | null>;
+  /**
+   * How git reaches a repository right now: its clone URL with a fresh installation access token
+   * (user `x-access-token`), or the bare repository on disk. `cloneUrl` saves a lookup when known.
+   */
+  gitRemote(target: { owner: string; repo: string; installationId: number; cloneUrl?: string | null }): Promise<RemoteEndpoint>;
 }
 
 export const GitHostErrorCodes = {

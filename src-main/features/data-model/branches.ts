@@ -5,6 +5,9 @@ import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/problem';
 import { branchNameProblem, type GitRepository } from '../../platform/repo';
 import { guarded, logRepositoryEvent, openRepository } from './repository';
+import { pushAfterChange } from './upstream/auto-push';
+import { resolveUpstream } from './upstream/endpoint';
+import { NOT_TRACKING, setUpstream, upstreamFieldsOf, type UpstreamFields } from './upstream/tracking';
 
 export interface BranchRow {
   deployment_id: number;
@@ -131,7 +134,7 @@ export function uncommittedCounts(ctx: ServiceContext, deploymentId: number): Ma
   return new Map(rows.map((r) => [r.branch, r.n]));
 }
 
-export function toBranch(state: BranchState, deployBranch: string, uncommitted: number): Branch {
+export function toBranch(state: BranchState, deployBranch: string, uncommitted: number, upstream: UpstreamFields = NOT_TRACKING): Branch {
   return {
     branchName: state.name,
     parentBranch: state.parent,
@@ -143,13 +146,17 @@ export function toBranch(state: BranchState, deployBranch: string, uncommitted: 
     headCommit: state.head,
     hasUncommittedChanges: uncommitted > 0,
     createdAt: state.createdAt,
+    upstream: upstream.upstream,
+    ahead: upstream.ahead,
+    behind: upstream.behind,
   };
 }
 
 export async function describeBranch(ctx: ServiceContext, deploymentId: number, name: string): Promise<Branch> {
   const { repo, deployBranch } = await openRepository(ctx, deploymentId);
   const state = await loadBranch(ctx, repo, deploymentId, deployBranch, name);
-  return toBranch(state, deployBranch, uncommittedCounts(ctx, deploymentId).get(name) ?? 0);
+  const upstream = (await upstreamFieldsOf(ctx, deploymentId, repo, new Map([[name, state.head]]))).get(name);
+  return toBranch(state, deployBranch, uncommittedCounts(ctx, deploymentId).get(name) ?? 0, upstream);
 }
 
 /** Every branch git has, deploy branch first, then by name. */
@@ -160,16 +167,16 @@ export async function listBranchStates(ctx: ServiceContext, deploymentId: number
   );
   const counts = uncommittedCounts(ctx, deploymentId);
   const names = (await repo.branches()).sort((a, b) => (a === deployBranch ? -1 : b === deployBranch ? 1 : a < b ? -1 : a > b ? 1 : 0));
-  const out: Branch[] = [];
+  const heads = new Map<string, string>();
   for (const name of names) {
     const head = await repo.head(name);
-    if (!head) continue;
-    out.push(toBranch(stateOf(name, head, rows.get(name), deployBranch), deployBranch, counts.get(name) ?? 0));
+    if (head) heads.set(name, head);
   }
-  return out;
+  const upstreams = await upstreamFieldsOf(ctx, deploymentId, repo, heads);
+  return [...heads].map(([name, head]) => toBranch(stateOf(name, head, rows.get(name), deployBranch), deployBranch, counts.get(name) ?? 0, upstreams.get(name)));
 }
 
-function insertBranchRow(
+export function insertBranchRow(
   ctx: ServiceContext,
   deploymentId: number,
   row: { name: string; kind: BranchKind; parent: string | null; devMode: boolean; owner: number | null; staging?: boolean },
@@ -192,6 +199,7 @@ export async function createSharedBranch(ctx: ServiceContext, deploymentId: numb
   }
   const { repo, deployBranch } = await openRepository(ctx, deploymentId);
   const parent = parentName ?? deployBranch;
+  const connected = (await resolveUpstream(ctx, deploymentId).catch(() => null)) !== null;
   await repo.exclusive(async () => {
     const parentState = await loadBranch(ctx, repo, deploymentId, deployBranch, parent);
     if (parentState.kind === 'personal') {
@@ -202,13 +210,19 @@ export async function createSharedBranch(ctx: ServiceContext, deploymentId: numb
     }
     await guarded(() => repo.createBranch(name, parentState.head));
     try {
-      insertBranchRow(ctx, deploymentId, { name, kind: 'shared', parent, devMode: false, owner: principal.userId });
+      ctx.db.transaction(() => {
+        insertBranchRow(ctx, deploymentId, { name, kind: 'shared', parent, devMode: false, owner: principal.userId });
+        // On a connected deployment a shared branch is the team's: it tracks a remote branch of its name.
+        if (connected) setUpstream(ctx, deploymentId, name, name);
+      })();
     } catch (error) {
       await repo.deleteBranch(name);
       throw error;
     }
     logRepositoryEvent(ctx, deploymentId, name, deployBranch, `Branch "${name}" created from "${parent}" by ${principal.email ?? 'an API client'}.`);
   });
+  // Created on the remote too; a failure shows as `ahead` and goes with the next push.
+  if (connected) await pushAfterChange(ctx, deploymentId, name);
   return describeBranch(ctx, deploymentId, name);
 }
 
@@ -251,7 +265,7 @@ export async function deleteBranch(ctx: ServiceContext, deploymentId: number, pr
 }
 
 /** Makes sure a branch made with plain git has a metadata row before metadata is written. */
-function adoptBranch(ctx: ServiceContext, deploymentId: number, state: BranchState): void {
+export function adoptBranch(ctx: ServiceContext, deploymentId: number, state: BranchState): void {
   if (state.row) return;
   insertBranchRow(ctx, deploymentId, { name: state.name, kind: state.kind, parent: state.parent, devMode: false, owner: null });
 }

@@ -9,6 +9,7 @@ import { ApiError, invalidField } from '../../http/problem';
 import { GitRepository, type MergeResult, type TreeChange } from '../../platform/repo';
 import { assertMayActOn, assertWritable, loadBranch, operationBranch, type BranchState } from './branches';
 import { authorOf, emitBranchCommit, guarded, logRepositoryEvent, openRepository, shortId } from './repository';
+import { withPush } from './upstream/auto-push';
 import { pruneEdits, uncommittedChanges, workingTree } from './working';
 
 const decoder = new TextDecoder();
@@ -41,7 +42,7 @@ export async function commitWorkingEdits(
   const dryRun = input.dryRun === true;
   if (!dryRun && input.message === undefined) throw invalidField('/body/message', 'A commit needs a message.');
   const { repo, deployBranch } = await openRepository(ctx, deploymentId);
-  return repo.exclusive(async () => {
+  return withPush(ctx, deploymentId, await repo.exclusive(async (): Promise<BranchOperationResult> => {
     const state = await loadBranch(ctx, repo, deploymentId, deployBranch, branch);
     assertWritable(state, principal);
     const tree = await workingTree(ctx, repo, deploymentId, branch);
@@ -90,7 +91,7 @@ export async function commitWorkingEdits(
       emitBranchCommit(ctx, deploymentId, branch, result.commit);
     }
     return { ...base, outcome: result.changed ? ('committed' as const) : ('nothing-to-commit' as const), commit: result.commit, changes: withoutContents(result.changes) };
-  });
+  }));
 }
 
 const firstLine = (message: string) => message.split('\n', 1)[0].slice(0, 200);
@@ -131,7 +132,7 @@ export async function pullFromParent(ctx: ServiceContext, deploymentId: number, 
   const branch = operationBranch(ctx, deploymentId, principal, input.branchName);
   const dryRun = input.dryRun === true;
   const { repo, deployBranch } = await openRepository(ctx, deploymentId);
-  return repo.exclusive(async () => {
+  return withPush(ctx, deploymentId, await repo.exclusive(async (): Promise<BranchOperationResult> => {
     const state = await loadBranch(ctx, repo, deploymentId, deployBranch, branch);
     assertMayActOn(state, principal, false);
     const parent = requireParent(state);
@@ -157,7 +158,7 @@ export async function pullFromParent(ctx: ServiceContext, deploymentId: number, 
     );
     if (merged.commit) emitBranchCommit(ctx, deploymentId, branch, merged.commit);
     return toResult(repo, 'pull', branch, branch, merged, false);
-  });
+  }));
 }
 
 /** Paths the parent changed since the merge base that the branch's uncommitted edits changed differently. */
@@ -197,7 +198,7 @@ export async function mergeBranchInto(
   const dryRun = input.dryRun === true;
   const operation = into === 'parent' ? ('merge' as const) : ('merge-to-default' as const);
   const { repo, deployBranch } = await openRepository(ctx, deploymentId);
-  return repo.exclusive(async () => {
+  return withPush(ctx, deploymentId, await repo.exclusive(async (): Promise<BranchOperationResult> => {
     const state = await loadBranch(ctx, repo, deploymentId, deployBranch, branch);
     assertMayActOn(state, principal, true);
     const target = into === 'parent' ? requireParent(state) : deployBranch;
@@ -222,5 +223,5 @@ export async function mergeBranchInto(
       emitBranchCommit(ctx, deploymentId, target, result.commit);
     }
     return toResult(repo, operation, branch, target, result, dryRun);
-  });
+  }));
 }

@@ -4,7 +4,6 @@ import {
   assertBranchName,
   createSharedBranch,
   defaultBranch,
-  deleteBranch,
   listBranchStates,
   setStagingEnvironment,
   startDevMode,
@@ -16,6 +15,8 @@ import { commitWorkingEdits, mergeBranchInto, pullFromParent } from './operation
 import { openRepository, removeDeploymentRepository } from './repository';
 import { onDeploymentDeleted } from '../deployments';
 import { finishUpload, receiveChunk, startUpload } from './uploads';
+import { setUpAutoPush } from './upstream/auto-push';
+import { deleteBranchAndUpstream } from './upstream/push';
 import { deleteFile, renameFile, writeFiles } from './working';
 import { paginateArray } from '../../http/pagination';
 import type { ServiceContext } from '../../context';
@@ -38,6 +39,8 @@ export function registerDataModelRoutes({ route, ctx }: Api): void {
     await forgetBranchModels(ctx, deploymentId);
     await removeDeploymentRepository(ctx, deploymentId);
   });
+  // New heads of branches that track the team's repository are pushed, whoever made them.
+  setUpAutoPush(ctx);
 
   route(api.getDataModelFiles, READ, ({ params, query, principal }) => listOrReadFiles(ctx, params.deploymentId, principal, query));
   route(api.writeDataModelFiles, EDIT, async ({ params, query, body, principal }) =>
@@ -66,7 +69,7 @@ export function registerDataModelRoutes({ route, ctx }: Api): void {
     createSharedBranch(ctx, params.deploymentId, principal, body.branchName, body.parentBranch),
   );
   route(api.deleteBranch, EDIT, async ({ params, query, principal }) => {
-    const deleted = await deleteBranch(ctx, params.deploymentId, principal, query.branchName);
+    const deleted = await deleteBranchAndUpstream(ctx, params.deploymentId, principal, query.branchName, query.removeOnUpstream === true);
     await forgetBranchModels(ctx, params.deploymentId, query.branchName);
     return deleted;
   });

@@ -13,6 +13,8 @@ import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/problem';
 import { assertBranchName, assertMayActOn, defaultBranch, loadBranch } from './branches';
 import { authorOf, emitBranchCommit, guarded, logRepositoryEvent, openRepository, shortId } from './repository';
+import type { PushReport } from '../../../src-shared/api/git-host';
+import { pushAfterChange } from './upstream/auto-push';
 import { assertFilePath, workingEdits } from './working';
 import { runCompute } from '../../workers/run';
 
@@ -212,6 +214,7 @@ export interface FinishedUpload {
   commit: string;
   changed: boolean;
   changes: FileChange[];
+  push?: PushReport;
 }
 
 /**
@@ -221,7 +224,7 @@ export interface FinishedUpload {
 export async function finishUpload(ctx: ServiceContext, deploymentId: number, principal: Principal, uploadId: string): Promise<FinishedUpload> {
   requireUser(principal);
   const { repo, deployBranch } = await openRepository(ctx, deploymentId);
-  return repo.exclusive(async () => {
+  const finished = await repo.exclusive(async (): Promise<FinishedUpload> => {
     const upload = loadUpload(ctx, deploymentId, principal, uploadId, true);
     const branch = upload.row.branch;
     if (upload.row.state === 'finished') {
@@ -280,6 +283,9 @@ export async function finishUpload(ctx: ServiceContext, deploymentId: number, pr
     }
     return { uploadId, branchName: branch, state: 'finished' as const, commit: result.commit, changed: result.changed, changes };
   });
+  if (!finished.changed) return finished;
+  const push = await pushAfterChange(ctx, deploymentId, finished.branchName);
+  return push ? { ...finished, push } : finished;
 }
 
 function assemble(ctx: ServiceContext, uploadId: string, index: number, size: number): Buffer {

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { GitHostErrorCodes as Codes, type ConnectGitHostInput, type GitHostConnection, type GitHostStatus } from '../../../src-shared/api/git-host';
+import { GitHostErrorCodes as Codes, type GitHostStatus } from '../../../src-shared/api/git-host';
 import { GitHostError, GitHubAppClient, LocalGitHost, type GitHostConnector } from '../../connectors/githost';
 import type { ServiceContext } from '../../context';
-import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/problem';
 
 /** Key of the GitHub App's private key in the SecretStore. */
@@ -83,84 +82,6 @@ export async function gitHostStatus(ctx: ServiceContext): Promise<GitHostStatus>
     const e = error instanceof GitHostError ? error : new GitHostError('GITHOST_ERROR', String(error));
     return { provider: host.provider, connected: false, app: null, installationCount: null, error: { code: e.code, message: e.message } };
   }
-}
-
-interface ConnectionRow {
-  deployment_id: number;
-  provider: 'github' | 'local';
-  installation_id: number;
-  owner: string;
-  repo: string;
-  branch: string;
-  path: string;
-  head_commit: string | null;
-  connected_by: number | null;
-  connected_at: string;
-}
-
-const toConnection = (row: ConnectionRow): GitHostConnection => ({
-  deploymentId: row.deployment_id,
-  provider: row.provider,
-  installationId: row.installation_id,
-  owner: row.owner,
-  repo: row.repo,
-  fullName: `${row.owner}/${row.repo}`,
-  branch: row.branch,
-  path: row.path,
-  headCommit: row.head_commit,
-  connectedBy: row.connected_by,
-  connectedAt: row.connected_at,
-});
-
-/** The repository the deployment is connected to, or null. */
-export function getGitHostConnection(ctx: ServiceContext, deploymentId: number): GitHostConnection | null {
-  const row = ctx.db.prepare('SELECT * FROM git_host_connections WHERE deployment_id = ?').get(deploymentId) as ConnectionRow | undefined;
-  return row ? toConnection(row) : null;
-}
-
-/** `a/./b/` → `a/b`; 400 for absolute paths and `..`. */
-function projectPath(path: string | undefined): string {
-  if (path === undefined) return '';
-  const parts = path.replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.');
-  if (path.startsWith('/') || parts.includes('..')) {
-    throw new ApiError(400, 'VALIDATION_FAILED', `path must be a folder inside the repository; got "${path}".`, {
-      errors: [{ pointer: '/body/path', detail: 'relative folder without ..' }],
-    });
-  }
-  return parts.join('/');
-}
-
-/** Checks the repository and branch with the host, then records the connection (replacing one). */
-export async function connectDeployment(ctx: ServiceContext, deploymentId: number, input: ConnectGitHostInput, principal: Principal): Promise<GitHostConnection> {
-  const path = projectPath(input.path);
-  const { provider, installationId, repository, branch } = await viaHost(ctx, async (host) => {
-    const repository = await host.repository(input.owner, input.repo);
-    const installationId = await host.installationFor(input.owner, input.repo);
-    if (!repository || installationId === null) {
-      throw new ApiError(404, Codes.GITHOST_NOT_FOUND, `The app cannot see a repository ${input.owner}/${input.repo}: install it on that account, or grant it the repository.`);
-    }
-    if (input.installationId !== undefined && input.installationId !== installationId) {
-      throw new ApiError(409, Codes.GITHOST_INSTALLATION_MISMATCH, `Repository ${repository.fullName} belongs to installation ${installationId}, not ${input.installationId}.`);
-    }
-    const name = input.branch ?? repository.defaultBranch;
-    const found = (await host.branches(repository.owner, repository.name)).find((b) => b.name === name);
-    if (!found) throw new ApiError(404, Codes.GITHOST_NOT_FOUND, `Repository ${repository.fullName} has no branch "${name}".`);
-    return { provider: host.provider, installationId, repository, branch: found };
-  });
-  const row = ctx.db.transaction(
-    () =>
-      ctx.db
-        .prepare(
-          `INSERT INTO git_host_connections (deployment_id, provider, installation_id, owner, repo, branch, path, head_commit, connected_by, connected_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (deployment_id) DO UPDATE SET provider = excluded.provider, installation_id = excluded.installation_id, owner = excluded.owner,
-             repo = excluded.repo, branch = excluded.branch, path = excluded.path, head_commit = excluded.head_commit,
-             connected_by = excluded.connected_by, connected_at = excluded.connected_at
-           RETURNING *`,
-        )
-        .get(deploymentId, provider, installationId, repository.owner, repository.name, branch.name, path, branch.commit, principal.userId, ctx.clock.now().toISOString()) as ConnectionRow,
-  )();
-  return toConnection(row);
 }
 
 /**

@@ -104,12 +104,15 @@ export async function startTransformSync(ctx: ServiceContext, deploymentId: numb
   if (replay) return started(replay);
   const outputPath = checkOutputPath(body.outputPath ?? DEFAULT_TRANSFORM_OUTPUT_PATH);
   const branchName = body.branchName ?? getDeployBranch(ctx, deploymentId);
-  const connection = source === 'git' ? getGitHostConnection(ctx, deploymentId) : null;
+  const connected = source === 'git' ? getGitHostConnection(ctx, deploymentId) : null;
+  // A repository connected by URL is fetched into the deployment's own: read it there (the deploy branch tracks its branch).
+  const connection = connected?.provider === 'url' ? null : connected;
+  const projectFolder = connected?.provider === 'url' && connected.path ? `${connected.path}/` : '';
   const job = enqueue(ctx, deploymentId, {
     request,
     source,
     ref: source === 'git' ? (body.ref ?? connection?.branch ?? branchName) : (body.ref ?? null),
-    manifestPath: source === 'git' ? (body.manifestPath ?? DEFAULT_MANIFEST_PATH) : null,
+    manifestPath: source === 'git' ? projectFolder + (body.manifestPath ?? DEFAULT_MANIFEST_PATH) : null,
     repository: connection ? { owner: connection.owner, repo: connection.repo, path: connection.path } : null,
     manifest: manifest ?? null,
     branchName,

@@ -16,6 +16,7 @@ export {
   redact,
   remoteTrackingHead,
   remoteTrackingHeads,
+  setRemoteTrackingHeads,
   type FetchResult,
   type RemoteEndpoint,
   type RemoteErrorCode,

@@ -29,6 +29,14 @@ export class KeyedMutex {
     }
   }
 
+  /**
+   * Runs `fn` as if no key were held: for work this call chain starts but does not wait for (it
+   * must queue for the lock like anyone else instead of slipping in under its starter's hold).
+   */
+  outside<T>(fn: () => T): T {
+    return this.held.exit(fn);
+  }
+
   /** True while some caller holds or waits for `key`. */
   isBusy(key: string): boolean {
     return this.tails.has(key);

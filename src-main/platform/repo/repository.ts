@@ -138,6 +138,11 @@ export class GitRepository {
     return new GitRepository(gitdir, now);
   }
 
+  /** Runs `fn` outside every repository's lock, even when called from inside one (for detached background work). */
+  static detached<T>(fn: () => T): T {
+    return locks.outside(fn);
+  }
+
   /** Runs `fn` as this repository's only writer (re-entrant within the same async chain). */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     return locks.run(this.gitdir, fn);

@@ -11,9 +11,25 @@ import { profiles } from './010-profiles';
 import { remoteTransfers } from './011-remote-transfers';
 import { listIndexes } from './012-list-indexes';
 import { authEpoch } from './013-auth-epoch';
+import { gitUpstream } from './014-git-upstream';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
 
 /** Every schema step in order. Append new steps; never edit a released one. */
-export const MIGRATIONS: readonly Migration[] = [core, deployments, dataModel, jobs, warehouseSync, lakehouse, workbooks, admin, automation, profiles, remoteTransfers, listIndexes, authEpoch];
+export const MIGRATIONS: readonly Migration[] = [
+  core,
+  deployments,
+  dataModel,
+  jobs,
+  warehouseSync,
+  lakehouse,
+  workbooks,
+  admin,
+  automation,
+  profiles,
+  remoteTransfers,
+  listIndexes,
+  authEpoch,
+  gitUpstream,
+];
