@@ -45,7 +45,7 @@ export default defineConfig({
         ],
       },
       rolldownOptions: {
-        input: { index: at('src-main/app/main.ts'), cli: at('src-main/cli.ts') },
+        input: { index: at('src-main/app/main.ts'), 'service-process': at('src-main/service-process.ts'), cli: at('src-main/cli.ts') },
         output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
       },
     },

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** What the build produces; all must exist. */
-export const OUTPUTS = ['out/main/index.js', 'out/main/cli.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
+export const OUTPUTS = ['out/main/index.js', 'out/main/service-process.js', 'out/main/cli.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
 /** What the build reads. */
 export const SOURCES = ['src-main', 'src-renderer', 'src-shared', 'electron.vite.config.ts', 'package.json', 'tsconfig.json'];
 

@@ -1,47 +1,81 @@
-// Electron main process: runs the service in-process on a random loopback port and shows its UI
-// in one hardened window. The page gets the service URL and a per-launch session token through
-// the preload bridge; it never persists the token.
-import { app, BrowserWindow, ipcMain, Notification, session, shell, dialog } from 'electron';
+// Electron main process: draws one hardened window and nothing else. The service (HTTP API,
+// jobs, compiles) runs in its own utility process on a random loopback port, restarted if it
+// dies (service-host.ts). The page gets the service URL and a session token through the preload
+// bridge; it never persists the token.
+import { app, BrowserWindow, ipcMain, Notification, session, shell, dialog, utilityProcess } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createService, type Service } from '../service';
-import { WORKSPACE_SESSION_TTL_S } from '../features/system/routes';
-import type { DesktopConnection } from '../../src-shared/api/client';
 import { IPC_CHANNELS } from './channels';
 import { createExternalLinkOpener, externalLinkDialog } from './external-links';
 import { hardenSession, hardenWebContents, parseNotifyPayload, registerIpcHandlers, secureWebPreferences, type TrustedSender } from './security';
+import { createServiceHost, type ServiceHost } from './service-host';
 
 const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url));
-/** Renew the session token this long before it expires. */
-const RENEW_MARGIN_MS = 10 * 60 * 1000;
+/** The service process's entry, built next to this file (electron.vite.config.ts). */
+const serviceEntry = fileURLToPath(new URL('./service-process.js', import.meta.url));
 
-let service: Service | null = null;
+let host: ServiceHost | null = null;
 let mainWindow: BrowserWindow | null = null;
-let connection: DesktopConnection | null = null;
-let sessionId: string | null = null;
 
 /** `electron-vite dev` serves the renderer with hot reload from its own origin; it calls the service cross-origin. */
 const devRendererUrl = !app.isPackaged ? (process.env.ELECTRON_RENDERER_URL ?? null) : null;
 /** The origin the window shows: the service itself, or the dev server in development. */
-const appOrigin = () => (devRendererUrl ? new URL(devRendererUrl).origin : service ? new URL(service.url).origin : null);
+const serviceUrl = () => host?.url() ?? null;
+const appOrigin = () => (devRendererUrl ? new URL(devRendererUrl).origin : serviceUrl() ? new URL(serviceUrl()!).origin : null);
 const trustedSender = (): TrustedSender | null =>
-  mainWindow && !mainWindow.isDestroyed() && service ? { webContentsId: mainWindow.webContents.id, serviceOrigin: appOrigin()! } : null;
+  mainWindow && !mainWindow.isDestroyed() && appOrigin() ? { webContentsId: mainWindow.webContents.id, serviceOrigin: appOrigin()! } : null;
 
-/** A workspace session for the admin user, issued per launch and renewed before it expires. */
-async function currentConnection(): Promise<DesktopConnection> {
-  if (!service) throw new Error('The service is not running.');
-  if (connection && Date.parse(connection.expiresAt) - Date.now() > RENEW_MARGIN_MS) return connection;
-  if (sessionId) service.ctx.tokens.revoke(sessionId);
-  const issued = await service.ctx.tokens.issue({
-    userId: service.bootstrap.adminUserId,
-    kind: 'workspace',
-    ttlSeconds: WORKSPACE_SESSION_TTL_S,
-    meta: { client: 'desktop' },
+const notify = (title: string, body: string) => {
+  if (Notification.isSupported()) new Notification({ title, body }).show();
+};
+
+/** The service process, supervised: the user hears when it dies, comes back, or cannot be kept running. */
+function serviceHost(): ServiceHost {
+  return createServiceHost({
+    spawn: () => {
+      const child = utilityProcess.fork(serviceEntry, [], { serviceName: 'Drydock service', stdio: 'inherit' });
+      return {
+        postMessage: (message) => child.postMessage(message),
+        onMessage: (listener) => void child.on('message', listener),
+        onExit: (listener) => void child.on('exit', (code) => listener(code)),
+        kill: () => void child.kill(),
+      };
+    },
+    service: {
+      dataDir: join(app.getPath('userData'), 'data'),
+      secrets: 'keychain',
+      port: 0,
+      rendererDir,
+      corsOrigins: devRendererUrl ? [new URL(devRendererUrl).origin] : [],
+    },
+    ui: {
+      serviceCrashed: (reason, restartInMs) => {
+        mainWindow?.setTitle('Drydock — the service stopped, restarting…');
+        notify('The Drydock service stopped', `${reason} Restarting it in ${Math.ceil(restartInMs / 1000)} s.`);
+      },
+      serviceRestored: (url, originChanged) => {
+        mainWindow?.setTitle('Drydock');
+        notify('The Drydock service is running again', 'Reload a screen if it shows an error from while it was down.');
+        // The page's origin is the service's: follow it when the previous port was taken.
+        if (originChanged && !devRendererUrl) void mainWindow?.loadURL(url);
+      },
+      serviceGaveUp: async (reason) => {
+        const options = {
+          type: 'error' as const,
+          title: 'Drydock',
+          message: 'The Drydock service keeps stopping',
+          detail: reason,
+          buttons: ['Try again', 'Quit'],
+          defaultId: 0,
+          cancelId: 1,
+        };
+        const { response } = mainWindow ? await dialog.showMessageBox(mainWindow, options) : await dialog.showMessageBox(options);
+        return response === 0 ? 'retry' : 'quit';
+      },
+    },
+    quit: () => app.quit(),
   });
-  sessionId = issued.sid;
-  connection = { baseUrl: service.url, token: issued.token, expiresAt: issued.expiresAt.toISOString() };
-  return connection;
 }
 
 function createWindow(url: string): BrowserWindow {
@@ -83,43 +117,38 @@ async function start(): Promise<void> {
   // The dev server needs its own inline HMR scripts and a cross-origin API; production gets the strict CSP.
   hardenSession(session.defaultSession, () => (devRendererUrl ? null : appOrigin()));
 
-  service = await createService({
-    dataDir: join(app.getPath('userData'), 'data'),
-    secrets: 'keychain',
-    port: 0,
-    rendererDir,
-    corsOrigins: devRendererUrl ? [new URL(devRendererUrl).origin] : [],
-  });
+  host = serviceHost();
+  const url = await host.start();
+  const running = host;
 
   registerIpcHandlers(
     ipcMain,
     {
-      [IPC_CHANNELS.getConnection]: () => currentConnection(),
+      [IPC_CHANNELS.getConnection]: () => running.connection(),
       [IPC_CHANNELS.notify]: (payload) => {
         const { title, body } = parseNotifyPayload(payload);
-        if (Notification.isSupported()) new Notification({ title, body }).show();
+        notify(title, body);
       },
     },
     trustedSender,
   );
 
-  const pageUrl = devRendererUrl ?? service.url;
-  mainWindow = createWindow(pageUrl);
+  mainWindow = createWindow(devRendererUrl ?? url);
   app.on('activate', () => {
-    if (!mainWindow && service) mainWindow = createWindow(pageUrl);
+    const current = devRendererUrl ?? serviceUrl();
+    if (!mainWindow && current) mainWindow = createWindow(current);
   });
 }
 
 let quitting = false;
 app.on('before-quit', (event) => {
-  if (quitting || !service) return;
-  // Let in-flight requests and background work finish before the process exits.
+  if (quitting || !host) return;
+  // Let in-flight requests and background work finish (the service process hands running jobs
+  // back and closes its database) before the app exits.
   event.preventDefault();
   quitting = true;
-  const running = service;
-  if (sessionId) running.ctx.tokens.revoke(sessionId);
-  running
-    .close()
+  host
+    .stop()
     .catch((error: unknown) => console.error('Drydock: the service did not close cleanly:', error))
     .finally(() => app.exit(0));
 });
