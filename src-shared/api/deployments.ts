@@ -398,6 +398,8 @@ export const getDeploymentBuildStatus = defineRoute({
   operationId: 'getDeploymentBuildStatus',
   tag: 'Deployments',
   summary: 'Build and deploy state of a branch',
+  description:
+    'A branch that exists and was never built reports `idle` and `not_deployed`. 404 `BRANCH_NOT_FOUND` for a branch that does not exist.',
   params: DeploymentParams,
   query: Type.Object({ branch: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Default: the deploy branch' })) }),
   response: BuildState,

@@ -462,14 +462,26 @@ describe('settings, versions, build status, logs, pods', () => {
     expect((await svc.call('GET', `${D(id)}/build-status?branch=main`)).body.deployStatus).toBe('deployed');
   });
 
-  it('build-status: a branch that was never built reports not deployed', async () => {
+  it('build-status: a branch that exists but was never built reports not deployed', async () => {
     const id = await createDeployment();
+    const created = await svc.call('POST', `/build/api/v1/deployments/${id}/branches`, { body: { branchName: 'feature/orders' } });
+    expect(created.status, created.text).toBe(201);
     const res = await svc.call('GET', `${D(id)}/build-status?branch=feature%2Forders`);
+    expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ branch: 'feature/orders', isDeployBranch: false, buildStatus: 'idle', deployStatus: 'not_deployed' });
+  });
+
+  it('build-status: a branch that does not exist answers 404 BRANCH_NOT_FOUND, not a made-up state', async () => {
+    const id = await createDeployment();
+    const res = await svc.call('GET', `${D(id)}/build-status?branch=no-such-branch`);
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('BRANCH_NOT_FOUND');
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
   });
 
   it('build-status: reports what recordBuildState recorded and logs it', async () => {
     const id = await createDeployment();
+    expect((await svc.call('POST', `/build/api/v1/deployments/${id}/branches`, { body: { branchName: 'feature/x' } })).status).toBe(201);
     recordBuildState(svc.ctx, id, 'feature/x', { buildStatus: 'building', deployStatus: 'not_deployed', commit: 'abc123def4567890', buildJobId: 'job-1' });
     let res = await svc.call('GET', `${D(id)}/build-status?branch=feature%2Fx`);
     expect(res.body).toMatchObject({ buildStatus: 'building', deployStatus: 'not_deployed', commit: 'abc123def4567890', buildJobId: 'job-1' });

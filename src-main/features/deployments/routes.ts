@@ -2,7 +2,6 @@ import * as contract from '../../../src-shared/api/deployments';
 import { CLOUD_PROVIDERS } from '../../../src-shared/api/deployments';
 import type { Api } from '../../http/route';
 import { paginateArray } from '../../http/pagination';
-import { getBuildState } from './build-state';
 import { REGIONS } from './catalog';
 import {
   actorLabel,
@@ -49,7 +48,7 @@ export function registerDeploymentsRoutes(api: Api): void {
   });
   route(contract.getDeploymentSettings, read, ({ params }) => getDeploymentSettings(ctx, params.deploymentId));
   route(contract.listDeploymentVersions, read, ({ params }) => getVersionCatalog(ctx, params.deploymentId));
-  route(contract.getDeploymentBuildStatus, read, ({ params, query }) => getBuildState(ctx, params.deploymentId, query.branch));
+  // GET D/build-status is served by the builds area (it knows which branches exist).
   route(contract.listDeploymentLogs, read, ({ params, query }) =>
     listDeploymentLogs(ctx, params.deploymentId, { source: query.source, container: query.container }, page(query)),
   );
