@@ -171,7 +171,8 @@ export const startTransformSync = defineRoute({
   description:
     'Needs SchemaUpdate. Answers 202 with the run ids. `source: manifest` needs `manifest` (400 `INVALID_MANIFEST` when it is not a dbt manifest); ' +
     '`source: git` reads `manifestPath` at `ref` from the repository the deployment is connected to on the repository host, else from the deployment repository. ' +
-    '`output: branch` commits to `branchName`; `output: files` commits nothing.',
+    '`output: branch` commits to `branchName`; `output: files` commits nothing. A `branchName` that does not exist answers ' +
+    '404 `BRANCH_NOT_FOUND` at once (nothing is queued), as pushes and pulls do.',
   params: DeploymentParams,
   body: StartTransformSyncInput,
   status: 202,

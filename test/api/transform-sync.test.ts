@@ -307,6 +307,17 @@ describe('transform sync', () => {
     expect((await start(d, { manifest: manifest(), output: 'zip' })).status).toBe(400);
   });
 
+  it('a branchName that does not exist answers 404 BRANCH_NOT_FOUND up front, as pushes do, and queues nothing', async () => {
+    const d = await createDeployment(svc);
+    const before = (await svc.call('GET', `${base(d)}?first=100`)).body.items.length;
+    const res = await start(d, { manifest: manifest(), branchName: 'no-such-branch' });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('BRANCH_NOT_FOUND');
+    const gitSource = await start(d, { source: 'git', branchName: 'no-such-branch' });
+    expect(gitSource.status).toBe(404);
+    expect((await svc.call('GET', `${base(d)}?first=100`)).body.items).toHaveLength(before);
+  });
+
   it('a later sync removes the files of models that are gone and reports unchanged files', async () => {
     const d = await createDeployment(svc);
     const branch = await getDeployBranch(svc.ctx, d);

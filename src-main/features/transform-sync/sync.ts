@@ -104,6 +104,8 @@ export async function startTransformSync(ctx: ServiceContext, deploymentId: numb
   if (replay) return started(replay);
   const outputPath = checkOutputPath(body.outputPath ?? DEFAULT_TRANSFORM_OUTPUT_PATH);
   const branchName = body.branchName ?? getDeployBranch(ctx, deploymentId);
+  // Like pushes and pulls: an unknown branch is refused up front (404 BRANCH_NOT_FOUND), not queued to fail.
+  await getBranchHead(ctx, deploymentId, branchName);
   const connected = source === 'git' ? getGitHostConnection(ctx, deploymentId) : null;
   // A repository connected by URL is fetched into the deployment's own: read it there (the deploy branch tracks its branch).
   const connection = connected?.provider === 'url' ? null : connected;
