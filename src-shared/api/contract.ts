@@ -92,3 +92,12 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 
 export const Empty = Type.Object({});
 export const NoContent = Type.Null({ description: 'No content' });
+
+/**
+ * The one rule of every job cancellation (`DELETE` of a warehouse push or pull, a lakehouse
+ * publication run or preview, a transform sync), stated in each operation's description.
+ */
+export const CANCEL_RULE =
+  'Cancelling is idempotent and answers with the job: a queued job is cancelled at once, a running one stops before its next write ' +
+  '(what it already wrote stays), and a job that has already ended (COMPLETED, PARTIAL, FAILED or CANCELLED) is returned unchanged, ' +
+  'with the same status code — never an error, so a client racing the job’s end needs no special case.';

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DeploymentParams, defineRoute, Nullable, Page, PageQuery, Timestamp } from './contract';
+import { CANCEL_RULE, DeploymentParams, defineRoute, Nullable, Page, PageQuery, Timestamp } from './contract';
 
 const TAG = 'lakehouse metric view publication and integration';
 const D = '/api/v1/deployments/{deploymentId}';
@@ -63,7 +63,6 @@ export const LakehouseErrorCodes = {
   TARGET_REQUIRED: 'LAKEHOUSE_TARGET_REQUIRED',
   RUN_ACTIVE: 'LAKEHOUSE_RUN_ACTIVE',
   RUN_NOT_FOUND: 'LAKEHOUSE_RUN_NOT_FOUND',
-  RUN_NOT_ACTIVE: 'LAKEHOUSE_RUN_NOT_ACTIVE',
   PREVIEW_NOT_FOUND: 'LAKEHOUSE_PREVIEW_NOT_FOUND',
   PREVIEW_NOT_FINISHED: 'LAKEHOUSE_PREVIEW_NOT_FINISHED',
   PREVIEW_NO_RESULT: 'LAKEHOUSE_PREVIEW_NO_RESULT',
@@ -439,6 +438,7 @@ export const cancelLakehouseMetricViewSync = defineRoute({
   operationId: 'cancelLakehouseMetricViewSync',
   tag: TAG,
   summary: 'Request cancellation of a run: further writes stop, writes already done stay',
+  description: `Needs SchemaUpdate. ${CANCEL_RULE}`,
   params: RunParams,
   status: 202,
   response: Run,
@@ -484,6 +484,7 @@ export const cancelLakehouseMetricViewPreview = defineRoute({
   operationId: 'cancelLakehouseMetricViewPreview',
   tag: TAG,
   summary: 'Request cancellation of a preview',
+  description: `Needs SchemaRead or SchemaUpdate. ${CANCEL_RULE}`,
   params: PreviewParams,
   status: 202,
   response: PreviewStatus,

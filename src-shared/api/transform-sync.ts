@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DeploymentParams, defineRoute, Nullable, Page, PageQuery, Timestamp } from './contract';
+import { CANCEL_RULE, DeploymentParams, defineRoute, Nullable, Page, PageQuery, Timestamp } from './contract';
 
 /**
  * Transform sync: model files generated from a dbt project's manifest — sent in the request
@@ -210,6 +210,7 @@ export const cancelTransformSync = defineRoute({
   operationId: 'cancelTransformSync',
   tag: TAG,
   summary: 'Cancel a transform sync (a commit already made stays)',
+  description: CANCEL_RULE,
   params: SyncParams,
   response: TransformSyncJob,
 });

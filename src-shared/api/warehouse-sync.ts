@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DeploymentParams, defineRoute, Nullable, Page, PageQuery, Timestamp } from './contract';
+import { CANCEL_RULE, DeploymentParams, defineRoute, Nullable, Page, PageQuery, Timestamp } from './contract';
 
 /**
  * Warehouse semantic view sync: push model views to warehouse semantic views, pull semantic views
@@ -273,8 +273,7 @@ export const cancelWarehouseSemanticViewSync = defineRoute({
   operationId: 'cancelWarehouseSemanticViewSync',
   tag: TAG,
   summary: 'Request cancellation of a push',
-  description:
-    'Needs SchemaUpdate access. A queued push is cancelled at once; a running one stops before its next statement (views already created stay). A finished job is returned unchanged.',
+  description: `Needs SchemaUpdate access. A running push stops before its next statement (views already created stay). ${CANCEL_RULE}`,
   params: SyncJobParams,
   status: 202,
   response: SyncJob,
@@ -323,7 +322,7 @@ export const cancelWarehouseSemanticViewPull = defineRoute({
   operationId: 'cancelWarehouseSemanticViewPull',
   tag: TAG,
   summary: 'Request cancellation of a pull',
-  description: 'Needs SchemaUpdate access. A pull cancelled before it commits leaves the branch unchanged. A finished job is returned unchanged.',
+  description: `Needs SchemaUpdate access. A pull cancelled before it commits leaves the branch unchanged. ${CANCEL_RULE}`,
   params: SyncJobParams,
   status: 202,
   response: SyncJob,

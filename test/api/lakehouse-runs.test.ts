@@ -181,9 +181,10 @@ describe('starting and finishing a run', () => {
     } finally {
       emulator.close();
     }
+    // The one cancellation rule: a run that already ended is returned unchanged, with the same status code.
     const again = await svc.call('DELETE', start.body.statusUrl);
-    expect(again.status).toBe(409);
-    expect(again.body.code).toBe('LAKEHOUSE_RUN_NOT_ACTIVE');
+    expect(again.status).toBe(202);
+    expect(again.body).toMatchObject({ runId: start.body.runId, status: 'CANCELLED' });
   });
 
   it('returns the original run for a repeated idempotencyKey and refuses the key with other inputs', async () => {

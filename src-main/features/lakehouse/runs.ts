@@ -16,7 +16,6 @@ import { DRYDOCK_PROPERTIES, LakehouseError, metricViewYamlEquals, ownershipProp
 import {
   ACTIVE_STATUSES,
   getJobRunner,
-  isTerminal,
   JobCancelledError,
   JobOutcome,
   type Job,
@@ -285,13 +284,12 @@ function startedOf(ctx: ServiceContext, row: RunRow) {
   };
 }
 
-/** Requests cancellation: no further writes; what was written stays. */
+/**
+ * Requests cancellation: no further writes; what was written stays. A run that already ended is
+ * returned unchanged (the one cancellation rule, `CANCEL_RULE`).
+ */
 export function cancelRun(ctx: ServiceContext, deploymentId: number, dataSourceName: string, runId: string): Run {
   const row = findRunRow(ctx, deploymentId, dataSourceName, runId);
-  const before = jobOf(ctx, row.id);
-  if (isTerminal(before.status)) {
-    throw new ApiError(409, Codes.RUN_NOT_ACTIVE, `Run ${runId} already ended ${before.status}; there is nothing to cancel.`);
-  }
   getJobRunner(ctx).requestCancel(row.id);
   return getRun(ctx, deploymentId, row.data_source, row.id);
 }
