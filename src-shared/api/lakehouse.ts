@@ -210,7 +210,11 @@ export const RunView = Type.Object({
   withheldMembers: Type.Array(Type.String()),
   reasons: Type.Array(PublicationIssue, { description: 'Why the view did not publish' }),
   warnings: Type.Array(PublicationIssue),
-  definitionWritten: Type.Boolean({ description: 'A failed write had already replaced the definition (its properties failed)' }),
+  definitionWritten: Type.Boolean({
+    description:
+      'This run wrote the view’s definition to its target: true for `created` and `updated`, and for a failed write that had already ' +
+      'replaced the definition (its properties failed); false when nothing was written (`unchanged`, `blocked`, a refused target).',
+  }),
   finishedAt: Timestamp,
 });
 export type RunView = Static<typeof RunView>;

@@ -13,6 +13,7 @@ import {
   integration,
   openEmulator,
   ORDERS_CUBE,
+  ORDERS_VIEW,
   publish,
   saveSettings,
   useModelAsSampleProject,
@@ -111,6 +112,18 @@ describe('starting and finishing a run', () => {
     const again = await publish(svc, id);
     expect(again.status).toBe('COMPLETED');
     expect(again.views.map((v: { outcome: string }) => v.outcome)).toEqual(['unchanged', 'unchanged']);
+  });
+
+  it('definitionWritten is true for views the run created or updated, false for unchanged and blocked ones', async () => {
+    const { id } = await deployment({ selectedViews: ['orders_view', 'customer_orders'] });
+    const first = await publish(svc, id);
+    expect(viewOf(first.views, 'orders_view')).toMatchObject({ outcome: 'created', definitionWritten: true });
+    expect(viewOf(first.views, 'customer_orders')).toMatchObject({ outcome: 'blocked', definitionWritten: false });
+    const again = await publish(svc, id);
+    expect(viewOf(again.views, 'orders_view')).toMatchObject({ outcome: 'unchanged', definitionWritten: false });
+    await waitForBuildOf(svc, id, await deployFiles(svc, id, { 'model/views/orders_view.yml': ORDERS_VIEW.replace('Orders with the customer region', 'Orders, regions') }));
+    const updated = await publish(svc, id);
+    expect(viewOf(updated.views, 'orders_view')).toMatchObject({ outcome: 'updated', definitionWritten: true });
   });
 
   it('changes an existing managed target in place with ALTER, keeping its owner and grants', async () => {

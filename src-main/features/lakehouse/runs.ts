@@ -502,7 +502,7 @@ async function publishView(
     };
   }
   recordOwned(ctx, deploymentId, ds, plan, yaml, runId);
-  return { ...base, outcome: replaceWithAlter ? 'updated' : 'created' };
+  return { ...base, outcome: replaceWithAlter ? 'updated' : 'created', definitionWritten: true };
 }
 
 function recordOwned(ctx: ServiceContext, deploymentId: number, ds: DataSource, plan: ViewPlan, yaml: string, runId: string): void {
