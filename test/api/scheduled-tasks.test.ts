@@ -154,6 +154,21 @@ describe('scheduled tasks', () => {
     expect(second.threadId).not.toBe(run.threadId);
   });
 
+  it('a manual run (run now) sets lastRunAt to when it was asked for, and leaves nextRunAt alone', async () => {
+    const d = await createDeployment(svc);
+    const task = await createTask({ cron: '30 * * * *', timezone: 'UTC' }, undefined, d);
+    expect(task.body.lastRunAt).toBeNull();
+    const asked = clock.now().toISOString();
+    const started = await svc.call('POST', `${tasksPath(d)}/${task.body.id}/run`);
+    expect(started.status).toBe(202);
+    const after = await svc.call('GET', `${tasksPath(d)}/${task.body.id}`);
+    expect(after.body).toMatchObject({ lastRunAt: asked, nextRunAt: task.body.nextRunAt });
+    const manualOnly = await createTask({ cron: null }, undefined, d);
+    await svc.call('POST', `${tasksPath(d)}/${manualOnly.body.id}/run`);
+    expect((await svc.call('GET', `${tasksPath(d)}/${manualOnly.body.id}`)).body).toMatchObject({ lastRunAt: asked, nextRunAt: null });
+    await settledRun(task.body.id, started.body.id, undefined, d);
+  });
+
   it('the scheduler enqueues a due run exactly once per task and scheduled time, then moves nextRunAt on', async () => {
     const d = await createDeployment(svc);
     const task = await createTask({ cron: '30 * * * *', timezone: 'UTC' }, undefined, d);

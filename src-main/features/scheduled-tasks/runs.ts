@@ -66,6 +66,8 @@ export function enqueueRun(
     )
     .get(randomUUID(), task.id, task.deployment_id, trigger, scheduledFor, createdBy, now) as RunRow | undefined;
   if (!inserted) return null;
+  // A run now, scheduled or manual, is the task's last run (the scheduler also moves next_run_at).
+  ctx.db.prepare('UPDATE scheduled_tasks SET last_run_at = ? WHERE id = ?').run(now, task.id);
   const job = getJobRunner(ctx).enqueue<RunJobInputs>({
     kind: RUN_KIND,
     deploymentId: task.deployment_id,
