@@ -132,7 +132,7 @@ class Engine {
     const diagnostics = [...parsed.diagnostics];
     const defs: EntityDef[] = [];
     for (const raw of parsed.entities) {
-      const { def, diagnostics: d } = normalizeEntity(raw, file.path, parsed.format, parsed.templated);
+      const { def, diagnostics: d } = normalizeEntity(raw, file.path, parsed.format, raw.templated ?? parsed.templated);
       defs.push(def);
       diagnostics.push(...d);
     }

@@ -11,6 +11,7 @@ import { DiagnosticCodes as C } from './codes';
 import { codeFrame, lineStartsOf, positionAt } from './frame';
 import { fastParseYaml } from './yaml-fast';
 import { CONTEXT_VARIABLES } from './references';
+import { markTemplatedEntities, type JinjaRegion } from './jinja-scope';
 import type {
   Diagnostic,
   ModelFile,
@@ -79,10 +80,6 @@ function diag(
 // ---------------------------------------------------------------------------------------------------------------
 // YAML
 
-interface JinjaRegion {
-  start: number;
-  end: number;
-}
 
 const JINJA_OPEN = /\{[{%#]/g;
 
@@ -191,6 +188,7 @@ function parseYamlFile(file: ModelFile): ParsedFile {
     return parsed;
   }
   collectEntities(parsed, root);
+  if (parsed.templated) markTemplatedEntities(parsed.entities, content, regions);
   return parsed;
 }
 

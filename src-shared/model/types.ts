@@ -414,6 +414,8 @@ export interface RawEntity {
   index: number;
   /** The whole definition is dynamic (e.g. `cube('x', makeCube())`). */
   opaque: boolean;
+  /** Touched by the file's Jinja (YAML only; when unset, the file's `templated` applies). */
+  templated?: boolean;
 }
 
 export interface ParsedFile {

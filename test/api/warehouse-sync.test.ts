@@ -312,6 +312,55 @@ describe('push rules', () => {
     expect(res.body.reasons[0]).toMatchObject({ view: 'ratio_view', code: 'MODEL_PUSH_MEASURE_UNSUPPORTED' });
   });
 
+  it('rule 5: Jinja in one cube flags only that cube: the other cubes of the same file still push', async () => {
+    const { id, schema } = await setup();
+    const file = `cubes:
+  - name: jinja_plain
+    sql_table: public.orders
+    dimensions:
+      - { name: id, sql: id, type: number, primary_key: true }
+      - { name: status, sql: status, type: string }
+    measures:
+      - { name: count, type: count }
+  - name: jinja_templated
+    sql: "SELECT * FROM public.orders WHERE status = '{{ var('status') }}'"
+    dimensions:
+      - { name: id, sql: id, type: number, primary_key: true }
+    measures:
+      - { name: count, type: count }
+{% for n in [1, 2] %}
+  - name: jinja_loop_{{ n }}
+    sql_table: public.orders
+    dimensions:
+      - { name: id, sql: id, type: number, primary_key: true }
+{% endfor %}
+  - name: jinja_after_loop
+    sql_table: public.orders
+    dimensions:
+      - { name: id, sql: id, type: number, primary_key: true }
+    measures:
+      - { name: count, type: count }
+views:
+  - name: plain_of_jinja_file
+    cubes:
+      - { join_path: jinja_plain, includes: [status, count] }
+  - name: after_loop_view
+    cubes:
+      - { join_path: jinja_after_loop, includes: [count] }
+  - name: templated_view
+    cubes:
+      - { join_path: jinja_templated, includes: [count] }
+`;
+    await commitFiles(svc.ctx, id, 'main', [{ path: 'model/sync/jinja.yml.jinja', content: file }], 'a file with some Jinja', AUTHOR);
+    const { progress, result } = await push(id, { schema, prefix: 'J_', viewNames: ['plain_of_jinja_file', 'after_loop_view'] });
+    expect(progress.body.status, JSON.stringify(progress.body.error)).toBe('COMPLETED');
+    expect(result.body.views.map((v: { viewName: string }) => v.viewName)).toEqual(['plain_of_jinja_file', 'after_loop_view']);
+    const refused = await svc.call('POST', `${D(id)}/warehouse-semantic-view-syncs`, { body: { schema, prefix: 'J_', viewNames: ['templated_view'] } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.reasons).toEqual([expect.objectContaining({ view: 'templated_view', code: 'MODEL_PUSH_TEMPLATED_SQL' })]);
+    expect(JSON.stringify(refused.body.reasons)).not.toContain('jinja_plain');
+  });
+
   it('refuses a view the model does not have with 422 MODEL_VIEW_NOT_FOUND', async () => {
     const { id, schema } = await setup();
     const res = await svc.call('POST', `${D(id)}/warehouse-semantic-view-syncs`, { body: { schema, prefix: '', viewNames: ['nope'] } });
