@@ -57,13 +57,13 @@ class ReferenceChecker {
   }
 
   /** Check every reference of a SQL snippet written in `where` (e.g. "measure 'orders.total'"). */
-  sql(sql: string | undefined, where: string, loc: SourceLocation, member: string): void {
+  sql(sql: string | undefined, where: string, loc: SourceLocation, member: string, missingMember: Severity = 'error'): void {
     if (!sql) return;
-    for (const ref of scanSql(sql).refs) this.path(ref.path, where, loc, member, ref.sqlCall);
+    for (const ref of scanSql(sql).refs) this.path(ref.path, where, loc, member, ref.sqlCall, missingMember);
   }
 
   /** A member path written without braces (drill_members, levels): `x`, `CUBE.x`, `cube.x`. */
-  path(path: string[], where: string, loc: SourceLocation, member: string, cubeOnly = false): void {
+  path(path: string[], where: string, loc: SourceLocation, member: string, cubeOnly = false, missingMember: Severity = 'error'): void {
     const text = `{${path.join('.')}}`;
     const head = path[0]!;
     let base: Owner | undefined;
@@ -103,7 +103,7 @@ class ReferenceChecker {
       const other = this.env.entity(name);
       if (other && i === path.length - 1 && base !== this.self) return; // `{a.b}`: join path ending at a cube
       this.diagnostics.push(
-        diagAt('error', C.UNRESOLVED_REFERENCE, `Unresolved reference ${text} in ${where}: ${base.kind} '${base.name}' has no member '${name}' (${loc.file})`, loc, member),
+        diagAt(missingMember, C.UNRESOLVED_REFERENCE, `Unresolved reference ${text} in ${where}: ${base.kind} '${base.name}' has no member '${name}' (${loc.file})`, loc, member),
       );
       return;
     }
@@ -168,7 +168,9 @@ export function checkCube(cube: CompiledCube, def: CubeDef, env: CheckEnv): { cu
       joins.push(join);
       continue;
     }
-    refs.sql(join.sql, where, join.sqlLoc ?? join.loc, `${cube.name}.${join.name}`);
+    // The platform reads a join's SQL only when a query uses the join, so a member it does not
+    // find there is a query-time error, not a compile error: a warning here.
+    refs.sql(join.sql, where, join.sqlLoc ?? join.loc, `${cube.name}.${join.name}`, 'warning');
     const pairs = join.dynamic ? null : parseEquiJoin(join.sql, cube.name, target.name);
     joins.push({
       ...join,

@@ -251,10 +251,19 @@ function resolveJoinPath(entry: ViewCubeDef, view: string, env: ResolveEnv, diag
     }
     const chain = shortestJoinChain(env.joinTargets(), from, to);
     if (!chain) {
+      // The platform's compiler accepts such a path (the join is looked up when a query runs and
+      // fails then), so this is a warning: the view compiles, its queries across this hop fail.
       diagnostics.push(
-        diagAt('error', C.JOIN_PATH_NOT_FOUND, `join_path '${hops.join('.')}' of view '${view}': cube '${from}' has no join path to cube '${to}' (${entry.loc.file})`, entry.joinPathLoc, view),
+        diagAt(
+          'warning',
+          C.JOIN_PATH_NOT_FOUND,
+          `join_path '${hops.join('.')}' of view '${view}': cube '${from}' has no join path to cube '${to}'; queries through this view that need both will fail (${entry.loc.file})`,
+          entry.joinPathLoc,
+          view,
+        ),
       );
-      return null;
+      path.push(to);
+      continue;
     }
     path.push(...chain.slice(1));
   }

@@ -90,6 +90,16 @@ export class Ctx {
     return undefined;
   }
 
+  /** Text shown to people (title, description): a string, as the platform's validator requires (not a number). */
+  text(entry: RawEntry | undefined, what: string, member?: string): string | undefined {
+    if (!entry || this.isOpaque(entry.value)) return undefined;
+    const v = entry.value;
+    if (v.kind === 'scalar' && typeof v.value === 'string') return v.value;
+    if (v.kind === 'scalar' && v.value === null) return undefined;
+    this.error(C.INVALID_VALUE, `'${entry.key}' of ${what} must be a string`, v, member);
+    return undefined;
+  }
+
   boolean(entry: RawEntry | undefined, what: string, member?: string): boolean | undefined {
     if (!entry || this.isOpaque(entry.value)) return undefined;
     const v = entry.value;
@@ -248,8 +258,8 @@ export function memberBase(map: RawMap, name: string, f: Map<string, RawEntry>, 
   return {
     name,
     loc: ctx.loc(map),
-    title: f.has('title') ? ctx.string(f.get('title'), what, memberPath) : undefined,
-    description: f.has('description') ? ctx.string(f.get('description'), what, memberPath) : undefined,
+    title: f.has('title') ? ctx.text(f.get('title'), what, memberPath) : undefined,
+    description: f.has('description') ? ctx.text(f.get('description'), what, memberPath) : undefined,
     public: f.has('public') || f.has('shown') ? (ctx.boolean(f.get('public'), what, memberPath) ?? ctx.boolean(f.get('shown'), what, memberPath) ?? true) : true,
     meta: f.has('meta') ? plain(f.get('meta')!.value) : undefined,
     format: f.has('format') ? plain(f.get('format')!.value) : undefined,

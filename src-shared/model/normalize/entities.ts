@@ -45,8 +45,8 @@ function normalizeViewGroup(entity: RawEntity, ctx: Ctx): ViewGroupDef {
     file: ctx.file,
     loc: ctx.loc(entity.nameLoc),
     index: entity.index,
-    title: ctx.string(f.get('title'), what),
-    description: ctx.string(f.get('description'), what),
+    title: ctx.text(f.get('title'), what),
+    description: ctx.text(f.get('description'), what),
     views,
   };
 }
@@ -70,8 +70,8 @@ function normalizeCubeOrView(entity: RawEntity, ctx: Ctx): CubeDef | ViewDef {
     dynamic: entity.opaque,
     present: new Set(f.keys()),
     props: propsOf(f),
-    title: ctx.string(f.get('title'), what),
-    description: ctx.string(f.get('description'), what),
+    title: ctx.text(f.get('title'), what),
+    description: ctx.text(f.get('description'), what),
     public: ctx.boolean(f.get('public'), what) ?? ctx.boolean(f.get('shown'), what),
     meta: f.has('meta') ? plain(f.get('meta')!.value) : undefined,
     dimensions: [],

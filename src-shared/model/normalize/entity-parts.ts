@@ -13,7 +13,7 @@ import type {
   Relationship,
 } from '../types';
 import { hasOpaque, normalizeEnum, plain, propsOf, sqlOf, type Ctx, type MemberContext } from './context';
-import { ACCESS_POLICY_KEYS, JOIN_KEYS, PRE_AGGREGATION_KEYS, PRE_AGGREGATION_TYPES, RELATIONSHIPS } from './keys';
+import { ACCESS_POLICY_KEYS, EVERY_INTERVAL, isCronExpression, isTimeZone, JOIN_KEYS, PRE_AGGREGATION_KEYS, PRE_AGGREGATION_TYPES, RELATIONSHIPS } from './keys';
 
 export function readJoins(maps: RawMap[], ctx: Ctx, cubeName: string, what: string): Join[] {
   const joins: Join[] = [];
@@ -74,6 +74,7 @@ export function readPreAggregation(map: RawMap, name: string, ctx: Ctx, mc: Memb
     ctx.error(C.INVALID_VALUE, `Unknown pre-aggregation type '${typeWritten}' for ${what}; expected ${[...PRE_AGGREGATION_TYPES].join(', ')}`, f.get('type')!.value, memberPath);
   }
   const timeDimension = ctx.string(f.get('time_dimension'), what, memberPath);
+  if (f.has('refresh_key')) readRefreshKey(f.get('refresh_key')!, ctx, what, memberPath);
   return {
     name,
     loc: ctx.loc(map),
@@ -99,6 +100,17 @@ export function readRefreshKey(entry: RawEntry, ctx: Ctx, what: string, member: 
   const f = ctx.fields(entry.value, new Set(['every', 'sql', 'timezone', 'immutable', 'incremental', 'update_window']), `refresh_key of ${what}`, member);
   if (!f.has('every') && !f.has('sql') && !f.has('immutable')) {
     ctx.error(C.MISSING_PROPERTY, `'refresh_key' of ${what} needs every, sql or immutable`, entry.value, member);
+  }
+  // The platform's rules: `every` is an interval ("1 hour", seconds up to weeks) or, without
+  // `sql`, a cron expression; `timezone` a known time zone.
+  const every = ctx.string(f.get('every'), `refresh_key of ${what}`, member);
+  if (every !== undefined && !EVERY_INTERVAL.test(every) && (f.has('sql') || !isCronExpression(every))) {
+    const expected = f.has('sql') ? 'an interval such as "1 hour" (with sql, no cron expression)' : 'an interval such as "1 hour" or a cron expression such as "0 * * * *"';
+    ctx.error(C.INVALID_VALUE, `'every' of the refresh_key of ${what} is '${every}'; expected ${expected}`, f.get('every')!.value, member);
+  }
+  const timezone = ctx.string(f.get('timezone'), `refresh_key of ${what}`, member);
+  if (timezone !== undefined && !isTimeZone(timezone)) {
+    ctx.error(C.INVALID_VALUE, `'timezone' of the refresh_key of ${what} is '${timezone}', which is not a known time zone (e.g. UTC, Europe/Paris)`, f.get('timezone')!.value, member);
   }
   return plain(entry.value);
 }

@@ -135,3 +135,25 @@ export const ACCESS_POLICY_KEYS = new Set(['role', 'group', 'groups', 'member_le
 export const VIEW_CUBE_KEYS = new Set(['join_path', 'prefix', 'split', 'alias', 'includes', 'excludes']);
 export const INCLUDE_KEYS = new Set(['name', 'alias', 'title', 'description', 'format', 'meta']);
 export const FOLDER_KEYS = new Set(['name', 'includes']);
+
+/** `every` of a refresh key as an interval (the platform's grammar: seconds up to weeks). */
+export const EVERY_INTERVAL = /^\d+ (second|minute|hour|day|week)s?$/;
+const CRON_NAMES = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|sun|mon|tue|wed|thu|fri|sat)$/i;
+const CRON_FIELD = /^[\d*/,\-?LW#A-Za-z]+$/;
+
+/** A cron expression of 5 or 6 fields (seconds optional), with month and weekday names allowed. */
+export function isCronExpression(text: string): boolean {
+  const fields = text.trim().split(/\s+/);
+  if (fields.length < 5 || fields.length > 6) return false;
+  return fields.every((field) => CRON_FIELD.test(field) && (field.match(/[A-Za-z]{2,}/g) ?? []).every((word) => CRON_NAMES.test(word)));
+}
+
+/** A time zone the runtime's time-zone database knows (as the platform checks `timezone`). */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}

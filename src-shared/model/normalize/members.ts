@@ -18,6 +18,7 @@ import type {
   Segment,
 } from '../types';
 import { hasOpaque, memberBase, normalizeEnum, plain, readMembers, sqlOf, type Ctx, type MemberContext } from './context';
+import { formatProblem } from './formats';
 import {
   DIMENSION_KEYS,
   DIMENSION_TYPES,
@@ -34,6 +35,13 @@ import {
   TIME_INTERVAL,
 } from './keys';
 
+function checkFormat(f: Map<string, RawEntry>, ctx: Ctx, kind: 'measure' | 'dimension', type: string | undefined, what: string, memberPath: string): void {
+  const entry = f.get('format');
+  if (!entry || ctx.isOpaque(entry.value)) return;
+  const problem = formatProblem(kind, type, plain(entry.value));
+  if (problem) ctx.error(C.INVALID_VALUE, `'format' of ${what} must be ${problem}`, entry.value, memberPath);
+}
+
 export function readDimension(map: RawMap, name: string, ctx: Ctx, mc: MemberContext): Dimension {
   const memberPath = `${mc.entity}.${name}`;
   const what = `dimension '${memberPath}' (${ctx.file})`;
@@ -48,6 +56,7 @@ export function readDimension(map: RawMap, name: string, ctx: Ctx, mc: MemberCon
     ctx.error(C.MISSING_PROPERTY, `Missing 'type' for ${what}`, map, memberPath);
   }
   const sql = sqlOf(f.get('sql'), ctx, what, memberPath);
+  checkFormat(f, ctx, 'dimension', type, what, memberPath);
   // One literal with every field (no spread, no properties added later) keeps a single fast object shape.
   const dim: Dimension = {
     kind: 'dimension',
@@ -110,7 +119,7 @@ function readGranularity(map: RawMap, name: string, ctx: Ctx, mc: MemberContext)
   const g: Granularity = {
     name,
     loc: ctx.loc(map),
-    title: ctx.string(f.get('title'), what, mc.entity),
+    title: ctx.text(f.get('title'), what, mc.entity),
     interval: ctx.string(f.get('interval'), what, mc.entity),
     offset: ctx.string(f.get('offset'), what, mc.entity),
     origin: ctx.string(f.get('origin'), what, mc.entity),
@@ -176,6 +185,7 @@ export function readMeasure(map: RawMap, name: string, ctx: Ctx, mc: MemberConte
     ctx.error(C.MISSING_PROPERTY, `Missing 'type' for ${what}`, map, memberPath);
   }
   const sql = sqlOf(f.get('sql'), ctx, what, memberPath);
+  checkFormat(f, ctx, 'measure', type, what, memberPath);
   if (sql === undefined && type !== undefined && type !== 'count' && !(multiStage && type === 'rank') && !f.has('case')) {
     ctx.error(C.SQL_REQUIRED, `Missing 'sql' for ${what}: only count measures may omit it`, map, memberPath);
   }
@@ -304,7 +314,7 @@ export function readHierarchy(map: RawMap, name: string, ctx: Ctx, mc: MemberCon
     name,
     loc: ctx.loc(map),
     levelLocs,
-    title: ctx.string(f.get('title'), what, memberPath),
+    title: ctx.text(f.get('title'), what, memberPath),
     public: ctx.boolean(f.get('public'), what, memberPath) ?? true,
     levels: (levels ?? []).map((l) => l.replace(/^\{|\}$/g, '').trim()),
     dynamic: ctx.mayBeOpaque && hasOpaque(f),

@@ -59,8 +59,8 @@ export function readViewCubes(entry: RawEntry, ctx: Ctx, what: string, viewName:
           includes.push({
             name,
             alias: ctx.identifier(inf.get('alias'), iw, viewName),
-            title: ctx.string(inf.get('title'), iw, viewName),
-            description: ctx.string(inf.get('description'), iw, viewName),
+            title: ctx.text(inf.get('title'), iw, viewName),
+            description: ctx.text(inf.get('description'), iw, viewName),
             format: inf.has('format') ? plain(inf.get('format')!.value) : undefined,
             meta: inf.has('meta') ? plain(inf.get('meta')!.value) : undefined,
             loc: ctx.loc(inf.get('name')!.value),
