@@ -5,6 +5,7 @@ import { api } from '../../app/session';
 import { toShownError, type ShownError } from '../../lib/errors';
 import { Button, Dialog, ProblemBanner, Spinner } from '../../lib/ui';
 import { DiffView } from './DiffView';
+import { pushLine } from './upstream/conflict';
 import { dirtyPaths, useModels } from './store';
 
 export type BranchOperation = 'commit' | 'pull' | 'merge' | 'merge-to-default';
@@ -35,6 +36,11 @@ function conflictsOf(error: unknown): string[] | null {
 }
 
 function describeResult(operation: BranchOperation, result: BranchOperationResult): string {
+  const done = describeChange(operation, result);
+  return result.push ? `${done} ${pushLine(result.push.status, result.push.upstream)}` : done;
+}
+
+function describeChange(operation: BranchOperation, result: BranchOperationResult): string {
   const commit = result.commit ? ` (${result.commit.slice(0, 10)})` : '';
   const files = `${result.changes.length} ${result.changes.length === 1 ? 'file' : 'files'}`;
   switch (result.outcome) {

@@ -15,6 +15,7 @@ import { DeleteFileDialog, NewFileDialog, RenameFileDialog } from './FileDialogs
 import { FileTree } from './FileTree';
 import { ModelsIcon } from './icons';
 import { ProblemsPanel } from './ProblemsPanel';
+import { UpstreamBar } from './upstream/UpstreamBar';
 import { currentBranch, dirtyPaths, isEditable, myDevBranch, useModels } from './store';
 import './models.css';
 
@@ -236,6 +237,8 @@ function Workbench({ deploymentId, deployments, view }: { deploymentId: number; 
           </span>
         )}
       </div>
+
+      <UpstreamBar deploymentId={deploymentId} branch={branch} />
 
       {s.notice && (
         <div className="models-notice" role="status">

@@ -1,0 +1,165 @@
+// The Models screen's view of the team's repository: which remote branch the shown branch tracks,
+// how far ahead/behind it is (as of the last fetch), and Fetch / Pull / Push. A pull conflict opens
+// the conflict view; a deployment without a connection offers to connect one.
+import { lazy, Suspense, useState } from 'react';
+import type { Branch } from '../../../../../src-shared/api/data-model';
+import { fetchFromUpstream, getDeploymentGitConnection, pullFromUpstream, pushToUpstream, type FetchReport } from '../../../../../src-shared/api/git-host';
+import { api } from '../../../app/session';
+import { toShownError } from '../../../lib/errors';
+import { Badge, Button, Spinner, Time } from '../../../lib/ui';
+import { useQuery } from '../../../lib/useQuery';
+import { ModelsIcon } from '../icons';
+import { useModels } from '../store';
+import { ConnectRepositoryDialog } from './ConnectRepositoryDialog';
+import { conflictOf, pushLine, type PullConflict } from './conflict';
+
+const ConflictDialog = lazy(() => import('./ConflictDialog'));
+
+function describeFetch(report: FetchReport): string {
+  const moved = report.branches.filter((b) => b.outcome === 'fast-forward' || b.outcome === 'created');
+  const waiting = report.branches.filter((b) => b.outcome === 'diverged' || b.outcome === 'behind');
+  const parts = [moved.length ? `${moved.length} ${moved.length === 1 ? 'branch' : 'branches'} updated (${moved.map((b) => b.branchName).join(', ')})` : 'no branch moved'];
+  if (waiting.length) parts.push(`${waiting.map((b) => b.branchName).join(', ')} need${waiting.length === 1 ? 's' : ''} a pull`);
+  return `Fetched: ${parts.join('; ')}.`;
+}
+
+function aheadBehindText(branch: Branch): string {
+  if (branch.ahead === null || branch.behind === null) return 'not on the remote yet';
+  if (branch.ahead === 0 && branch.behind === 0) return 'up to date';
+  return [branch.ahead ? `${branch.ahead} to push` : '', branch.behind ? `${branch.behind} to pull` : ''].filter(Boolean).join(', ');
+}
+
+export function UpstreamBar({ deploymentId, branch }: { deploymentId: number; branch: Branch | undefined }) {
+  const refresh = useModels((s) => s.refresh);
+  const setNotice = useModels((s) => s.setNotice);
+  const setError = useModels((s) => s.setError);
+  const connection = useQuery((signal) => api.call(getDeploymentGitConnection, { params: { deploymentId }, signal }), [deploymentId], 'Loading the repository connection');
+  const [busy, setBusy] = useState<'fetch' | 'pull' | 'push' | null>(null);
+  const [connecting, setConnecting] = useState(false);
+  const [conflict, setConflict] = useState<PullConflict | null>(null);
+
+  if (!connection.data) return null;
+  const { connected, connection: remote } = connection.data;
+
+  if (!connected || !remote) {
+    return (
+      <div className="upstream-bar" role="group" aria-label="Team repository">
+        <ModelsIcon name="server" /> <span className="muted">Not connected to a team repository.</span>
+        <Button className="btn-small" onClick={() => setConnecting(true)}>
+          Connect repository…
+        </Button>
+        <ConnectRepositoryDialog
+          open={connecting}
+          deploymentId={deploymentId}
+          onClose={() => setConnecting(false)}
+          onConnected={(message) => {
+            setNotice(message);
+            connection.reload();
+            void refresh();
+          }}
+        />
+      </div>
+    );
+  }
+
+  const run = async (kind: 'fetch' | 'pull' | 'push', action: () => Promise<string>) => {
+    setBusy(kind);
+    setError(null);
+    try {
+      setNotice(await action());
+    } catch (failure) {
+      const found = kind === 'pull' ? conflictOf(failure) : null;
+      if (found) setConflict(found);
+      else setError(toShownError(failure, { fetch: 'Fetch', pull: 'Pull', push: 'Push' }[kind]));
+    } finally {
+      setBusy(null);
+      connection.reload();
+      await refresh();
+    }
+  };
+
+  const fetchNow = () => run('fetch', async () => describeFetch(await api.call(fetchFromUpstream, { params: { deploymentId }, body: {} })));
+  const pull = (name: string) =>
+    run('pull', async () => {
+      const result = await api.call(pullFromUpstream, { params: { deploymentId }, body: { branchName: name } });
+      if (result.outcome === 'up-to-date') return `${name} is up to date with ${result.upstream}.`;
+      const pushed = result.push ? ` ${pushLine(result.push.status, result.upstream)}` : '';
+      return `Pulled ${result.upstream} into ${name} (${result.outcome}, ${result.changes.length} ${result.changes.length === 1 ? 'file' : 'files'}).${pushed}`;
+    });
+  const push = (name: string) =>
+    run('push', async () => {
+      const result = await api.call(pushToUpstream, { params: { deploymentId }, body: { branchName: name } });
+      return result.pushed ? `Pushed ${name} to ${result.upstream} (${result.commit.slice(0, 7)}).` : `${result.upstream} already has ${name}’s commits.`;
+    });
+
+  const tracking = branch?.upstream ?? null;
+  const where = remote.url || remote.fullName;
+  return (
+    <div className="upstream-bar" role="group" aria-label="Team repository">
+      <ModelsIcon name="server" />
+      <span className="upstream-remote" title={where}>
+        {remote.fullName}
+      </span>
+      {branch &&
+        (tracking ? (
+          <span className="upstream-track">
+            <ModelsIcon name="branch" size={12} /> tracks <code>{tracking}</code>
+            <span className="upstream-counts" aria-label="Ahead and behind">
+              {branch.ahead !== null && branch.behind !== null ? (
+                <>
+                  <Badge tone={branch.ahead ? 'info' : 'neutral'}>↑ {branch.ahead} ahead</Badge>
+                  <Badge tone={branch.behind ? 'warn' : 'neutral'}>↓ {branch.behind} behind</Badge>
+                </>
+              ) : (
+                <Badge tone="warn">not on the remote</Badge>
+              )}
+            </span>
+            <span className="muted upstream-summary">{aheadBehindText(branch)}</span>
+          </span>
+        ) : (
+          <span className="muted">{branch.branchName} is local only (Push publishes it).</span>
+        ))}
+      <span className="muted upstream-fetched">
+        {remote.lastFetchError ? (
+          <span className="upstream-fetch-error" title={remote.lastFetchError.message}>
+            last fetch failed ({remote.lastFetchError.code})
+          </span>
+        ) : (
+          <>
+            fetched <Time value={remote.lastFetchAt} />
+          </>
+        )}
+      </span>
+      <span className="upstream-actions">
+        <Button className="btn-small" busy={busy === 'fetch'} disabled={busy !== null} onClick={() => void fetchNow()} title="Fetch every branch of the team repository now">
+          Fetch
+        </Button>
+        {branch && tracking && (
+          <Button className="btn-small" busy={busy === 'pull'} disabled={busy !== null} onClick={() => void pull(branch.branchName)} title={`Fetch, then bring ${tracking}’s new commits into ${branch.branchName}`}>
+            Pull
+          </Button>
+        )}
+        {branch && (
+          <Button className="btn-small" busy={busy === 'push'} disabled={busy !== null} onClick={() => void push(branch.branchName)} title={tracking ? `Push ${branch.branchName} to ${tracking} (fast-forward only)` : `Publish ${branch.branchName} to the team repository`}>
+            Push
+          </Button>
+        )}
+      </span>
+      {conflict && (
+        <Suspense fallback={<Spinner label="Loading the conflict view…" />}>
+          <ConflictDialog
+            deploymentId={deploymentId}
+            conflict={conflict}
+            onClose={() => setConflict(null)}
+            onResolved={(message) => {
+              setConflict(null);
+              setNotice(message);
+              connection.reload();
+              void refresh();
+            }}
+          />
+        </Suspense>
+      )}
+    </div>
+  );
+}
