@@ -331,3 +331,35 @@ describe('GET /api/v1/external-documents/{externalWorkbookId}/placements', () =>
     expect(res.body.detail).toMatch(/500 placed explorations/);
   });
 });
+
+describe('report list pages', () => {
+  it('show every report as reading it alone does: owner, folder path and placements of each (read once per page)', async () => {
+    const d = await createDeployment(svc);
+    const folder = await svc.call('POST', `/api/v1/deployments/${d}/folders`, { body: { name: 'Finance' } });
+    expect(folder.status, folder.text).toBe(201);
+    const a = await report({ name: 'A in folder', folderId: folder.body.id }, owner.auth, d);
+    const b = await report({ name: 'B placed twice' }, otherDeveloper.auth, d);
+    await report({ name: 'C plain' }, owner.auth, d);
+    const c = await report({ name: 'D placed once' }, undefined, d);
+    for (const [id, cell] of [[b.id, 'A1'], [b.id, 'C3'], [c.id, 'B2'], [a.id, 'D4']] as const) {
+      const placed = await svc.call('PUT', `${R(d)}/${id}/connect-workbook`, { body: address(cell), auth: viewer.auth });
+      expect(placed.status, placed.text).toBe(200);
+    }
+    const listed: Record<string, unknown>[] = [];
+    let after: string | null = null;
+    do {
+      const page = await svc.call('GET', `${R(d)}?first=3&sortBy=name${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+      expect(page.status, page.text).toBe(200);
+      listed.push(...page.body.items);
+      after = page.body.pageInfo.hasNextPage ? page.body.pageInfo.endCursor : null;
+    } while (after);
+    expect(listed.map((r) => r.name)).toEqual(['A in folder', 'B placed twice', 'C plain', 'D placed once']);
+    expect(listed[0]).toMatchObject({ folderPath: '/Finance', owner: { name: 'Report Owner' } });
+    expect((listed[1]!.placements as unknown[]).length).toBe(2);
+    for (const item of listed) {
+      const alone = await svc.call('GET', `${R(d)}/${item.id}`);
+      // Reading a report alone records the view; everything else must match the list's entry.
+      expect({ ...item, lastViewedAt: null }).toEqual({ ...alone.body, lastViewedAt: null });
+    }
+  });
+});

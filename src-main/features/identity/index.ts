@@ -1,2 +1,2 @@
 /** What other areas may use of the identity area (users and API keys). */
-export { getUserRow, userSummary, toUser, type UserRow } from './store';
+export { getUserRow, userSummary, userSummaries, toUser, type UserRow } from './store';

@@ -39,6 +39,16 @@ export function userSummary(ctx: ServiceContext, id: number | null): { id: numbe
   return row ?? null;
 }
 
+/** {@link userSummary} for several users in one query (a page of records that show an owner). */
+export function userSummaries(ctx: ServiceContext, ids: readonly (number | null)[]): Map<number, { id: number; name: string; email: string }> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = ctx.db
+    .prepare('SELECT id, name, email FROM users WHERE id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(wanted)) as { id: number; name: string; email: string }[];
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 /** The last active admin cannot be removed or demoted: the tenant would be locked out. */
 export function assertNotLastAdmin(ctx: ServiceContext, userId: number): void {
   const row = ctx.db.prepare("SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND active = 1 AND id != ?").get(userId) as { n: number };

@@ -69,6 +69,21 @@ export function placementsOf(ctx: ServiceContext, report: ReportRow): ReportPlac
   return rows.map((row) => toPlacement(row, report));
 }
 
+/**
+ * The placements of a page of reports in one query (by report id, in id order), rather than one
+ * query per report. The ids travel as one JSON parameter, so the statement is prepared once.
+ */
+export function placementsOfReports(ctx: ServiceContext, reports: readonly ReportRow[]): Map<number, ReportPlacement[]> {
+  const byId = new Map(reports.map((report) => [report.id, report]));
+  const placements = new Map<number, ReportPlacement[]>(reports.map((report) => [report.id, []]));
+  if (reports.length === 0) return placements;
+  const rows = ctx.db
+    .prepare('SELECT * FROM report_placements WHERE report_id IN (SELECT value FROM json_each(?)) ORDER BY id')
+    .all(JSON.stringify([...byId.keys()])) as PlacementRow[];
+  for (const row of rows) placements.get(row.report_id)!.push(toPlacement(row, byId.get(row.report_id)!));
+  return placements;
+}
+
 const getPlacement = (ctx: ServiceContext, id: number) =>
   ctx.db.prepare('SELECT * FROM report_placements WHERE id = ?').get(id) as PlacementRow;
 
