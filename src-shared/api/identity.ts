@@ -34,7 +34,11 @@ export const Me = Type.Object({
   email: Type.String(),
   name: Type.String(),
   role: Role,
-  userPolicies: Type.Array(Type.String()),
+  userPolicies: Type.Array(Type.String(), {
+    description:
+      'Every policy action the caller holds: those of the access policies attached to them or to a group they are in ' +
+      '(`/api/v1/policies`), then their own (`-Action` withdraws one), each once.',
+  }),
   settings: UserSettings,
   via: Type.String({ description: 'How the caller authenticated: apiKey, workspace, deployment, embed, oauth' }),
 });

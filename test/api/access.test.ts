@@ -139,6 +139,20 @@ describe('policy grants feed the caller’s access', () => {
     expect((await createFolder(viewer.auth)).status).toBe(403);
   });
 
+  it('GET /users/me userPolicies lists the actions granted through /api/v1/policies, directly and through groups, each once', async () => {
+    const viewer = createUser(svc, 'viewer', { actions: ['-SqlRunnerRead'] });
+    const me = async () => (await svc.call('GET', '/api/v1/users/me', { auth: viewer.auth })).body.userPolicies as string[];
+    expect(await me()).toEqual(['-SqlRunnerRead']);
+    const g = await group({ userIds: [viewer.id] });
+    const viaGroup = await policy({ actions: ['DownloadData', 'SchemaUpdate'], groupIds: [g.id] });
+    await policy({ actions: ['DownloadData'], userIds: [viewer.id] });
+    expect((await me()).sort()).toEqual(['-SqlRunnerRead', 'DownloadData', 'SchemaUpdate']);
+    await svc.call('DELETE', `/api/v1/policies/${viaGroup.id}`);
+    expect((await me()).sort()).toEqual(['-SqlRunnerRead', 'DownloadData']);
+    // The user record (what an admin edits with PATCH) keeps only the user's own actions.
+    expect((await svc.call('GET', `/api/v1/users/${viewer.id}`)).body.userPolicies).toEqual(['-SqlRunnerRead']);
+  });
+
   it('never grants admin through a policy', async () => {
     const developer = createUser(svc, 'developer');
     await policy({ actions: ['SecretsManage', 'DeploymentEdit'], userIds: [developer.id] });

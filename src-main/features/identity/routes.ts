@@ -4,6 +4,7 @@ import { ApiError, notFound } from '../../http/problem';
 import { pageWindow, toPage } from '../../http/pagination';
 import { assertNotLastAdmin, createApiKeyFor, getUserRow, toApiKey, toUser, type ApiKeyRow, type UserRow } from './store';
 import { DEPLOYMENT_READ_CREDENTIALS } from '../../http/credentials';
+import { userActions } from '../../http/auth';
 
 const isConstraint = (error: unknown, what: string) => error instanceof Error && error.message.includes(what);
 
@@ -15,7 +16,9 @@ export function registerIdentityRoutes({ route, ctx }: Api): void {
   route(api.getMe, { credentials: [...DEPLOYMENT_READ_CREDENTIALS, 'embed'] }, ({ principal }) => {
     if (principal.userId === null) throw new ApiError(404, 'USER_NOT_FOUND', 'This session has no workspace user.');
     const row = getUserRow(ctx, principal.userId);
-    return { ...toUser(row), settings: JSON.parse(row.settings), via: principal.via };
+    // Every policy the caller holds: granted through /api/v1/policies (to them or a group they are in), then their own.
+    const userPolicies = [...new Set(userActions(db, row))];
+    return { ...toUser(row), userPolicies, settings: JSON.parse(row.settings), via: principal.via };
   });
 
   route(api.updateMySettings, {}, ({ principal, body }) => {
