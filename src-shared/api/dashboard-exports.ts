@@ -24,6 +24,8 @@ export const DashboardExportErrorCodes = {
   DASHBOARD_NOT_PUBLISHED: 'DASHBOARD_NOT_PUBLISHED',
   /** 403: `renderAs` needs a tenant admin. */
   RENDER_AS_NOT_ALLOWED: 'RENDER_AS_NOT_ALLOWED',
+  /** 403: the `renderAs` user could not open the workbook themselves (no deployment read, or not theirs and not shared). */
+  RENDER_AS_NO_ACCESS: 'RENDER_AS_NO_ACCESS',
 } as const;
 
 export const StartDashboardExportInput = Type.Object(
@@ -71,7 +73,8 @@ export const startDashboardExport = defineRoute({
   summary: 'Render a published dashboard to PNG or PDF (202)',
   description:
     'Runs as the caller, who needs manage access to the workbook (its owner or an admin). `renderAs` renders as another user ' +
-    'and needs a tenant admin (403 `RENDER_AS_NOT_ALLOWED`); that user must be able to see the workbook. ' +
+    'and needs a tenant admin (403 `RENDER_AS_NOT_ALLOWED`); that user must be able to open the workbook themselves — deployment read ' +
+    'after their policies and groups, and the workbook theirs or shared — else 403 `RENDER_AS_NO_ACCESS`. ' +
     'A workbook without a published dashboard answers 409 `DASHBOARD_NOT_PUBLISHED`. The job and its file live 5 minutes after submission.',
   params: DeploymentParams,
   body: StartDashboardExportInput,

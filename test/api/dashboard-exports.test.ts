@@ -172,6 +172,21 @@ describe('dashboard exports', () => {
     expect((await svc.call('POST', E(), { body: { workbookId: wb.id, format: 'png', renderAs: { userId: 999_999 } } })).status).toBe(404);
   });
 
+  it('renderAs a user without access to the workbook is refused like their own request: a shared workbook, but deployment read withdrawn', async () => {
+    const wb = await publishedWorkbook(owner.auth, { shared: true });
+    const reader = createUser(svc, 'viewer', { name: 'Reader' });
+    const asReader = await svc.call('POST', E(), { body: { workbookId: wb.id, format: 'png', renderAs: { userId: reader.id } } });
+    expect(asReader.status).toBe(202);
+    const withdrawn = await svc.call('PUT', `/api/v1/users/${reader.id}`, { body: { userPolicies: ['-DeploymentRead'] } });
+    expect(withdrawn.status, withdrawn.text).toBe(200);
+    // The user's own request is refused ...
+    expect((await svc.call('GET', `${W()}/${wb.id}`, { auth: reader.auth })).status).toBe(403);
+    // ... and so is rendering as them, naming why.
+    const refused = await svc.call('POST', E(), { body: { workbookId: wb.id, format: 'png', renderAs: { userId: reader.id } } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('RENDER_AS_NO_ACCESS');
+  });
+
   it('a workbook without a published dashboard → 409; an unknown workbook → 404', async () => {
     const draftOnly = await publishedWorkbook(owner.auth, { publish: false });
     const res = await svc.call('POST', E(), { body: { workbookId: draftOnly.id, format: 'png' }, auth: owner.auth });

@@ -10,7 +10,7 @@ import {
 } from '../../../src-shared/api/dashboard-exports';
 import type { DashboardConfig } from '../../../src-shared/api/workbooks';
 import type { ServiceContext } from '../../context';
-import { hasAccess, type Principal, type Role } from '../../http/auth';
+import { hasAccess, userActions, type Principal, type Role } from '../../http/auth';
 import { ApiError, forbidden } from '../../http/problem';
 import { getJobRunner, type Job, type JobContext } from '../../platform/jobs';
 import { getUserRow } from '../identity';
@@ -58,7 +58,10 @@ interface ExportRow {
 export const exportsDir = (ctx: ServiceContext, deploymentId: number) => join(ctx.dataDir, 'exports', String(deploymentId));
 const isAdmin = (principal: Principal) => principal.via !== 'embed' && hasAccess(principal, 'admin');
 
-/** A stored user as a principal, to ask what that user may see. */
+/**
+ * A stored user as a principal, resolved as authentication resolves them (their role, the policies
+ * attached to them or their groups, their own actions), to ask what that user may see.
+ */
 function principalOfUser(ctx: ServiceContext, userId: number): Principal {
   const user = getUserRow(ctx, userId);
   if (user.active !== 1) throw new ApiError(422, 'USER_DEACTIVATED', `User ${userId} is deactivated; a dashboard cannot be rendered as them.`);
@@ -67,7 +70,7 @@ function principalOfUser(ctx: ServiceContext, userId: number): Principal {
     email: user.email,
     name: user.name,
     role: user.role as Role,
-    actions: JSON.parse(user.actions) as string[],
+    actions: userActions(ctx.db, user),
     via: 'apiKey',
     sid: null,
     scopes: null,
@@ -125,9 +128,14 @@ export function startExport(ctx: ServiceContext, deploymentId: number, principal
   let renderAsUserId = principal.userId;
   if (input.renderAs !== undefined) {
     if (!isAdmin(principal)) throw forbidden('Only a tenant admin can render a dashboard as another user (`renderAs`).', Codes.RENDER_AS_NOT_ALLOWED);
+    // The user rendered as must be able to open the workbook themselves: the deployment (deployment
+    // read, after their policies) and the workbook (theirs or shared), as a direct request by them would.
     const target = principalOfUser(ctx, input.renderAs.userId);
+    if (!hasAccess(target, 'deploymentRead')) {
+      throw forbidden(`User ${input.renderAs.userId} has no deployment read access, so the dashboard cannot be rendered as them.`, Codes.RENDER_AS_NO_ACCESS);
+    }
     if (!canSeeWorkbook(target, { ownerUserId: workbook.owner_user_id, shared: workbook.shared === 1 })) {
-      throw forbidden(`User ${input.renderAs.userId} cannot see workbook ${workbook.id}, so it cannot be rendered as them.`);
+      throw forbidden(`User ${input.renderAs.userId} cannot see workbook ${workbook.id}, so it cannot be rendered as them.`, Codes.RENDER_AS_NO_ACCESS);
     }
     renderAsUserId = target.userId;
   } else {
