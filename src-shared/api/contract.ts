@@ -101,3 +101,11 @@ export const CANCEL_RULE =
   'Cancelling is idempotent and answers with the job: a queued job is cancelled at once, a running one stops before its next write ' +
   '(what it already wrote stays), and a job that has already ended (COMPLETED, PARTIAL, FAILED or CANCELLED) is returned unchanged, ' +
   'with the same status code — never an error, so a client racing the job’s end needs no special case.';
+
+/**
+ * The one ownership rule of items a user owns (workbooks and their dashboards, reports,
+ * notifications), stated in each write operation's description.
+ */
+export const OWNERSHIP_RULE =
+  'Ownership: changing or overwriting an item someone else owns needs the same manage access as deleting it — its owner or an ' +
+  'admin (403 otherwise); other developers may read, duplicate and place it.';

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { defineRoute, Page, PageQuery, Timestamp } from './contract';
+import { defineRoute, OWNERSHIP_RULE, Page, PageQuery, Timestamp } from './contract';
 import { OrNull, StringEnum, UserRef } from './workbooks';
 
 const TAG = 'Notifications';
@@ -177,6 +177,7 @@ export const updateNotification = defineRoute({
   operationId: 'updateNotification',
   tag: TAG,
   summary: 'Change a notification',
+  description: OWNERSHIP_RULE,
   params: NotificationParams,
   body: NotificationUpdateInput,
   response: Notification,
@@ -188,6 +189,7 @@ export const deleteNotification = defineRoute({
   operationId: 'deleteNotification',
   tag: TAG,
   summary: 'Delete a notification',
+  description: OWNERSHIP_RULE,
   params: NotificationParams,
   status: 204,
   response: Type.Null(),

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { defineRoute, Page, PageInfo, PageQuery, Timestamp } from './contract';
+import { defineRoute, OWNERSHIP_RULE, Page, PageInfo, PageQuery, Timestamp } from './contract';
 import { FreeForm, OrNull, StringEnum, UserRef } from './workbooks';
 
 const TAG = 'Reports';
@@ -57,8 +57,8 @@ export const Report = Type.Object({
   query: OrNull(FreeForm('The report’s query')),
   currentQueryChecksum: OrNull(Type.String({ description: 'SHA-256 of the canonical JSON of `query`' })),
   owner: OrNull(UserRef),
-  canEdit: Type.Boolean(),
-  canManage: Type.Boolean({ description: 'The caller owns the report or is an admin' }),
+  canEdit: Type.Boolean({ description: 'The caller may place and refresh the report (deployment edit)' }),
+  canManage: Type.Boolean({ description: 'The caller owns the report or is an admin: may change, overwrite or delete it' }),
   placements: Type.Array(ReportPlacement),
   lastViewedAt: OrNull(Timestamp),
   createdAt: Timestamp,
@@ -185,7 +185,7 @@ export const upsertReportByPublicId = defineRoute({
   operationId: 'upsertReportByPublicId',
   tag: TAG,
   summary: 'Create or update the report with this public id',
-  description: 'Name and title are at most 255 characters. Fields left out keep their value on update.',
+  description: `Name and title are at most 255 characters. Fields left out keep their value on update. ${OWNERSHIP_RULE}`,
   params: Type.Object({ deploymentId: Type.Integer({ minimum: 1 }), publicId: Type.String({ pattern: PUBLIC_ID_PATTERN }) }),
   body: Type.Object({
     name: Type.String({ minLength: 1, maxLength: REPORT_TEXT_MAX }),

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { defineRoute, Page, PageQuery, Timestamp } from './contract';
+import { defineRoute, OWNERSHIP_RULE, Page, PageQuery, Timestamp } from './contract';
 
 // ---- schema helpers of the workspace areas -------------------------------------------------------
 
@@ -333,7 +333,7 @@ export const upsertWorkbookBySlug = defineRoute({
   operationId: 'upsertWorkbookBySlug',
   tag: TAG,
   summary: 'Create or update the workbook with this slug',
-  description: 'Fields left out keep their value on update. A dashboard given here must carry an id on every widget.',
+  description: `Fields left out keep their value on update. A dashboard given here must carry an id on every widget. ${OWNERSHIP_RULE}`,
   params: Type.Object({ deploymentId: Type.Integer({ minimum: 1 }), slug: Slug }),
   body: Type.Object({
     name: WorkbookName,
@@ -369,7 +369,8 @@ export const updateWorkbookDashboard = defineRoute({
   summary: 'Save the draft dashboard of a workbook',
   description:
     'Widgets without an id get one. A tabbed container is a CONTAINER with `config.layout: "tabs"`. ' +
-    'Without a body (or without `dashboardDraft`) nothing changes; `dashboardDraft: null` clears the draft.',
+    'Without a body (or without `dashboardDraft`) nothing changes; `dashboardDraft: null` clears the draft. ' +
+    OWNERSHIP_RULE,
   params: WorkbookParams,
   body: WorkbookDashboardInput,
   bodyOptional: true,
@@ -382,6 +383,7 @@ export const publishWorkbookDashboard = defineRoute({
   operationId: 'publishWorkbookDashboard',
   tag: TAG,
   summary: 'Publish the saved draft, or an explicit config (which then also becomes the draft)',
+  description: OWNERSHIP_RULE,
   params: WorkbookParams,
   body: Type.Object({ config: Type.Optional(DashboardConfigInput) }),
   bodyOptional: true,

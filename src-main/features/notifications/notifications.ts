@@ -9,9 +9,9 @@ import {
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
-import { badRequest, notFound } from '../../http/problem';
+import { badRequest, forbidden, notFound } from '../../http/problem';
 import { userSummary } from '../identity';
-import { canSeeWorkbook } from '../workspace-items';
+import { canManageItem, canSeeWorkbook } from '../workspace-items';
 import { findWorkbookByPublicId, requireWorkbook, type WorkbookRow } from '../workbooks';
 
 interface NotificationRow {
@@ -218,6 +218,7 @@ export function updateNotification(
 ): Notification {
   return ctx.db.transaction(() => {
     const row = requireNotification(ctx, deploymentId, id);
+    assertCanManageNotification(principal, row);
     const workbook = resolveDashboard(ctx, principal, deploymentId, input, false);
     if (input.schedule) validateSchedule(input.schedule);
     ctx.db
@@ -244,7 +245,15 @@ export function updateNotification(
   })();
 }
 
-export function deleteNotification(ctx: ServiceContext, deploymentId: number, id: number): void {
+/** Ownership rule: changing or deleting a notification needs manage access — its owner or an admin. */
+function assertCanManageNotification(principal: Principal, row: NotificationRow): void {
+  if (!canManageItem(principal, row.owner_user_id)) {
+    throw forbidden(`Only the owner of notification ${row.id} or an admin can change or delete it.`);
+  }
+}
+
+export function deleteNotification(ctx: ServiceContext, principal: Principal, deploymentId: number, id: number): void {
   const row = requireNotification(ctx, deploymentId, id);
+  assertCanManageNotification(principal, row);
   ctx.db.prepare('DELETE FROM notifications WHERE id = ?').run(row.id);
 }

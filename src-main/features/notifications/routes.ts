@@ -14,8 +14,8 @@ export function registerNotificationRoutes(server: Api): void {
   route(api.updateNotification, edit, ({ params, body, principal }) =>
     updateNotification(ctx, principal, params.deploymentId, params.notificationId, body),
   );
-  route(api.deleteNotification, edit, ({ params }) => {
-    deleteNotification(ctx, params.deploymentId, params.notificationId);
+  route(api.deleteNotification, edit, ({ params, principal }) => {
+    deleteNotification(ctx, principal, params.deploymentId, params.notificationId);
     return null;
   });
 }

@@ -229,6 +229,8 @@ export function upsertReportByPublicId(
       );
       return { row: requireReport(ctx, deploymentId, id), created: true };
     }
+    // Ownership rule: overwriting a report someone else owns needs the same manage access as deleting it.
+    assertCanManageReport(principal, existing);
     const query = input.query === undefined ? (existing.query === null ? null : JSON.parse(existing.query)) : input.query;
     ctx.db
       .prepare(

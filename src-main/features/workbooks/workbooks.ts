@@ -39,7 +39,7 @@ export function createWorkbook(ctx: ServiceContext, principal: Principal, deploy
   })();
 }
 
-/** Create-or-update by slug. Fields left out keep their value; changing `shared` needs manage access. */
+/** Create-or-update by slug. Fields left out keep their value; updating needs manage access (owner or admin), like deleting. */
 export function upsertWorkbookBySlug(
   ctx: ServiceContext,
   principal: Principal,
@@ -65,7 +65,8 @@ export function upsertWorkbookBySlug(
     if (!canSeeWorkbook(principal, { ownerUserId: existing.owner_user_id, shared: existing.shared === 1 })) {
       throw conflict('WORKBOOK_SLUG_TAKEN', `Slug "${slug}" belongs to another user's private workbook.`);
     }
-    if (input.shared !== undefined && input.shared !== (existing.shared === 1)) assertCanManageWorkbook(principal, existing);
+    // Ownership rule: changing a workbook someone else owns needs the same manage access as deleting it.
+    assertCanManageWorkbook(principal, existing);
     const row = updateWorkbookRow(ctx, existing, {
       name: input.name,
       description: input.description,
@@ -120,6 +121,7 @@ export function updateDashboardDraft(
 ): WorkbookDashboard {
   return ctx.db.transaction(() => {
     const row = requireWorkbook(ctx, principal, deploymentId, workbookId);
+    assertCanManageWorkbook(principal, row);
     if ('dashboardPublished' in body) {
       throw badRequest('READ_ONLY_FIELD', '`dashboardPublished` is response-only; publish the draft with POST …/publish.', {
         errors: [{ pointer: '/body/dashboardPublished', detail: 'response-only' }],
@@ -141,6 +143,7 @@ export function publishDashboard(
 ): WorkbookDashboard {
   return ctx.db.transaction(() => {
     const row = requireWorkbook(ctx, principal, deploymentId, workbookId);
+    assertCanManageWorkbook(principal, row);
     const now = ctx.clock.now().toISOString();
     if (config !== undefined) {
       const published = normalizeDashboard(config, '/body/config', { assignIds: false });
