@@ -140,9 +140,9 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext): Api {
           },
         } as Record<string, unknown>,
         config: { bodyOptional: def.bodyOptional === true },
-        // Runs after authentication and before the request is validated: a caller the operation is
-        // closed to learns nothing about its inputs, and gets 403 whatever it sent.
-        preValidation: async (request) => {
+        // Runs after authentication and before the body is parsed or the request validated: a caller
+        // the operation is closed to learns nothing about its inputs, and gets 403 whatever it sent.
+        preParsing: async (request) => {
           if (!isPublic) {
             const principal = request.principal;
             if (!principal) throw new ApiError(401, ErrorCodes.UNAUTHENTICATED, 'A credential is required.');
@@ -153,6 +153,8 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext): Api {
             }
             assertAccess(principal, options.access ?? [], deploymentId);
           }
+        },
+        preValidation: async (request) => {
           // An optional body that was left out is validated as an empty object.
           if (def.body && def.bodyOptional && (request.body === undefined || request.body === null)) request.body = {};
         },

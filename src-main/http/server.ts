@@ -93,6 +93,12 @@ export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer>
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // `Content-Type: application/json` with no body (or only whitespace) is no body: operations whose
+    // body is optional accept it, the others answer 400 for the missing body like any client leaving it out.
+    if ((body as string).trim() === '') {
+      done(null, undefined);
+      return;
+    }
     if (exceedsJsonDepth(body as string)) {
       done(new ApiError(400, LimitCodes.JSON_TOO_DEEP, `The JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
       return;
@@ -180,10 +186,17 @@ export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer>
     return undefined;
   });
 
-  // Authenticate every request to a route that is not public; route preHandlers check access.
-  app.addHook('preValidation', async (request) => {
+  // Authenticate every request to a route that is not public, before its body is read: a caller
+  // without a valid credential gets 401 and never learns about body errors (bad JSON, sizes, shapes).
+  // Route hooks then check access, also before the body is parsed.
+  app.addHook('preParsing', async (request) => {
     const isPublic = (request.routeOptions.schema as { security?: unknown[] } | undefined)?.security?.length === 0;
-    if (isPublic || !request.routeOptions.url) return;
+    if (isPublic) return;
+    if (!request.routeOptions.url) {
+      // Unknown API paths need a credential too (the not-found handler answers 404 once authenticated).
+      if (API_PREFIXES.some((p) => request.url.startsWith(p))) await authenticator.authenticate(request);
+      return;
+    }
     if (DATA_API_ROUTE.test(request.routeOptions.url)) {
       request.principal = await authenticator.authenticate(request, { dataApi: true });
       return;
