@@ -136,6 +136,11 @@ export const SyncJob = Type.Object({
   status: Type.Enum([...SYNC_JOB_STATUSES]),
   progress: SyncProgress,
   error: Type.Optional(SyncError),
+  written: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'A cancelled push: the semantic views it created or replaced before the cancel took effect (each complete; the rest untouched)',
+    }),
+  ),
   request: SyncRequest,
   branchName: Type.String({ description: 'Branch read (push) or committed to (pull)' }),
   dataSourceName: Nullable(Type.String()),

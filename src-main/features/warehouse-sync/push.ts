@@ -7,7 +7,7 @@ import {
 } from '../../../src-shared/api/warehouse-sync';
 import type { ServiceContext } from '../../context';
 import { ApiError } from '../../http/problem';
-import { JobFailure, yieldToEventLoop, type Job, type JobContext } from '../../platform/jobs';
+import { JobCancelledError, JobFailure, JobOutcome, yieldToEventLoop, type Job, type JobContext } from '../../platform/jobs';
 import { runCompute } from '../../workers/run';
 import { modelRepositoryDir } from '../data-model';
 import { appendDeploymentLog, getDeployBranch, isDdlEnabled, listDataSources } from '../deployments';
@@ -86,8 +86,12 @@ function pushedView(view: PlannedView, action: PushedView['action']): PushedView
 
 const logSourceOf = (ctx: ServiceContext, deploymentId: number, branch: string) => (getDeployBranch(ctx, deploymentId) === branch ? 'production' : 'dev');
 
-/** Runs a push: the model at the accepted commit → DDL → the warehouse, one view after another. */
-export async function runPush(ctx: ServiceContext, job: Job<PushJobInputs>, jobCtx: JobContext): Promise<PushJobResult> {
+/**
+ * Runs a push: the model at the accepted commit → DDL → the warehouse, one view after another.
+ * A cancel takes effect between views (never inside one, so no semantic view is half-created):
+ * the job ends CANCELLED with the views written so far as its result.
+ */
+export async function runPush(ctx: ServiceContext, job: Job<PushJobInputs>, jobCtx: JobContext): Promise<PushJobResult | JobOutcome<PushJobResult>> {
   const { request, branchName, commit } = job.inputs;
   const deploymentId = job.deploymentId!;
   const log = (level: 'info' | 'error', message: string) =>
@@ -118,6 +122,10 @@ export async function runPush(ctx: ServiceContext, job: Job<PushJobInputs>, jobC
     const pushed: PushedView[] = planned.filter((p) => actions.has(p.viewName)).map((p) => pushedView(p, actions.get(p.viewName)!));
     const done = new Set(pushed.map((v) => v.viewName));
     const total = planned.length;
+    const resultOf = (views: PushedView[]): PushJobResult => {
+      const skipped = [...new Set(views.flatMap((v) => v.skipped.map((s) => s.feature)))] as SkippedFeatureName[];
+      return { branchName, commit, database: planned[0]?.database ?? '', schema: request.schema, views, skipped };
+    };
     let savedAt = 0;
     const saveCheckpoint = (force: boolean) => {
       if (!force && Date.now() - savedAt < CHECKPOINT_INTERVAL_MS) return;
@@ -144,7 +152,12 @@ export async function runPush(ctx: ServiceContext, job: Job<PushJobInputs>, jobC
         for (const view of views) {
           if (done.has(view.viewName)) continue;
           await yieldToEventLoop();
-          jobCtx.signal.throwIfAborted();
+          if (jobCtx.signal.aborted || jobCtx.isCancelRequested()) {
+            if (!(jobCtx.signal.reason instanceof JobCancelledError)) throw jobCtx.signal.reason;
+            const written = planned.flatMap((p) => pushed.find((v) => v.viewName === p.viewName) ?? []);
+            log('info', `Warehouse push cancelled after ${written.length} of ${total} semantic views; those stay as written.`);
+            return JobOutcome.cancelled(resultOf(written));
+          }
           const { generated } = view;
           for (const statement of generated.statements) {
             try {
@@ -171,16 +184,8 @@ export async function runPush(ctx: ServiceContext, job: Job<PushJobInputs>, jobC
     }
 
     const ordered = planned.map((p) => pushed.find((v) => v.viewName === p.viewName)!);
-    const skipped = [...new Set(ordered.flatMap((v) => v.skipped.map((s) => s.feature)))] as SkippedFeatureName[];
     log('info', `Pushed ${ordered.length} semantic view${ordered.length === 1 ? '' : 's'} to ${planned[0]?.database ?? ''}.${request.schema} from ${branchName}@${commit.slice(0, 7)}.`);
-    return {
-      branchName,
-      commit,
-      database: planned[0]?.database ?? '',
-      schema: request.schema,
-      views: ordered,
-      skipped,
-    };
+    return resultOf(ordered);
   } catch (error) {
     if (!jobCtx.signal.aborted) log('error', `Warehouse push failed: ${(error as Error).message}`);
     throw error;

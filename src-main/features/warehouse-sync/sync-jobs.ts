@@ -106,6 +106,7 @@ export function toSyncJob(job: Job): SyncJob {
     status: job.status,
     progress: job.progress,
     ...(job.status === 'FAILED' && job.error ? { error: job.error } : {}),
+    ...(job.status === 'CANCELLED' && job.kind === PUSH_KIND && job.result ? { written: (job.result as PushJobResult).views.map((v) => v.semanticViewName) } : {}),
     request: inputs.request,
     branchName: inputs.branchName,
     dataSourceName: inputs.dataSourceName ?? null,

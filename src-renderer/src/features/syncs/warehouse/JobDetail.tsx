@@ -128,7 +128,11 @@ export function JobDetail({ deploymentId, direction, syncJobId }: { deploymentId
                   <PullResultView result={result.data} />
                 ))}
               {(data.status === 'CANCELLED' || data.status === 'PARTIAL') && !data.error && (
-                <EmptyState title={`The ${direction} was ${data.status.toLowerCase()}`}>Views created before it stopped stay in the warehouse; it has no result.</EmptyState>
+                <EmptyState title={`The ${direction} was ${data.status.toLowerCase()}`}>
+                  {data.written && data.written.length > 0
+                    ? `${data.written.length} semantic view${data.written.length === 1 ? ' was' : 's were'} written before it stopped and stay in the warehouse, each complete: ${data.written.join(', ')}. It has no result.`
+                    : 'Views created before it stopped stay in the warehouse; it has no result.'}
+                </EmptyState>
               )}
             </div>
             <aside className="side">
