@@ -151,4 +151,26 @@ describe('Models with the team repository over smart HTTP', () => {
     await poll(() => bar(page).getByLabel('Ahead and behind').textContent()).toBe('↑ 0 ahead↓ 0 behind');
     expect(await bareGit('show', 'main:model/cubes/extra.yml')).toContain('name: extra');
   });
+
+  it('Settings turn the background fetch off and disconnect, keeping every branch and commit', async () => {
+    const { page } = e2e;
+    const before = (await e2e.server.api('GET', `${B()}/branches?first=100`)).body as { items: { branchName: string; headCommit: string }[] };
+    await bar(page).getByRole('button', { name: 'Settings…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Team repository' });
+    await dialog.getByLabel('Background fetch (seconds)').fill('10');
+    await poll(() => dialog.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await dialog.getByLabel('Background fetch (seconds)').fill('0');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await poll(() => notice(page).textContent()).toContain('Background fetch is off.');
+    expect((await e2e.server.api('GET', `${B()}/git-host/connection`)).body).toMatchObject({ connection: { fetchIntervalSeconds: 0, nextFetchAt: null } });
+
+    await bar(page).getByRole('button', { name: 'Settings…' }).click();
+    await dialog.getByRole('button', { name: 'Disconnect…' }).click();
+    await page.getByRole('dialog', { name: 'Disconnect the team repository?' }).getByRole('button', { name: 'Disconnect' }).click();
+    await bar(page).getByText('Not connected to a team repository.').waitFor();
+    const after = (await e2e.server.api('GET', `${B()}/branches?first=100`)).body as { items: { branchName: string; headCommit: string; upstream: string | null }[] };
+    expect(after.items.map((b) => [b.branchName, b.headCommit])).toEqual(before.items.map((b) => [b.branchName, b.headCommit]));
+    expect(after.items.every((b) => b.upstream === null)).toBe(true);
+    expect(e2e.problems).toEqual([]);
+  });
 });

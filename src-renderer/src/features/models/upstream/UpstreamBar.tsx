@@ -11,6 +11,7 @@ import { useQuery } from '../../../lib/useQuery';
 import { ModelsIcon } from '../icons';
 import { useModels } from '../store';
 import { ConnectRepositoryDialog } from './ConnectRepositoryDialog';
+import { RepositorySettingsDialog } from './RepositorySettingsDialog';
 import { conflictOf, pushLine, type PullConflict } from './conflict';
 
 const ConflictDialog = lazy(() => import('./ConflictDialog'));
@@ -36,6 +37,7 @@ export function UpstreamBar({ deploymentId, branch }: { deploymentId: number; br
   const connection = useQuery((signal) => api.call(getDeploymentGitConnection, { params: { deploymentId }, signal }), [deploymentId], 'Loading the repository connection');
   const [busy, setBusy] = useState<'fetch' | 'pull' | 'push' | null>(null);
   const [connecting, setConnecting] = useState(false);
+  const [settings, setSettings] = useState(false);
   const [conflict, setConflict] = useState<PullConflict | null>(null);
 
   if (!connection.data) return null;
@@ -144,7 +146,22 @@ export function UpstreamBar({ deploymentId, branch }: { deploymentId: number; br
             Push
           </Button>
         )}
+        <Button className="btn-small" variant="ghost" disabled={busy !== null} onClick={() => setSettings(true)} title="Background fetch, credentials, disconnect">
+          Settings…
+        </Button>
       </span>
+      {settings && (
+        <RepositorySettingsDialog
+          open
+          connection={remote}
+          onClose={() => setSettings(false)}
+          onChanged={(message) => {
+            setNotice(message);
+            connection.reload();
+            void refresh();
+          }}
+        />
+      )}
       {conflict && (
         <Suspense fallback={<Spinner label="Loading the conflict view…" />}>
           <ConflictDialog
