@@ -50,16 +50,18 @@ export function UpstreamBar({ deploymentId, branch }: { deploymentId: number; br
         <Button className="btn-small" onClick={() => setConnecting(true)}>
           Connect repository…
         </Button>
-        <ConnectRepositoryDialog
-          open={connecting}
-          deploymentId={deploymentId}
-          onClose={() => setConnecting(false)}
-          onConnected={(message) => {
-            setNotice(message);
-            connection.reload();
-            void refresh();
-          }}
-        />
+        {connecting && (
+          <ConnectRepositoryDialog
+            open
+            deploymentId={deploymentId}
+            onClose={() => setConnecting(false)}
+            onConnected={(message) => {
+              setNotice(message);
+              connection.reload();
+              void refresh();
+            }}
+          />
+        )}
       </div>
     );
   }
