@@ -538,6 +538,9 @@ export const setBranchStagingEnvironment = defineRoute({
   operationId: 'setBranchStagingEnvironment',
   tag: TAG,
   summary: 'Enable or disable the always-on staging environment of a branch',
+  description:
+    'Enabling creates the branch’s `staging` environment (listed in `GET D/environments`) and builds the branch at its head and on ' +
+    'every commit (`GET D/build-status`); disabling removes the environment, revokes its tokens and resets the branch’s build status.',
   params: DeploymentParams,
   body: Type.Object({ branchName: BranchName, isStagingEnvironmentEnabled: Type.Boolean() }, { additionalProperties: false }),
   response: Branch,

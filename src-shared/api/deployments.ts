@@ -399,6 +399,8 @@ export const getDeploymentBuildStatus = defineRoute({
   tag: 'Deployments',
   summary: 'Build and deploy state of a branch',
   description:
+    'Served branches are built on every commit: the deploy branch, a branch with an always-on staging environment ' +
+    '(`PUT …/branches/staging-environment`; disabling it resets the branch to `idle`, `not_deployed`) and a branch in dev mode. ' +
     'A branch that exists and was never built reports `idle` and `not_deployed`. 404 `BRANCH_NOT_FOUND` for a branch that does not exist.',
   params: DeploymentParams,
   query: Type.Object({ branch: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Default: the deploy branch' })) }),

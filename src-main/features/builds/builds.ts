@@ -4,7 +4,7 @@ import type { ServiceContext } from '../../context';
 import { getJobRunner, JobOutcome, type Job, type JobContext } from '../../platform/jobs';
 import { runCompute } from '../../workers/run';
 import { getDeployBranch, onDeploymentDeleted, recordBuildState } from '../deployments';
-import { modelRepositoryDir, onBranchCommit } from '../data-model';
+import { getBranchHead, isServedBranch, modelRepositoryDir, onBranchCommit, onBranchServingChanged } from '../data-model';
 import { readSnapshot, removeSnapshot, snapshotDir, snapshotFile, writeSnapshot } from './snapshot';
 import { deployBranchHead } from './source';
 
@@ -199,9 +199,9 @@ async function runBuild(ctx: ServiceContext, job: Job<BuildInputs, BuildResult>,
   const { deploymentId, branch, commit } = job.inputs;
   const now = () => ctx.clock.now().toISOString();
   const hadSuccess = getLatestSuccessfulBuild(ctx, deploymentId, branch) !== null;
-  const isDeployBranch = getDeployBranch(ctx, deploymentId) === branch;
   const report = (buildStatus: 'building' | 'succeeded' | 'failed', detail: string | null) => {
-    if (!isDeployBranch) return;
+    // Build status is reported for served branches (deploy, staging, dev mode); a branch no longer served keeps its reset state.
+    if (!isServedBranch(ctx, deploymentId, branch, getDeployBranch(ctx, deploymentId))) return;
     // The previous successful build keeps serving while a new one builds or after it failed.
     const deployStatus = buildStatus === 'succeeded' ? 'deployed' : hadSuccess ? 'deployed' : buildStatus === 'failed' ? 'failed' : 'deploying';
     recordBuildState(ctx, deploymentId, branch, { buildStatus, deployStatus, commit, buildJobId: job.id, detail });
@@ -264,20 +264,34 @@ export function setUpBuilds(ctx: ServiceContext): void {
   runner.register<BuildInputs, BuildResult>(BUILD_JOB_KIND, (job, jobCtx) => runBuild(ctx, job, jobCtx), { concurrency: 2 });
   // Snapshots live beside the database; they go with their deployment.
   onDeploymentDeleted(ctx, (deploymentId) => rmSync(snapshotDir(ctx.dataDir, deploymentId), { recursive: true, force: true }));
+  const buildServed = (deploymentId: number, branch: string, commit: string) => {
+    const build = startBuild(ctx, deploymentId, branch, commit);
+    const hadSuccess = getLatestSuccessfulBuild(ctx, deploymentId, branch) !== null;
+    if (build.status === 'queued') {
+      recordBuildState(ctx, deploymentId, branch, { buildStatus: 'queued', deployStatus: hadSuccess ? 'deployed' : 'deploying', commit, buildJobId: build.id });
+    } else if (build.status === 'succeeded' || build.status === 'failed') {
+      // The commit was built before (e.g. while served earlier): its outcome is the branch's state again.
+      const deployStatus = build.status === 'succeeded' || hadSuccess ? 'deployed' : 'failed';
+      recordBuildState(ctx, deploymentId, branch, { buildStatus: build.status, deployStatus, commit, buildJobId: build.id, detail: build.error });
+    }
+  };
+  // Served branches (deploy, always-on staging, dev mode) are built on every commit.
   onBranchCommit(ctx, (deploymentId, branch, commit) => {
     try {
-      if (getDeployBranch(ctx, deploymentId) !== branch) return;
-      const build = startBuild(ctx, deploymentId, branch, commit);
-      if (build.status === 'queued') {
-        recordBuildState(ctx, deploymentId, branch, {
-          buildStatus: 'queued',
-          deployStatus: getLatestSuccessfulBuild(ctx, deploymentId, branch) ? 'deployed' : 'deploying',
-          commit,
-          buildJobId: build.id,
-        });
-      }
+      if (!isServedBranch(ctx, deploymentId, branch, getDeployBranch(ctx, deploymentId))) return;
+      buildServed(deploymentId, branch, commit);
     } catch (error) {
       ctx.log.error('could not start a build', { deploymentId, branch, commit, error: (error as Error).message });
     }
+  });
+  // A branch that starts being served is built at its head; one that stops is torn down to not deployed.
+  onBranchServingChanged(ctx, (deploymentId, branch) => {
+    void (async () => {
+      if (isServedBranch(ctx, deploymentId, branch, getDeployBranch(ctx, deploymentId))) {
+        buildServed(deploymentId, branch, await getBranchHead(ctx, deploymentId, branch));
+      } else {
+        recordBuildState(ctx, deploymentId, branch, { buildStatus: 'idle', deployStatus: 'not_deployed', detail: 'no longer served (staging environment disabled)' });
+      }
+    })().catch((error: unknown) => ctx.log.error('could not update a served branch', { deploymentId, branch, error: String(error) }));
   });
 }

@@ -4,7 +4,8 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/problem';
 import { branchNameProblem, type GitRepository } from '../../platform/repo';
-import { guarded, logRepositoryEvent, openRepository } from './repository';
+import { emitBranchServingChanged, guarded, logRepositoryEvent, openRepository } from './repository';
+import { ensureStagingEnvironment, removeStagingEnvironment } from '../environments';
 import { pushAfterChange } from './upstream/auto-push';
 import { resolveUpstream } from './upstream/endpoint';
 import { NOT_TRACKING, setUpstream, upstreamFieldsOf, type UpstreamFields } from './upstream/tracking';
@@ -280,8 +281,13 @@ export async function setStagingEnvironment(ctx: ServiceContext, deploymentId: n
       ctx.db
         .prepare('UPDATE model_branches SET staging_environment_enabled = ?, updated_at = ? WHERE deployment_id = ? AND name = ?')
         .run(enabled ? 1 : 0, ctx.clock.now().toISOString(), deploymentId, name);
+      // The always-on environment exists exactly while the flag is on (its tokens go with it).
+      if (enabled) ensureStagingEnvironment(ctx, deploymentId, name);
+      else removeStagingEnvironment(ctx, deploymentId, name);
     })();
   });
+  // Builds start (or the branch's build status resets) from here.
+  emitBranchServingChanged(ctx, deploymentId, name);
   return describeBranch(ctx, deploymentId, name);
 }
 
@@ -342,6 +348,8 @@ export async function startDevMode(ctx: ServiceContext, deploymentId: number, pr
     logRepositoryEvent(ctx, deploymentId, name, deployBranch, `Dev branch "${name}" created from "${parent}" for ${principal.email ?? `user ${userId}`}.`);
     return true;
   });
+  // A dev-mode branch is built like the deploy branch, so its build status is true.
+  emitBranchServingChanged(ctx, deploymentId, name);
   return { created, branch: await describeBranch(ctx, deploymentId, name) };
 }
 

@@ -115,6 +115,43 @@ export function onBranchCommit(ctx: ServiceContext, listener: BranchCommitListen
   return () => set.delete(listener);
 }
 
+export type BranchServingListener = (deploymentId: number, branch: string) => void;
+
+const servingListeners = new WeakMap<ServiceContext, Set<BranchServingListener>>();
+
+/**
+ * Calls `listener` when whether a branch is served changes: its always-on staging environment was
+ * enabled or disabled, or a developer entered dev mode on it. Listeners only schedule work.
+ */
+export function onBranchServingChanged(ctx: ServiceContext, listener: BranchServingListener): () => void {
+  let set = servingListeners.get(ctx);
+  if (!set) servingListeners.set(ctx, (set = new Set()));
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+export function emitBranchServingChanged(ctx: ServiceContext, deploymentId: number, branch: string): void {
+  for (const listener of servingListeners.get(ctx) ?? []) {
+    try {
+      listener(deploymentId, branch);
+    } catch (error) {
+      ctx.log.error('a branch serving listener failed', { deploymentId, branch, error: String(error) });
+    }
+  }
+}
+
+/**
+ * Whether a branch is served (and so built on every commit): the deploy branch, a branch with an
+ * always-on staging environment, or a branch a developer is in dev mode on.
+ */
+export function isServedBranch(ctx: ServiceContext, deploymentId: number, branch: string, deployBranch: string): boolean {
+  if (branch === deployBranch) return true;
+  const row = ctx.db
+    .prepare('SELECT staging_environment_enabled AS staging, is_dev_mode AS dev FROM model_branches WHERE deployment_id = ? AND name = ?')
+    .get(deploymentId, branch) as { staging: number; dev: number } | undefined;
+  return row !== undefined && (row.staging === 1 || row.dev === 1);
+}
+
 export function emitBranchCommit(ctx: ServiceContext, deploymentId: number, branch: string, commit: string): void {
   for (const listener of listeners.get(ctx) ?? []) {
     try {

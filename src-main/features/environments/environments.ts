@@ -81,6 +81,14 @@ export function ensureStagingEnvironment(ctx: ServiceContext, deploymentId: numb
   })();
 }
 
+/** Removes the staging environment of a branch (and revokes its tokens); nothing when it has none. */
+export function removeStagingEnvironment(ctx: ServiceContext, deploymentId: number, branchName: string): void {
+  const row = ctx.db.prepare("SELECT id FROM environments WHERE deployment_id = ? AND name = ? AND kind = 'staging'").get(deploymentId, `staging-${branchName}`) as
+    | { id: number }
+    | undefined;
+  if (row) removeEnvironment(ctx, deploymentId, row.id);
+}
+
 /** Removes a staging or development environment and revokes its tokens. Production cannot be removed. */
 export function removeEnvironment(ctx: ServiceContext, deploymentId: number, environmentId: number): void {
   ctx.db.transaction(() => {

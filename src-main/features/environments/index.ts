@@ -6,4 +6,5 @@ export {
   ensureDevelopmentEnvironment,
   ensureStagingEnvironment,
   removeEnvironment,
+  removeStagingEnvironment,
 } from './environments';
