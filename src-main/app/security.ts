@@ -23,6 +23,8 @@ export function secureWebPreferences(preloadPath: string) {
     navigateOnDragDrop: false,
     safeDialogs: true,
     spellcheck: false,
+    // Middle-click (auxclick) would be another way to open a new window from a link.
+    disableBlinkFeatures: 'Auxclick',
   } as const;
 }
 

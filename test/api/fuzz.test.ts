@@ -1,0 +1,73 @@
+// Hostile requests against every operation of the OpenAPI document, over real HTTP: never a 5xx,
+// every refusal problem+json with a stable code, every success valid against its declared schema,
+// and the service still answers afterwards. `npm test` sends a bounded share (DRYDOCK_FUZZ_REQUESTS,
+// default one per operation); `npm run fuzz` sends 20,000 or more. DRYDOCK_FUZZ_SEED replays a run.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDeployment } from '../support/deployments';
+import { fuzz, operationsOf, ResponseChecker, type Operation } from '../support/fuzz';
+import { ADMIN_KEY, startTestService, type TestService } from '../support/service';
+
+let svc: TestService;
+let ops: Operation[];
+let known: Record<string, string>;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  const spec = await svc.call('GET', '/api/v1/spec', { auth: null });
+  ops = operationsOf(spec.body);
+  const deploymentId = await createDeployment(svc, 'fuzzed');
+  const workbook = await svc.call('POST', `/api/v1/deployments/${deploymentId}/workbooks`, { body: { name: 'Fuzzed board' } });
+  known = { deploymentId: String(deploymentId), branchName: 'main', workbookId: String(workbook.body.id), dataSourceName: 'default', dataSource: 'default' };
+});
+afterAll(async () => svc?.stop());
+
+const requested = Number(process.env.DRYDOCK_FUZZ_REQUESTS) || 0;
+const seed = Number(process.env.DRYDOCK_FUZZ_SEED) || Math.floor(Math.random() * 2 ** 31);
+
+describe('hostile requests over every operation', () => {
+  it('never answer 5xx; refusals are problem+json with a stable code; successes match their schema; the service stays up', { timeout: 120_000 + requested * 60 }, async () => {
+    const requests = Math.max(requested, ops.length);
+    const began = Date.now();
+    const report = await fuzz({ url: svc.url, adminAuth: `Api-Key ${ADMIN_KEY}`, known, protectedIds: ['id', 'userId'] }, ops, { requests, seed });
+    console.log(
+      `fuzz: ${report.requests} requests in ${((Date.now() - began) / 1000).toFixed(1)} s over ${report.operationsReached}/${report.operations} operations (seed ${seed}); ` +
+        `statuses ${JSON.stringify(report.byStatus)}; ${report.failures.length} failures`,
+    );
+    if (report.slowest.length) console.log(`slowest: ${JSON.stringify(report.slowest)}`);
+    const shown = report.failures.slice(0, 15).map((f) => `${f.why}\n    ${f.request}\n    -> ${f.body}`);
+    expect(shown, `seed ${seed}`).toEqual([]);
+    expect(report.requests).toBe(requests);
+    expect(report.operationsReached).toBe(ops.length);
+    // Still up, and the admin credential still works.
+    expect((await svc.call('GET', '/api/v1/health', { auth: null })).status).toBe(200);
+    expect((await svc.call('GET', '/api/v1/deployments')).status).toBe(200);
+  });
+});
+
+describe('the fuzzer\'s verdicts', () => {
+  const op: Operation = {
+    method: 'GET',
+    path: '/x',
+    operationId: 'x',
+    parameters: [],
+    body: null,
+    responses: { '200': { content: { 'application/json': { schema: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } } } },
+  };
+  const checker = new ResponseChecker();
+  const problem = (status: number, code?: string) => JSON.stringify({ type: 'about:blank', title: 't', status, ...(code ? { code } : {}) });
+
+  it('reject a 5xx, a 4xx that is not problem+json or lacks a stable code, a 2xx off its schema or undeclared', () => {
+    expect(checker.check(op, 500, 'application/problem+json', problem(500, 'INTERNAL'))).toMatch(/server error/);
+    expect(checker.check(op, 404, 'text/plain', 'Not Found')).toMatch(/not application\/problem\+json/);
+    expect(checker.check(op, 400, 'application/problem+json', problem(400))).toMatch(/stable code/);
+    expect(checker.check(op, 400, 'application/problem+json', problem(400, 'bad thing'))).toMatch(/stable code/);
+    expect(checker.check(op, 400, 'application/problem+json', problem(409, 'CONFLICT'))).toMatch(/differs/);
+    expect(checker.check(op, 200, 'application/json', '{"id":"one"}')).toMatch(/does not match its schema/);
+    expect(checker.check(op, 201, 'application/json', '{"id":1}')).toMatch(/undeclared/);
+  });
+
+  it('accept a problem with a stable code and a 2xx body that matches', () => {
+    expect(checker.check(op, 400, 'application/problem+json; charset=utf-8', problem(400, 'VALIDATION_FAILED'))).toBeNull();
+    expect(checker.check(op, 200, 'application/json; charset=utf-8', '{"id":1}')).toBeNull();
+  });
+});

@@ -1,0 +1,344 @@
+// Schema-driven fuzzer over every operation of the service's OpenAPI document (issue 11 item 10).
+// Requests are generated with fast-check (one dependent draw per request through `fc.gen()`), bodies
+// and query values start from json-schema-faker samples of the declared schemas and are then made
+// hostile: wrong types, hostile strings, dropped required fields, unknown and prototype keys, deep
+// nesting, invalid JSON, wrong content types, bad credentials, crafted path values. Every answer is
+// checked: no 5xx, every 4xx `application/problem+json` with a stable `code`, every 2xx JSON body
+// valid against its declared schema (ajv, draft 2020-12).
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import fc from 'fast-check';
+import { generateSync } from 'json-schema-faker';
+
+type Schema = Record<string, unknown>;
+
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+  schema?: Schema;
+}
+
+export interface Operation {
+  method: string;
+  path: string;
+  operationId: string;
+  parameters: Parameter[];
+  body: Schema | null;
+  responses: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+}
+
+export interface FuzzTarget {
+  url: string;
+  /** The Authorization header of a full admin credential. */
+  adminAuth: string;
+  /** Real values for path parameters by name (a deployment id, a branch), so handlers run past lookups. */
+  known: Record<string, string>;
+  /** Path parameter names whose small integers must not be drawn (they name the admin's own key and user). */
+  protectedIds?: string[];
+}
+
+export interface FuzzFailure {
+  request: string;
+  status: number;
+  why: string;
+  body: string;
+}
+
+export interface FuzzReport {
+  requests: number;
+  operations: number;
+  operationsReached: number;
+  byStatus: Record<string, number>;
+  failures: FuzzFailure[];
+  /** Requests that took over two seconds (slowest first, at most ten). */
+  slowest: { request: string; ms: number }[];
+  seed: number;
+}
+
+export function operationsOf(doc: { paths: Record<string, Record<string, unknown>> }): Operation[] {
+  const ops: Operation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const shared = ((item as { parameters?: Parameter[] }).parameters ?? []) as Parameter[];
+    for (const [method, raw] of Object.entries(item)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+      const op = raw as { operationId: string; parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: Schema }> }; responses: Operation['responses'] };
+      ops.push({
+        method: method.toUpperCase(),
+        path,
+        operationId: op.operationId,
+        parameters: [...shared, ...(op.parameters ?? [])],
+        body: op.requestBody?.content?.['application/json']?.schema ?? null,
+        responses: op.responses,
+      });
+    }
+  }
+  return ops;
+}
+
+const HOSTILE_STRINGS = [
+  '',
+  ' ',
+  '..',
+  '../../etc/passwd',
+  '%2e%2e%2f',
+  '\u0000',
+  'a\u0000b',
+  '\u202eevil',
+  '\u200b',
+  '\ud800',
+  "' OR 1=1 --",
+  '"; DROP TABLE jobs; --',
+  '<script>alert(1)</script>',
+  '${7*7}{{7*7}}',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'refs/heads/main',
+  'HEAD',
+  'null',
+  'undefined',
+  'NaN',
+  'Infinity',
+  '-1',
+  '0',
+  '1e309',
+  '9'.repeat(40),
+  '0x10',
+  'true',
+  '[]',
+  '{}',
+  'x'.repeat(600),
+  'y'.repeat(70_000),
+  '😀'.repeat(50),
+  'e\u0301',
+  '*',
+  '%',
+  'a/b',
+  'a\\b',
+  'C:\\Windows',
+  'http://evil.example/',
+  'javascript:alert(1)',
+];
+
+const hostileString = () => fc.oneof(fc.constantFrom(...HOSTILE_STRINGS), fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }));
+
+const hostileValue = (): fc.Arbitrary<unknown> =>
+  fc.oneof(
+    hostileString(),
+    fc.constantFrom(null, true, false, 0, -1, -0, 1.5, 2 ** 31, 2 ** 53 + 1, -(2 ** 63), 1e308, Number.MIN_VALUE, [], {}, [null], { '': '' }),
+    fc.integer(),
+    fc.double(),
+    fc.jsonValue({ maxDepth: 3 }),
+    fc.array(hostileString(), { maxLength: 5 }),
+  );
+
+/** Deeply nested JSON text (the service bounds nesting before parsing). */
+const deepJson = (depth: number) => `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+
+const INVALID_JSON = ['{', '{"a":', '[1,2', 'nul', '{"a":1,}', "{'a':1}", '\u0000', '{"a":"\\ud800"}', '1e99999', '{"__proto__":{"polluted":true}}', '"str"', '[]', 'null', '123'];
+
+/** A copy with lengths and counts capped, so samples stay small (a base64 field may allow 28 MB). */
+function capped(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(capped);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if ((key === 'maxLength' || key === 'maxItems' || key === 'maxProperties') && typeof value === 'number') out[key] = Math.min(value, key === 'maxLength' ? 80 : 4);
+    else if (key === 'minLength' && typeof value === 'number') out[key] = Math.min(value, 80);
+    else out[key] = capped(value);
+  }
+  if (out.type === 'string' && out.maxLength === undefined && out.pattern === undefined && out.format === undefined) out.maxLength = 40;
+  if (out.type === 'array' && out.maxItems === undefined) out.maxItems = 4;
+  return out;
+}
+
+const cappedSchemas = new WeakMap<Schema, Schema>();
+
+function sample(schema: Schema | undefined, seed: number): unknown {
+  if (!schema) return undefined;
+  let small = cappedSchemas.get(schema);
+  if (!small) cappedSchemas.set(schema, (small = capped(schema) as Schema));
+  try {
+    return generateSync(structuredClone(small) as never, { seed, maxDepth: 4, maxDefaultItems: 3, optionalsProbability: 0.5 } as never);
+  } catch {
+    return {};
+  }
+}
+
+type Gen = fc.GeneratorValue;
+
+function mutate(g: Gen, value: unknown, schema: Schema): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return g(hostileValue);
+  const copy = { ...(value as Record<string, unknown>) };
+  const keys = [...new Set([...Object.keys(copy), ...Object.keys((schema.properties as Schema | undefined) ?? {})])];
+  const how = g(fc.constantFrom, 'replace', 'replace', 'drop', 'extra', 'proto', 'nested');
+  const key = keys.length ? g(fc.constantFrom, ...keys) : 'x';
+  if (how === 'replace') copy[key] = g(hostileValue);
+  else if (how === 'drop') delete copy[key];
+  else if (how === 'extra') copy[g(hostileString)] = g(hostileValue);
+  else if (how === 'proto') return JSON.parse(`{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}},${JSON.stringify(copy).slice(1)}`.replace(/,}$/, '}'));
+  else copy[key] = { [key]: copy[key], nested: [copy[key]] };
+  return copy;
+}
+
+/** encodeURIComponent, with lone surrogates (which no URL can carry) replaced. */
+const encodePart = (s: string) => encodeURIComponent(s.replace(/\p{Cs}/gu, '\ufffd'));
+
+interface Built {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+function pathValue(g: Gen, param: Parameter, target: FuzzTarget, seed: number): string {
+  const known = target.known[param.name];
+  const choice = g(fc.integer, { min: 0, max: 9 });
+  if (known !== undefined && choice < 5) return encodePart(known);
+  if (choice < 7) {
+    const protectedId = target.protectedIds?.includes(param.name);
+    const n = g(() => fc.oneof(fc.integer({ min: protectedId ? 1000 : 1, max: 2 ** 31 }), fc.constantFrom(0, -1, 2 ** 53 + 1)));
+    return String(n);
+  }
+  if (choice < 8) {
+    const faked = sample(param.schema, seed);
+    if (typeof faked === 'string' || typeof faked === 'number') return encodePart(String(faked));
+  }
+  const s = g(hostileString);
+  // Mostly encoded; sometimes raw percent oddities the URL parser keeps as they are.
+  return g(fc.boolean) ? encodePart(s) : g(fc.constantFrom, '%zz', '%', '%00', '%2e%2e', '..%2f', '%c0%ae', '%ff');
+}
+
+function build(g: Gen, op: Operation, target: FuzzTarget): Built {
+  const seed = g(fc.integer, { min: 1, max: 2 ** 30 });
+  let path = op.path;
+  for (const param of op.parameters.filter((p) => p.in === 'path')) path = path.replace(`{${param.name}}`, () => pathValue(g, param, target, seed));
+  const query = new URLSearchParams();
+  for (const param of op.parameters.filter((p) => p.in === 'query')) {
+    const how = g(fc.integer, { min: 0, max: 5 });
+    if (how === 0) continue;
+    if (how <= 2) {
+      const faked = sample(param.schema, seed);
+      if (faked !== undefined) query.append(param.name, typeof faked === 'string' ? faked : JSON.stringify(faked));
+    } else {
+      query.append(param.name, g(hostileString));
+      if (how === 5) query.append(param.name, g(hostileString));
+    }
+  }
+  if (g(fc.integer, { min: 0, max: 9 }) === 0) query.append(g(hostileString) || 'q', g(hostileString));
+  const qs = query.toString();
+  const headers: Record<string, string> = {};
+  const auth = g(fc.integer, { min: 0, max: 19 });
+  if (auth >= 2) headers.authorization = target.adminAuth;
+  else if (auth === 1) headers.authorization = g(fc.constantFrom, 'Bearer x.y.z', 'Api-Key nope', 'Bearer', 'Basic YTpi', `Api-Key ${'k'.repeat(300)}`, 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.');
+  let body: string | undefined;
+  if (op.method !== 'GET' && op.method !== 'DELETE') {
+    const kind = g(fc.integer, { min: 0, max: 9 });
+    const valid = sample(op.body ?? undefined, seed);
+    if (kind <= 2 && op.body) body = JSON.stringify(valid ?? {});
+    else if (kind <= 5) body = JSON.stringify(mutate(g, valid ?? {}, op.body ?? {}));
+    else if (kind === 6) body = JSON.stringify(g(hostileValue));
+    else if (kind === 7) body = g(fc.constantFrom, ...INVALID_JSON);
+    else if (kind === 8) body = deepJson(g(fc.integer, { min: 60, max: 3000 }));
+    if (body !== undefined) {
+      headers['content-type'] = g(fc.integer, { min: 0, max: 14 }) === 0 ? g(fc.constantFrom, 'text/plain', 'application/xml', 'multipart/form-data', 'application/json; charset=latin1') : 'application/json';
+    }
+  }
+  return { method: op.method, url: `${target.url}${path}${qs ? `?${qs}` : ''}`, headers, ...(body !== undefined ? { body } : {}) };
+}
+
+const STABLE_CODE = /^[A-Z][A-Z0-9_]{1,63}$/;
+
+export class ResponseChecker {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+  private readonly compiled = new Map<string, ValidateFunction | null>();
+
+  constructor() {
+    addFormats.default(this.ajv as never);
+  }
+
+  /** Why the answer breaks the rules, or null. */
+  check(op: Operation, status: number, contentType: string, text: string): string | null {
+    if (status >= 500) return `server error ${status}`;
+    if (status >= 400) {
+      if (!contentType.startsWith('application/problem+json')) return `${status} is not application/problem+json (${contentType})`;
+      let problem: { code?: unknown; status?: unknown };
+      try {
+        problem = JSON.parse(text);
+      } catch {
+        return `${status} body is not JSON`;
+      }
+      if (typeof problem.code !== 'string' || !STABLE_CODE.test(problem.code)) return `${status} problem without a stable code (${String(problem.code)})`;
+      if (problem.status !== undefined && problem.status !== status) return `problem status ${String(problem.status)} differs from ${status}`;
+      return null;
+    }
+    if (status >= 200 && status < 300) {
+      const declared = op.responses[String(status)] ?? op.responses['2XX'];
+      if (!declared) return `undeclared success status ${status}`;
+      const schema = declared.content?.['application/json']?.schema;
+      if (!schema || !contentType.startsWith('application/json')) return null;
+      const key = `${op.operationId}:${status}`;
+      if (!this.compiled.has(key)) {
+        try {
+          this.compiled.set(key, this.ajv.compile(schema));
+        } catch {
+          this.compiled.set(key, null);
+        }
+      }
+      const validate = this.compiled.get(key);
+      if (!validate) return null;
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return `${status} body is not JSON`;
+      }
+      if (!validate(body)) return `${status} body does not match its schema: ${this.ajv.errorsText(validate.errors, { separator: '; ' }).slice(0, 300)}`;
+    }
+    return null;
+  }
+}
+
+/**
+ * Sends `requests` generated requests, round-robin over the operations so each is reached, one at a
+ * time. Returns the tally and every rule broken (not stopping at the first).
+ */
+export async function fuzz(target: FuzzTarget, ops: Operation[], options: { requests: number; seed: number; timeoutMs?: number }): Promise<FuzzReport> {
+  const checker = new ResponseChecker();
+  const report: FuzzReport = { requests: 0, operations: ops.length, operationsReached: 0, byStatus: {}, failures: [], slowest: [], seed: options.seed };
+  const reached = new Set<string>();
+  let next = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.gen(), async (g) => {
+      const op = ops[next++ % ops.length]!;
+      const req = build(g, op, target);
+      const label = `${req.method} ${req.url.slice(target.url.length, target.url.length + 300)}${req.body ? ` body ${req.body.slice(0, 200)}` : ''}`;
+      const began = Date.now();
+      let status = 0;
+      let text = '';
+      let contentType = '';
+      try {
+        const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: AbortSignal.timeout(options.timeoutMs ?? 30_000), redirect: 'manual' });
+        status = res.status;
+        contentType = res.headers.get('content-type') ?? '';
+        text = await res.text();
+      } catch (error) {
+        report.failures.push({ request: label, status: 0, why: `no answer: ${(error as Error).message}`, body: '' });
+        report.requests++;
+        return true;
+      }
+      report.requests++;
+      const ms = Date.now() - began;
+      if (ms > 2000) report.slowest = [...report.slowest, { request: label.slice(0, 200), ms }].sort((a, b) => b.ms - a.ms).slice(0, 10);
+      report.byStatus[status] = (report.byStatus[status] ?? 0) + 1;
+      reached.add(op.operationId);
+      const why = checker.check(op, status, contentType, text);
+      if (why) report.failures.push({ request: label, status, why, body: text.slice(0, 400) });
+      return true;
+    }),
+    { numRuns: options.requests, seed: options.seed, endOnFailure: true },
+  );
+  report.operationsReached = reached.size;
+  return report;
+}
