@@ -103,6 +103,7 @@ describe('Models with the team repository over smart HTTP', () => {
 
     await bar(page).getByRole('button', { name: 'Fetch' }).click();
     await poll(() => bar(page).getByLabel('Ahead and behind').textContent()).toBe('↑ 1 ahead↓ 1 behind');
+    await poll(() => page.getByLabel('Branch').locator('option:checked').textContent()).toBe('main · deploy branch · ↑1 ↓1');
 
     await bar(page).getByRole('button', { name: 'Pull' }).click();
     const dialog = page.getByRole('dialog', { name: /^Resolve the conflicts of pulling main into main/ });

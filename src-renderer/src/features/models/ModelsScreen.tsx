@@ -71,7 +71,17 @@ export default function ModelsScreen({ subpath }: ScreenProps) {
   return <Workbench deploymentId={requested} view={subpath[1] === 'data' ? 'data' : 'files'} deployments={deployments.data.map((d) => ({ id: d.id, name: d.name }))} />;
 }
 
+/** ` · ↑1 ↓2` for a branch that tracks the team repository and differs from it. */
+function upstreamSuffix(branch: Branch): string {
+  if (!branch.upstream || branch.ahead === null || branch.behind === null || (branch.ahead === 0 && branch.behind === 0)) return '';
+  return ` · ${branch.ahead ? `↑${branch.ahead}` : ''}${branch.ahead && branch.behind ? ' ' : ''}${branch.behind ? `↓${branch.behind}` : ''}`;
+}
+
 function branchLabel(branch: Branch, myId: number | undefined): string {
+  return `${roleLabel(branch, myId)}${upstreamSuffix(branch)}`;
+}
+
+function roleLabel(branch: Branch, myId: number | undefined): string {
   if (branch.isDeployBranch) return `${branch.branchName} · deploy branch`;
   if (branch.kind === 'personal') {
     const mine = myId !== undefined && branch.ownerUserId === myId;
