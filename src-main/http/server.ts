@@ -221,7 +221,9 @@ export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer>
     if (error.validation) {
       const where = error.validationContext ?? 'body';
       const errors = error.validation.map((v) => {
-        const missing = (v.params as { missingProperty?: string }).missingProperty;
+        const { missingProperty: missing, additionalProperty: unknown } = v.params as { missingProperty?: string; additionalProperty?: string };
+        // An unknown key is named in the pointer (`/body/dashboardDraft/bogus`), like a missing one.
+        if (unknown !== undefined) return { pointer: `/${where}${v.instancePath}/${unknown}`, detail: 'is not a known field' };
         const pointer = `/${where}${v.instancePath}${missing ? `/${missing}` : ''}`;
         return { pointer, detail: v.message ?? 'is invalid' };
       });

@@ -77,3 +77,14 @@ describe('authentication comes before the body', () => {
     expect(res.headers.get('content-type')).toContain('application/problem+json');
   });
 });
+
+describe('unknown keys', () => {
+  it('an unknown key in a body whose schema is closed answers 400 naming the key in the pointer, and creates nothing', async () => {
+    const email = `unknown-key-${Date.now()}@example.com`;
+    const res = await svc.call('POST', '/api/v1/users/', { body: { email, name: 'Unknown key', role: 'viewer', bogus: 1 } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ pointer: '/body/bogus', detail: 'is not a known field' }]);
+    const users = (await svc.call('GET', '/api/v1/users/?first=100')).body.items as { email: string }[];
+    expect(users.map((u) => u.email)).not.toContain(email);
+  });
+});
