@@ -1,7 +1,7 @@
 // The Models screen's view of the team's repository: which remote branch the shown branch tracks,
 // how far ahead/behind it is (as of the last fetch), and Fetch / Pull / Push. A pull conflict opens
 // the conflict view; a deployment without a connection offers to connect one.
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { Branch } from '../../../../../src-shared/api/data-model';
 import { fetchFromUpstream, getDeploymentGitConnection, pullFromUpstream, pushToUpstream, type FetchReport } from '../../../../../src-shared/api/git-host';
 import { api } from '../../../app/session';
@@ -9,12 +9,24 @@ import { toShownError } from '../../../lib/errors';
 import { Badge, Button, Spinner, Time } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
 import { ModelsIcon } from '../icons';
-import { useModels } from '../store';
+import { currentBranch, useModels } from '../store';
 import { ConnectRepositoryDialog } from './ConnectRepositoryDialog';
 import { RepositorySettingsDialog } from './RepositorySettingsDialog';
 import { conflictOf, pushLine, type PullConflict } from './conflict';
 
 const ConflictDialog = lazy(() => import('./ConflictDialog'));
+
+/** How often the bar asks whether the background fetch ran (a cheap read of the connection). */
+const BACKGROUND_CHECK_MS = 30_000;
+
+/** After a fetch the bar did not start: new branch heads and ahead/behind; the shown branch's files only if it moved. */
+async function showFetched(): Promise<void> {
+  const state = useModels.getState();
+  const shown = currentBranch(state);
+  const branches = await state.loadBranches();
+  const now = branches.find((b) => b.branchName === shown?.branchName);
+  if (shown && now && now.headCommit !== shown.headCommit) await useModels.getState().openBranch(shown.branchName);
+}
 
 function describeFetch(report: FetchReport): string {
   const moved = report.branches.filter((b) => b.outcome === 'fast-forward' || b.outcome === 'created');
@@ -39,6 +51,25 @@ export function UpstreamBar({ deploymentId, branch }: { deploymentId: number; br
   const [connecting, setConnecting] = useState(false);
   const [settings, setSettings] = useState(false);
   const [conflict, setConflict] = useState<PullConflict | null>(null);
+
+  // The background fetch runs on the service: look for its outcome now and then, and when it fetched,
+  // show the branches' new heads and ahead/behind (the shown branch's files too if it moved).
+  const remoteId = connection.data?.connection?.deploymentId;
+  const interval = connection.data?.connection?.fetchIntervalSeconds ?? 0;
+  const reloadConnection = connection.reload;
+  useEffect(() => {
+    if (remoteId === undefined || interval === 0) return;
+    const timer = window.setInterval(reloadConnection, BACKGROUND_CHECK_MS);
+    return () => window.clearInterval(timer);
+  }, [remoteId, interval, reloadConnection]);
+  const lastFetchAt = connection.data?.connection?.lastFetchAt;
+  const seenFetch = useRef(lastFetchAt);
+  useEffect(() => {
+    const before = seenFetch.current;
+    seenFetch.current = lastFetchAt;
+    if (before === undefined || lastFetchAt === before || busy !== null) return;
+    void showFetched();
+  }, [lastFetchAt, busy]);
 
   if (!connection.data) return null;
   const { connected, connection: remote } = connection.data;
