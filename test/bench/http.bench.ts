@@ -16,7 +16,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createService, silentLogger } from '../../src-main/service';
@@ -25,8 +25,10 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const KEY = 'dd_bench_http_key_abcdefghijklmnopqrstuvwxyz0123456789';
 const LIST_SIZES = [100, 1_000, 10_000, 100_000];
 const CONNECTIONS = 8;
-const WARMUP_MS = 500;
-const MEASURE_MS = 3_000;
+const WARMUP_MS = 300;
+/** Each peer is loaded for ROUNDS × SLICE_MS per route, the two alternating. */
+const ROUNDS = 8;
+const SLICE_MS = 500;
 const START_RUNS = 5;
 const IDLE_WAIT_MS = 3_000;
 
@@ -195,6 +197,8 @@ async function spawnPeer(kind: 'drydock' | 'bare', env: Record<string, string> =
 
 interface Load {
   rate: number;
+  /** Requests answered per second of the server process's CPU time (user + system). */
+  perCpuSecond: number | null;
   p50: number;
   p99: number;
   failed: number;
@@ -212,34 +216,73 @@ function request(agent: http.Agent, port: number, path: string, headers: http.Ou
   });
 }
 
-async function load(port: number, path: string, headers: http.OutgoingHttpHeaders): Promise<Load> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const latencies: number[] = [];
-  let failed = 0;
-  let recording = false;
-  const warmEnd = performance.now() + WARMUP_MS;
-  const end = warmEnd + MEASURE_MS;
+interface Tally {
+  latencies: number[];
+  failed: number;
+  ms: number;
+  cpuMs: number;
+  cpuKnown: boolean;
+}
+
+/** `CONNECTIONS` keep-alive connections for `ms`, each sending the next request when the previous answer ended. */
+async function slice(agent: http.Agent, peer: Peer, path: string, headers: http.OutgoingHttpHeaders, ms: number, tally?: Tally): Promise<void> {
+  const cpuBefore = cpuOf(peer.proc.pid!);
+  const started = performance.now();
+  const end = started + ms;
   const connection = async () => {
-    for (let now = performance.now(); now < end; now = performance.now()) {
-      const t = now;
-      const res = await request(agent, port, path, headers).catch(() => ({ status: 0 }));
-      const done = performance.now();
-      if (!recording && done >= warmEnd) recording = true;
-      if (!recording || done > end) continue;
-      if (res.status === 200) latencies.push(done - t);
-      else failed++;
+    while (performance.now() < end) {
+      const t = performance.now();
+      const res = await request(agent, peer.port, path, headers).catch(() => ({ status: 0 }));
+      if (!tally) continue;
+      if (res.status === 200) tally.latencies.push(performance.now() - t);
+      else tally.failed++;
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, connection));
-  agent.destroy();
-  const sorted = latencies.sort((a, b) => a - b);
-  return { rate: latencies.length / (MEASURE_MS / 1000), p50: percentile(sorted, 50), p99: percentile(sorted, 99), failed };
+  if (!tally) return;
+  tally.ms += performance.now() - started;
+  const cpuAfter = cpuOf(peer.proc.pid!);
+  if (cpuBefore === null || cpuAfter === null) tally.cpuKnown = false;
+  else tally.cpuMs += cpuAfter - cpuBefore;
+}
+
+function summarize(tally: Tally): Load {
+  const sorted = tally.latencies.sort((a, b) => a - b);
+  return {
+    rate: sorted.length / (tally.ms / 1000),
+    perCpuSecond: tally.cpuKnown && tally.cpuMs > 0 ? sorted.length / (tally.cpuMs / 1000) : null,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    failed: tally.failed,
+  };
+}
+
+/**
+ * The service and the bare peer on one path, in alternating short slices (the machine's load
+ * changes from second to second; alternating puts both under the same conditions).
+ */
+async function compare(service: Peer, bare: Peer, path: string, headers: http.OutgoingHttpHeaders): Promise<{ ours: Load; theirs: Load }> {
+  const agents = [new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS }), new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS })] as const;
+  const tallies: [Tally, Tally] = [
+    { latencies: [], failed: 0, ms: 0, cpuMs: 0, cpuKnown: true },
+    { latencies: [], failed: 0, ms: 0, cpuMs: 0, cpuKnown: true },
+  ];
+  await slice(agents[0], service, path, headers, WARMUP_MS);
+  await slice(agents[1], bare, path, {}, WARMUP_MS);
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const);
+    for (const i of order) await slice(agents[i], i === 0 ? service : bare, path, i === 0 ? headers : {}, SLICE_MS, tallies[i]);
+  }
+  for (const agent of agents) agent.destroy();
+  return { ours: summarize(tallies[0]), theirs: summarize(tallies[1]) };
 }
 
 // ---------------------------------------------------------------------------------------------
 
 const fmtLoad = (l: Load) =>
-  `${l.rate.toFixed(0).padStart(6)} req/s  p50 ${l.p50.toFixed(2).padStart(6)} ms  p99 ${l.p99.toFixed(2).padStart(6)} ms${l.failed ? `  (${l.failed} failed)` : ''}`;
+  `${l.rate.toFixed(0).padStart(6)} req/s  ${l.perCpuSecond === null ? '' : `${l.perCpuSecond.toFixed(0).padStart(6)} req/CPU-s  `}` +
+  `p50 ${l.p50.toFixed(2).padStart(6)} ms  p99 ${l.p99.toFixed(2).padStart(6)} ms${l.failed ? `  (${l.failed} failed)` : ''}`;
+const pct = (ours: number | null, theirs: number | null) => (ours === null || theirs === null ? 'n/a' : `${((ours / theirs) * 100).toFixed(0)} %`);
 
 async function measureStart(dataDir: string): Promise<void> {
   console.log(`\nStart (spawn → first answer, median of ${START_RUNS}; idle RSS ${IDLE_WAIT_MS / 1000} s after it)   target ≤ 400 ms, ≤ 120 MB`);
@@ -266,6 +309,9 @@ export async function run(): Promise<void> {
     console.log('skipped: the build failed (npm run build)');
     return;
   }
+  // Wall times follow the machine's load (the CPU time to first answer much less): print it with the figures.
+  const load1 = () => `load average ${loadavg()[0]!.toFixed(1)}`;
+  console.log(`${load1()} before`);
   const t = performance.now();
   const seeded = await seed();
   console.log(`seeded ${[...seeded.deployments.keys()].join(' / ')} reports in ${((performance.now() - t) / 1000).toFixed(1)} s`);
@@ -301,24 +347,32 @@ export async function run(): Promise<void> {
     writeFileSync(answersFile, JSON.stringify(answers));
     const bare = await spawnPeer('bare', { BENCH_ANSWERS: answersFile });
 
-    console.log(`\nAuthenticated GET (API key) vs bare node:http answering the same bytes, ${CONNECTIONS} keep-alive connections, ${MEASURE_MS / 1000} s each`);
-    const firstPage = new Map<string, number>();
+    console.log(`\nAuthenticated GET (API key) vs bare node:http answering the same bytes, ${CONNECTIONS} keep-alive connections, ${(ROUNDS * SLICE_MS) / 1000} s each in alternating ${SLICE_MS} ms slices`);
+    const firstPage = new Map<string, Load>();
     try {
       for (const route of routes) {
-        const ours = await load(service.port, route.path, auth);
-        const theirs = await load(bare.port, route.path, {});
-        firstPage.set(route.label, ours.p50);
-        const ratio = (ours.rate / theirs.rate) * 100;
+        const { ours, theirs } = await compare(service, bare, route.path, auth);
+        firstPage.set(route.label, ours);
         console.log(`  ${route.label.padEnd(40)} ${(answers[route.path]!.body.length / 1024).toFixed(1).padStart(5)} KB`);
         console.log(`    drydock ${fmtLoad(ours)}`);
-        console.log(`    bare    ${fmtLoad(theirs)}    drydock at ${ratio.toFixed(0)} %${route.small ? ' of bare (target ≥ 40 %)' : ' of bare'}`);
+        console.log(`    bare    ${fmtLoad(theirs)}`);
+        console.log(
+          `    drydock at ${pct(ours.rate, theirs.rate)} of bare's rate, ${pct(ours.perCpuSecond, theirs.perCpuSecond)} of its requests per CPU-second${route.small ? ' (target ≥ 40 %)' : ''}`,
+        );
       }
       const at = (size: number) => firstPage.get(`GET reports first page, ${size.toLocaleString('en')} rows`)!;
+      const cpuPerRequest = (l: Load) => (l.perCpuSecond ? 1000 / l.perCpuSecond : null);
+      const fmtCpu = (l: Load) => (cpuPerRequest(l) === null ? 'n/a' : `${cpuPerRequest(l)!.toFixed(2)} ms CPU`);
       console.log(
-        `\nReport list first page p50: ${LIST_SIZES.map((s) => `${s.toLocaleString('en')} rows ${at(s).toFixed(2)} ms`).join(', ')}; ` +
-          `100k / 1k = ${(at(100_000) / at(1_000)).toFixed(2)}× (target ≤ 1.5×)`,
+        `\nReport list first page, p50 / server CPU per request: ` +
+          `${LIST_SIZES.map((s) => `${s.toLocaleString('en')} rows ${at(s).p50.toFixed(2)} ms / ${fmtCpu(at(s))}`).join('; ')}`,
       );
-      console.log(`drydock serve RSS after the load: ${rssMb(service.proc.pid!)?.toFixed(0) ?? 'n/a'} MB`);
+      const big = cpuPerRequest(at(100_000));
+      const small = cpuPerRequest(at(1_000));
+      console.log(
+        `100k / 1k rows: p50 ${(at(100_000).p50 / at(1_000).p50).toFixed(2)}×, CPU per request ${big && small ? `${(big / small).toFixed(2)}×` : 'n/a'} (target ≤ 1.5×)`,
+      );
+      console.log(`drydock serve RSS after the load: ${rssMb(service.proc.pid!)?.toFixed(0) ?? 'n/a'} MB; ${load1()} after`);
     } finally {
       await Promise.all([service.stop(), bare.stop()]);
     }
