@@ -249,7 +249,7 @@ describe('PUT …/dashboard (updateWorkbookDashboard)', () => {
     expect(op.operationId).toBe('updateWorkbookDashboard');
   });
 
-  it('keeps every field of the spec’s dashboard shapes and drops fields it does not know', async () => {
+  it('keeps every field of the spec’s dashboard shapes and refuses fields it does not know, naming each (top level and nested)', async () => {
     const wb = await newWorkbook();
     const draft = {
       title: 'App',
@@ -296,9 +296,16 @@ describe('PUT …/dashboard (updateWorkbookDashboard)', () => {
         },
       ],
     };
-    const res = await svc.call('PUT', `${W()}/${wb.id}/dashboard`, {
-      body: { dashboardDraft: { ...draft, invented: true, theme: { ...draft.theme, madeUp: 'x' } } },
+    const refused = await svc.call('PUT', `${W()}/${wb.id}/dashboard`, {
+      body: { dashboardDraft: { ...draft, invented: true, theme: { ...draft.theme, madeUp: 'x' }, widgets: [{ ...draft.widgets[0], extra: 1 }] } },
     });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('UNKNOWN_FIELD');
+    expect(refused.body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(
+      ['/body/dashboardDraft/invented', '/body/dashboardDraft/theme/madeUp', '/body/dashboardDraft/widgets/0/extra'].sort(),
+    );
+    expect((await svc.call('GET', `${W()}/${wb.id}`)).body.dashboardDraft).toBeNull();
+    const res = await svc.call('PUT', `${W()}/${wb.id}/dashboard`, { body: { dashboardDraft: draft } });
     expect(res.status).toBe(200);
     expect(res.body.dashboardDraft).toEqual(draft);
   });

@@ -11,10 +11,10 @@ import { ApiError, badRequest } from '../../http/problem';
 import { canonicalJson } from '../workspace-items';
 
 /**
- * Keeps only what a schema describes (recursively), so fields a client invented are never stored.
- * Free-form objects (`additionalProperties: true`) and records are kept whole.
+ * Keeps what a schema describes (recursively) and collects, in `unknown`, the pointer of every key
+ * it does not describe. Free-form objects (`additionalProperties: true`) and records are kept whole.
  */
-export function pickBySchema(value: unknown, schema: TSchema): unknown {
+export function pickBySchema(value: unknown, schema: TSchema, pointer = '', unknown: string[] = []): unknown {
   const s = schema as unknown as {
     type?: string | string[];
     properties?: Record<string, TSchema>;
@@ -23,14 +23,15 @@ export function pickBySchema(value: unknown, schema: TSchema): unknown {
     items?: TSchema;
   };
   if (value === null || value === undefined) return value;
-  if (Array.isArray(value)) return s.items ? value.map((v) => pickBySchema(v, s.items as TSchema)) : value;
+  if (Array.isArray(value)) return s.items ? value.map((v, i) => pickBySchema(v, s.items as TSchema, `${pointer}/${i}`, unknown)) : value;
   if (typeof value !== 'object') return value;
   if (!s.properties || s.additionalProperties === true || s.patternProperties) return value;
   const out: Record<string, unknown> = {};
   for (const [key, propSchema] of Object.entries(s.properties)) {
     const v = (value as Record<string, unknown>)[key];
-    if (v !== undefined) out[key] = pickBySchema(v, propSchema);
+    if (v !== undefined) out[key] = pickBySchema(v, propSchema, `${pointer}/${key}`, unknown);
   }
+  for (const key of Object.keys(value)) if (!Object.hasOwn(s.properties, key)) unknown.push(`${pointer}/${key}`);
   return out;
 }
 
@@ -73,7 +74,14 @@ const newWidgetId = (taken: Set<string>): string => {
 export function normalizeDashboard(input: unknown, pointer: string, options: { assignIds: boolean }): DashboardConfig | null {
   if (input === null || input === undefined) return null;
   healLegacyWidgets(input);
-  const config = pickBySchema(input, DashboardConfigDraftInput) as DashboardConfig & { widgets?: LooseWidget[] | null };
+  // One policy for unknown keys, at the top of a body and inside it: refused, each key named.
+  const unknown: string[] = [];
+  const config = pickBySchema(input, DashboardConfigDraftInput, pointer, unknown) as DashboardConfig & { widgets?: LooseWidget[] | null };
+  if (unknown.length > 0) {
+    throw badRequest('UNKNOWN_FIELD', `The dashboard has fields this service does not know: ${unknown.slice(0, 10).join(', ')}.`, {
+      errors: unknown.slice(0, 50).map((at) => ({ pointer: at, detail: 'is not a known field' })),
+    });
+  }
   const widgets = config.widgets;
   if (!Array.isArray(widgets)) return config;
   const taken = new Set<string>();
