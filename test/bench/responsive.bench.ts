@@ -7,6 +7,10 @@
 //   - an upload of 20 MB (4 files of 5 MB, 4 MB chunks).
 // Then one-file edit → validate latency through the API at that size. Targets: event-loop delay
 // p99 ≤ 20 ms and max ≤ 50 ms during every load; edit → validate ≤ 30 ms median.
+// Peers, printed as ratios: the same compile run on the HTTP thread itself (what the service did
+// before compiles moved to worker threads), and a full, non-incremental compile of the same model
+// (what every validate cost before the shards kept compiled models). Last, how long a cancel of a
+// 128-view lakehouse run takes to end it.
 //
 // The service runs in this process (its event loop is the one measured); every request body is
 // prepared before measuring so the client's own work stays small.
@@ -19,6 +23,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { commitFiles } from '../../src-main/features/data-model';
 import { createService, silentLogger, type Service } from '../../src-main/service';
 import { MemorySecretStore } from '../../src-main/platform/secrets';
+import { compileModel } from '../../src-shared/model';
 import { bigProject, editedCube, lakehouseViews } from '../support/big-models';
 import { cubeFile } from './model.bench';
 
@@ -117,6 +122,21 @@ async function prepareLakehouseRun(service: Service, call: Call, name: string) {
     }),
   );
   return {
+    /** Starts a run, cancels it once two views are published; the time from the DELETE to the run's end. */
+    cancelMidRun: async () => {
+      const start = await expectStatus('start run', 202, await call('POST', `${integration}/syncs`, { configurationVersion: saved.configurationVersion }));
+      await until('two published views', async () => {
+        const res = await call('GET', start.statusUrl as string);
+        return res.body.status === 'RUNNING' && (res.body.views as unknown[]).length >= 2 ? true : undefined;
+      });
+      const t0 = performance.now();
+      await expectStatus('cancel', 202, await call('DELETE', start.statusUrl as string));
+      const run = await until('the cancelled run', async () => {
+        const res = await call('GET', start.statusUrl as string);
+        return TERMINAL.includes(res.body.status as string) ? res.body : undefined;
+      });
+      return { ms: performance.now() - t0, status: run.status as string, views: (run.views as unknown[]).length };
+    },
     run: async () => {
       const start = await expectStatus('start run', 202, await call('POST', `${integration}/syncs`, { configurationVersion: saved.configurationVersion }));
       const run = await until('the run', async () => {
@@ -235,8 +255,19 @@ export async function run(): Promise<void> {
       upload: await prepareUpload(call, 'upload-b'),
     };
 
+    const cancelled = await prepareLakehouseRun(service, call, 'lake-cancel');
+
     const results: Measured[] = [];
     results.push(await measure('validate 1,000 cubes + 250 views', call, solo.validate.run));
+    // The peer: the same compile on the HTTP thread, as before compiles moved to worker threads.
+    const files = bigProject();
+    const sameThread = await measure('  peer: same compile on HTTP thread', call, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const result = compileModel(files);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return `${files.length} files, ${result.diagnostics.filter((d) => d.severity === 'error').length} errors`;
+    });
+    results.push(sameThread);
     results.push(await measure('lakehouse run, 128 views', call, solo.lakehouse.run));
     results.push(await measure('commit of 1,250 files', call, solo.commit.run));
     results.push(await measure('upload of 20 MB', call, solo.upload.run));
@@ -247,11 +278,18 @@ export async function run(): Promise<void> {
       }),
     );
 
+    const worker = results[0]!;
     console.log('\nevent-loop delay of the HTTP thread while each load runs (goal p99 ≤ 20 ms, max ≤ 50 ms)');
     console.log(`${'load'.padEnd(34)} ${'wall ms'.padStart(8)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)} ${'health max ms'.padStart(14)}  result`);
     for (const r of results) {
       console.log(`${r.name.padEnd(34)} ${f(r.wallMs).padStart(8)} ${f(r.p99Ms).padStart(7)} ${f(r.maxMs).padStart(7)} ${f(r.healthMaxMs).padStart(14)}  ${r.note} (${r.healthProbes} probes)`);
     }
+
+    const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : 'n/a');
+    console.log(
+      `validate on worker threads vs on the HTTP thread: p99 ${ratio(worker.p99Ms, sameThread.p99Ms)}×, max ${ratio(worker.maxMs, sameThread.maxMs)}×, ` +
+        `slowest health probe ${ratio(worker.healthMaxMs, sameThread.healthMaxMs)}× (lower is better)`,
+    );
 
     // One-file edit → validate, on the branch validated above (its compiled model is kept).
     const { id, branch, validate } = solo.validate;
@@ -271,6 +309,19 @@ export async function run(): Promise<void> {
     console.log(`\none-file edit → validate at 1,000 cubes + 250 views (${EDIT_RUNS} edits; goal ≤ 30 ms median)`);
     console.log(`validate after the edit:  median ${f(median(validateOnly))} ms, p90 ${f(pct(validateOnly, 0.9))} ms`);
     console.log(`edit (PUT) + validate:    median ${f(median(editAndValidate))} ms, p90 ${f(pct(editAndValidate, 0.9))} ms`);
+    // The peer: a full compile of the same model, what a validate cost without the kept model.
+    const full: number[] = [];
+    for (let r = 0; r < 5; r++) {
+      const edited = files.map((file, i) => (i === 500 ? editedCube(500, r + 1) : file));
+      const t0 = performance.now();
+      compileModel(edited);
+      full.push(performance.now() - t0);
+    }
+    console.log(`peer: full compile (non-incremental, in-process, no HTTP): median ${f(median(full))} ms`);
+    console.log(`incremental validate through the API vs full compile: ${ratio(median(validateOnly), median(full))}× (lower is better)`);
+
+    const cancel = await cancelled.cancelMidRun();
+    console.log(`\ncancel of a 128-view lakehouse run mid-run: ended ${cancel.status} ${f(cancel.ms)} ms after the DELETE, ${cancel.views} views published (goal ≤ 1,000 ms)`);
   } finally {
     await service.close();
   }
