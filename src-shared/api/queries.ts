@@ -35,6 +35,10 @@ export const QueryErrorCodes = {
   /** 409: the table exists and `replace` was not asked. */
   TABLE_EXISTS: 'TABLE_EXISTS',
   TABLE_NOT_FOUND: 'TABLE_NOT_FOUND',
+  /** 400: the statement is not one SELECT the data source's engine accepts (syntax, unknown member, …). */
+  SQL_INVALID: 'SQL_INVALID',
+  /** 403: the data source's role or principal may not read what the statement reads. */
+  SQL_ACCESS_DENIED: 'SQL_ACCESS_DENIED',
 } as const;
 
 const FreeForm = (description: string) => Type.Object({}, { additionalProperties: true, description });
@@ -243,11 +247,44 @@ export const importTable = defineRoute({
   response: EmulatorTable,
 });
 
+/** Rows a vendor SQL answer carries at most (the rest is cut and `truncated` says so). */
+export const MAX_SQL_ROWS = 10_000;
+
+export const runDataSourceSql = defineRoute({
+  method: 'POST',
+  path: `${D}/data-sources/{dataSource}/sql`,
+  operationId: 'runDataSourceSql',
+  tag: TABLES_TAG,
+  summary: "Run one SELECT on a data source in its vendor's SQL, as its users would",
+  description:
+    'On the local warehouse: `SELECT * FROM SEMANTIC_VIEW(db.schema.view METRICS ... DIMENSIONS ... WHERE ...)` over a pushed semantic view, or a SELECT over its tables. ' +
+    'On the local lakehouse: `SELECT dim, MEASURE(m) FROM catalog.schema.view GROUP BY ALL` over a published metric view, or a SELECT over its tables. ' +
+    'On a real Snowflake or Databricks data source the statement is sent there. Only SELECT statements; `?` binds from `params`.',
+  params: DataSourceParams,
+  body: Type.Object(
+    {
+      sql: Type.String({ minLength: 1, maxLength: 100_000 }),
+      params: Type.Optional(Type.Array(Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), { maxItems: 100 })),
+    },
+    { additionalProperties: false },
+  ),
+  response: Type.Object({
+    dataSource: Type.String(),
+    engine: Type.String({ description: 'local warehouse, local lakehouse, snowflake or databricks' }),
+    columns: Type.Array(Type.String()),
+    rows: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+    rowCount: Type.Integer(),
+    truncated: Type.Boolean(),
+    durationMs: Type.Integer(),
+  }),
+});
+
 export const queryRoutes = {
   ...Object.fromEntries(Object.entries(deploymentDataApi).map(([k, v]) => [`dataApi_${k}`, v])),
   ...Object.fromEntries(Object.entries(devModeDataApi).map(([k, v]) => [`devModeDataApi_${k}`, v])),
   startQueryRun,
   getQueryRun,
+  runDataSourceSql,
   cancelQueryRun,
   listEmulatorTables,
   inspectTableFile,

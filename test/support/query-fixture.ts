@@ -33,9 +33,9 @@ export interface QueryFixture {
 }
 
 /** A DuckDB file with the sample tables (a small number of orders by default) and the sample model. */
-export async function openQueryFixture(options: { orders?: number; model?: CompiledModel } = {}): Promise<QueryFixture> {
+export async function openQueryFixture(options: { orders?: number; model?: CompiledModel; catalog?: string } = {}): Promise<QueryFixture> {
   const dir = mkdtempSync(join(tmpdir(), 'dd-query-'));
-  const engine = await DuckDbEngine.open(join(dir, 'warehouse.duckdb'), 'ANALYTICS');
+  const engine = await DuckDbEngine.open(join(dir, 'warehouse.duckdb'), options.catalog ?? 'ANALYTICS');
   await engine.write((c) => generateSampleData(c, 'ecommerce', { orders: options.orders ?? 3000 }));
   const model = options.model ?? sampleModel();
   const objects = (columns: string[], rows: unknown[][]) => rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));

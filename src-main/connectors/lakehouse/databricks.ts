@@ -388,7 +388,7 @@ export class DatabricksLakehouseConnector implements LakehouseConnector {
    * Runs a query with `?` parameters (a model query's SQL, or a `MEASURE()` query over a metric
    * view) and returns its rows; aborting `signal` cancels the statement on the warehouse.
    */
-  async query(statement: string, params: unknown[], signal?: AbortSignal): Promise<object[]> {
+  async query(statement: string, params: unknown[] = [], signal?: AbortSignal): Promise<object[]> {
     const { session } = await this.connect();
     let operation: DatabricksOperation | undefined;
     const cancel = () => void operation?.cancel?.().catch(() => undefined);

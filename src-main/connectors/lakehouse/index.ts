@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Clock } from '../../platform/clock';
+import type { DuckDbEngine } from '../duckdb/engine';
 import { DatabricksLakehouseConnector, type DatabricksClientFactory } from './databricks';
 import { LocalLakehouseConnector } from './emulator/connector';
 import type { LakehouseConnector } from './types';
@@ -28,7 +29,7 @@ export function defaultEmulatorFile(dataDir: string): string {
 }
 
 export type LakehouseConnectorConfig =
-  | { kind: 'local'; file: string; principal?: string; clock?: Clock }
+  | { kind: 'local'; file: string; principal?: string; clock?: Clock; data?: () => Promise<DuckDbEngine> }
   | {
       kind: 'databricks';
       host: string;
@@ -41,7 +42,7 @@ export type LakehouseConnectorConfig =
 /** One connector per use; the caller closes it. */
 export function createLakehouseConnector(config: LakehouseConnectorConfig): LakehouseConnector {
   if (config.kind === 'local') {
-    return LocalLakehouseConnector.open(config.file, { principal: config.principal, clock: config.clock });
+    return LocalLakehouseConnector.open(config.file, { principal: config.principal, clock: config.clock, data: config.data });
   }
   return new DatabricksLakehouseConnector({
     host: config.host,

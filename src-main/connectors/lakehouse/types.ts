@@ -30,6 +30,12 @@ export interface LakehouseConnector {
   checkWarehouseAccess(): Promise<void>;
   /** Proves the target catalog and schema exist and can be used. */
   checkSchemaAccess(catalog: string, schema: string): Promise<void>;
+  /**
+   * Runs one query with `?` parameters and returns its rows: a model query's SQL, or Databricks'
+   * own `SELECT dim, MEASURE(m) FROM catalog.schema.view GROUP BY ALL`. Aborting `signal` cancels it.
+   * (Optional for test doubles that only publish.)
+   */
+  query?(statement: string, params?: unknown[], signal?: AbortSignal): Promise<object[]>;
   close(): Promise<void>;
 }
 

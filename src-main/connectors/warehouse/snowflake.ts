@@ -227,7 +227,7 @@ export class SnowflakeWarehouseConnector extends SqlWarehouseConnector implement
    * Runs a query with `?` binds (a model query's SQL, or a SEMANTIC_VIEW query) and returns its
    * rows; aborting `signal` cancels the statement (the driver's `statement.cancel`).
    */
-  async query(sql: string, binds: unknown[], signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+  async query(sql: string, binds: unknown[] = [], signal?: AbortSignal): Promise<Record<string, unknown>[]> {
     signal?.throwIfAborted();
     const connection = await this.connect();
     return new Promise((resolve, reject) => {

@@ -93,6 +93,7 @@ export function parseGetDdl(rows: Record<string, unknown>[]): string {
  */
 export abstract class SqlWarehouseConnector implements WarehouseConnector {
   abstract execute(sql: string): Promise<{ rows: Record<string, unknown>[] }>;
+  abstract query(sql: string, binds?: unknown[], signal?: AbortSignal): Promise<Record<string, unknown>[]>;
   abstract close(): Promise<void>;
 
   async listSemanticViews(database: string, schema: string): Promise<SemanticViewSummary[]> {

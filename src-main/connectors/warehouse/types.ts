@@ -34,6 +34,11 @@ export interface SemanticViewSummary {
 export interface WarehouseConnector {
   /** Runs exactly one SQL statement. */
   execute(sql: string): Promise<{ rows: Record<string, unknown>[] }>;
+  /**
+   * Runs one query with `?` binds and returns its rows: a model query's SQL, or Snowflake's own
+   * `SELECT ... FROM SEMANTIC_VIEW(...)`. Aborting `signal` cancels it.
+   */
+  query(sql: string, binds?: unknown[], signal?: AbortSignal): Promise<Record<string, unknown>[]>;
   /** `SHOW SEMANTIC VIEWS IN SCHEMA db.schema`. */
   listSemanticViews(database: string, schema: string): Promise<SemanticViewSummary[]>;
   /** `DESCRIBE SEMANTIC VIEW db.schema.name`. */

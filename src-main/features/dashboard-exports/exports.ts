@@ -18,6 +18,8 @@ import { canSeeWorkbook } from '../workspace-items';
 import { parseDashboard } from '../workbooks';
 import { assertCanManageWorkbook, requireWorkbook } from '../workbooks';
 import { runCompute } from '../../workers/run';
+import { runWidgetQuery } from '../queries';
+import { widgetQueryOf, type WidgetQueryOutcome } from './render';
 
 export const EXPORT_KIND = 'dashboard-export';
 /** Rows stay this long after their export expired, so late requests get 410 rather than 404. */
@@ -202,16 +204,34 @@ export function exportFile(ctx: ServiceContext, deploymentId: number, jobId: str
   return { path: row.file_path, size: statSync(row.file_path).size, contentType: CONTENT_TYPES[row.format], fileName: row.file_name };
 }
 
-/** The job: render, write the file (temp then rename), record it. */
+/**
+ * Each top-level CHART widget's query, run on the deploy branch as the user the dashboard is
+ * rendered as (their access policies apply), one at a time; a failure is kept as its reason.
+ */
+async function widgetData(ctx: ServiceContext, deploymentId: number, userId: number | null, dashboard: DashboardConfig, signal: AbortSignal): Promise<Record<string, WidgetQueryOutcome>> {
+  const out: Record<string, WidgetQueryOutcome> = {};
+  const principal = userId === null ? null : principalOfUser(ctx, userId);
+  for (const widget of dashboard.widgets ?? []) {
+    const query = widgetQueryOf(widget);
+    if (!query) continue;
+    signal.throwIfAborted();
+    out[widget.id] = principal ? await runWidgetQuery(ctx, deploymentId, principal, query, signal) : { ok: false, message: 'the export has no user to run its queries as.' };
+  }
+  return out;
+}
+
+/** The job: run the widgets' queries, render, write the file (temp then rename), record it. */
 export async function runExport(ctx: ServiceContext, job: Job<ExportJobInputs>, jobCtx: JobContext): Promise<ExportJobResult> {
   const i = job.inputs;
-  jobCtx.progress('rendering', 20);
+  jobCtx.progress('querying', 10);
+  const data = await widgetData(ctx, job.deploymentId!, i.renderAsUserId, i.dashboard, jobCtx.signal);
+  jobCtx.progress('rendering', 40);
   // Rendered and written on a compute thread; a cancel stops it there.
   const path = join(exportsDir(ctx, job.deploymentId!), `${job.id}.${i.format}`);
   const file = await runCompute(
     ctx,
     'renderExportFile',
-    { dashboard: i.dashboard, format: i.format, name: i.name, width: i.width, createdAt: job.createdAt, path },
+    { dashboard: i.dashboard, format: i.format, name: i.name, width: i.width, createdAt: job.createdAt, path, data },
     { signal: jobCtx.signal },
   );
   jobCtx.progress('writing', 80);

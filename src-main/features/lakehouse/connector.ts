@@ -7,6 +7,7 @@ import {
   type LakehouseConnector,
 } from '../../connectors/lakehouse';
 import { getDataSourceSecret, type DataSource } from '../deployments';
+import { emulatorData } from '../queries/engines';
 
 /**
  * Test seams, set on `ctx.services`: `lakehouseConnectorFactory` replaces how a data source's
@@ -23,7 +24,7 @@ export function openLakehouseConnector(ctx: ServiceContext, deploymentId: number
   const factory = ctx.services.lakehouseConnectorFactory as LakehouseConnectorFactory | undefined;
   if (factory) return factory(ds, deploymentId);
   if (ds.connector === 'emulator') {
-    return createLakehouseConnector({ kind: 'local', file: defaultEmulatorFile(ctx.dataDir), clock: ctx.clock });
+    return createLakehouseConnector({ kind: 'local', file: defaultEmulatorFile(ctx.dataDir), clock: ctx.clock, data: () => emulatorData(ctx, 'lakehouse').engine() });
   }
   if (!ds.host || !ds.httpPath) {
     throw new LakehouseError(

@@ -1,16 +1,13 @@
 import { join } from 'node:path';
 import { EmulatorDataPlane } from '../../connectors/duckdb/data-plane';
 import type { SampleDataOptions } from '../../connectors/duckdb/sample-data';
+import { LAKEHOUSE_DUCKDB_CATALOG, lakehouseSqlForDuckDb } from '../../connectors/lakehouse';
 import { DEFAULT_EMULATOR_SEED } from '../../connectors/warehouse';
 import type { ServiceContext } from '../../context';
 
 export type EmulatorKind = 'warehouse' | 'lakehouse';
 
-/**
- * The DuckDB catalog the lakehouse's tables live in. DuckDB reserves `main`, the lakehouse's
- * default catalog, so three-part names `main.schema.table` are rewritten to this name.
- */
-export const LAKEHOUSE_DUCKDB_CATALOG = 'lakehouse_main';
+export { LAKEHOUSE_DUCKDB_CATALOG, lakehouseSqlForDuckDb };
 
 /** `DRYDOCK_SAMPLE_ORDERS`: how many sample orders a new data directory gets (tests use few). */
 function sampleFromEnv(): SampleDataOptions {
@@ -34,9 +31,4 @@ export function emulatorData(ctx: ServiceContext, kind: EmulatorKind): EmulatorD
   ctx.services[key] = plane;
   ctx.onClose(() => plane.close());
   return plane;
-}
-
-/** `main.x.y` → `lakehouse_main.x.y` (also quoted forms), so lakehouse SQL runs in DuckDB unchanged otherwise. */
-export function lakehouseSqlForDuckDb(sql: string): string {
-  return sql.replace(/(^|[^\w."`])(`main`|"main"|main)\s*\.\s*(?=[`"\w]+\s*\.\s*[`"\w]+)/gi, `$1${LAKEHOUSE_DUCKDB_CATALOG}.`);
 }

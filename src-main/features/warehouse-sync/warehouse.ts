@@ -13,6 +13,7 @@ import type { ServiceContext } from '../../context';
 import { ApiError } from '../../http/problem';
 import { getJobRunner, JobFailure } from '../../platform/jobs';
 import { getDataSource, getDataSourceSecret, isDdlEnabled, type DataSource } from '../deployments';
+import { emulatorData } from '../queries/engines';
 
 /**
  * The local warehouse of this data dir (`<dataDir>/emulators/warehouse.sqlite`), opened on first
@@ -68,6 +69,7 @@ export async function openWarehouseConnector(ctx: ServiceContext, deploymentId: 
       ...(ds.role ? { role: ds.role } : {}),
       ...(ds.warehouse ? { warehouse: ds.warehouse } : {}),
       ...(ds.database ? { database: ds.database } : {}),
+      data: () => emulatorData(ctx, 'warehouse').engine(),
     });
   }
   const missing = [

@@ -1,12 +1,16 @@
 import { yieldToEventLoop } from '../../../platform/jobs/types';
+import type { DuckDbEngine } from '../../duckdb/engine';
 import type { LakehouseConnector, LakehouseObject } from '../types';
 import { LakehouseEmulator, type LakehouseEmulatorOptions } from './emulator';
+import { runLakehouseSelect } from './select';
 
 export interface LocalLakehouseConnectorOptions {
   /** Who Drydock acts as in the emulator (default: the emulator's default principal). */
   principal?: string;
   /** Close the emulator when the connector closes (set by `open`). */
   ownsEmulator?: boolean;
+  /** The emulator's table data (DuckDB), for `query`; without it the connector holds definitions only. */
+  data?: () => Promise<DuckDbEngine>;
 }
 
 /**
@@ -17,6 +21,7 @@ export interface LocalLakehouseConnectorOptions {
 export class LocalLakehouseConnector implements LakehouseConnector {
   readonly principal: string;
   private readonly ownsEmulator: boolean;
+  private readonly data: (() => Promise<DuckDbEngine>) | undefined;
   private closed = false;
 
   constructor(
@@ -25,11 +30,23 @@ export class LocalLakehouseConnector implements LakehouseConnector {
   ) {
     this.principal = options.principal ?? emulator.defaultPrincipal;
     this.ownsEmulator = options.ownsEmulator ?? false;
+    this.data = options.data;
   }
 
   /** Opens the emulator file and a connector that closes it when done. */
-  static open(file: string, options: LakehouseEmulatorOptions & { principal?: string } = {}): LocalLakehouseConnector {
-    return new LocalLakehouseConnector(LakehouseEmulator.open(file, options), { principal: options.principal, ownsEmulator: true });
+  static open(file: string, options: LakehouseEmulatorOptions & { principal?: string; data?: () => Promise<DuckDbEngine> } = {}): LocalLakehouseConnector {
+    return new LocalLakehouseConnector(LakehouseEmulator.open(file, options), { principal: options.principal, ownsEmulator: true, data: options.data });
+  }
+
+  /**
+   * Runs one SELECT on the emulator's table data with `?` parameters, as the Databricks connector's
+   * `query` runs it on a SQL warehouse: a model query's SQL, or Databricks' own query over a metric
+   * view (`SELECT dim, MEASURE(m) FROM catalog.schema.view GROUP BY ALL`).
+   */
+  async query(statement: string, params: unknown[] = [], signal?: AbortSignal): Promise<object[]> {
+    await this.assertOpen();
+    if (!this.data) throw new Error('This local lakehouse connection has no table data to query.');
+    return runLakehouseSelect(this.emulator, this.principal, await this.data(), statement, { params, signal });
   }
 
   async getObject(catalog: string, schema: string, name: string): Promise<LakehouseObject | null> {

@@ -19,3 +19,5 @@ export {
   type MetricViewValidation,
   type ValidateOptions,
 } from './validate';
+export { LAKEHOUSE_DUCKDB_CATALOG, lakehouseSelectSql, lakehouseSqlForDuckDb, runLakehouseSelect, type LakehouseSelectOptions } from './select';
+export { compileMetricViewQuery, type MetricQueryHost, type MetricViewSpec } from './metric-query';

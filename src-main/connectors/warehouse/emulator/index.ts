@@ -34,3 +34,5 @@ export {
 export { describeRows, renderSemanticViewDdl, type SemanticViewDefinition, type SemanticViewTable, type SemanticViewRelationship, type SemanticViewMember } from './definition';
 export { buildSemanticView, AGGREGATE_FUNCTIONS, type BaseRelation, type ColumnInfo, type SemanticViewBuildContext } from './semantic-validator';
 export { normalizeDataType } from './data-types';
+export { runWarehouseSelect, warehouseSelectSql, type WarehouseSelectOptions } from './select';
+export { compileSemanticViewQueries, hasSemanticViewClause, type SemanticQueryHost } from './semantic-query';

@@ -4,9 +4,11 @@
  * Snowflake connector's, so privileges and parsing behave the same.
  */
 import { yieldToEventLoop } from '../../../platform/jobs/types';
+import type { DuckDbEngine } from '../../duckdb/engine';
 import { SqlWarehouseConnector } from '../statements';
 import { WarehouseError, WarehouseErrorCodes, type WarehouseConnector } from '../types';
 import type { EmulatorSession, SessionContext, WarehouseEmulator } from './emulator';
+import { runWarehouseSelect } from './select';
 
 export interface LocalWarehouseConnectorOptions {
   /** Defaults to the emulator's seeded role. */
@@ -15,6 +17,8 @@ export interface LocalWarehouseConnectorOptions {
   warehouse?: string | null;
   database?: string | null;
   schema?: string | null;
+  /** The emulator's table data (DuckDB), for `query`; without it the connector holds schemas only. */
+  data?: () => Promise<DuckDbEngine>;
 }
 
 export class LocalWarehouseConnector extends SqlWarehouseConnector implements WarehouseConnector {
@@ -46,6 +50,18 @@ export class LocalWarehouseConnector extends SqlWarehouseConnector implements Wa
   async execute(sql: string): Promise<{ rows: Record<string, unknown>[] }> {
     await yieldToEventLoop();
     return this.currentSession().execute(sql);
+  }
+
+  /**
+   * Runs one SELECT on the emulator's table data with `?` binds, as the Snowflake connector's
+   * `query` runs it on Snowflake: a model query's SQL, or Snowflake's own query over a semantic view
+   * (`SELECT * FROM SEMANTIC_VIEW(...)`).
+   */
+  async query(sql: string, binds: unknown[] = [], signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+    await yieldToEventLoop();
+    const session = this.currentSession();
+    if (!this.options.data) throw new WarehouseError(WarehouseErrorCodes.UNSUPPORTED, 'This local warehouse connection has no table data to query.');
+    return runWarehouseSelect(this.emulator, { ...session.context }, await this.options.data(), sql, { binds, signal });
   }
 
   /** Ends this session; the emulator (shared, owned by whoever opened it) stays open. */

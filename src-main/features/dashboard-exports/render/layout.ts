@@ -1,4 +1,5 @@
 import type { DashboardConfig, DashboardWidget } from '../../../../src-shared/api/workbooks';
+import { figureOf, type Figure, type WidgetQueryOutcome } from './figure';
 
 /**
  * Where everything of a published dashboard goes on a canvas `width` units wide: the title block,
@@ -19,6 +20,8 @@ export interface WidgetBox {
   h: number;
   fill: Color;
   accent: Color;
+  /** What the panel shows from the widget's query result (null: label and detail only). */
+  figure: Figure | null;
 }
 
 export interface DashboardLayoutPlan {
@@ -83,7 +86,7 @@ function widgetDetail(widget: DashboardWidget): string {
   return parts.join(' · ');
 }
 
-export function planDashboard(config: DashboardConfig, options: { width: number; name: string }): DashboardLayoutPlan {
+export function planDashboard(config: DashboardConfig, options: { width: number; name: string; data?: Record<string, WidgetQueryOutcome> }): DashboardLayoutPlan {
   const theme = (config.theme ?? {}) as Record<string, unknown>;
   const background = parseColor(theme.backgroundColor) ?? parseColor((theme.dashboard as Record<string, unknown> | undefined)?.backgroundColor) ?? [241, 245, 249];
   const primary = parseColor(theme.primaryColor);
@@ -122,6 +125,7 @@ export function planDashboard(config: DashboardConfig, options: { width: number;
       h: position.h * rowHeight + (position.h - 1) * marginY,
       fill: widget.type === 'SPACER' ? background : panel,
       accent,
+      figure: figureOf(widget, options.data?.[widget.id]),
     });
   }
   // Reading order: top to bottom, then left to right.

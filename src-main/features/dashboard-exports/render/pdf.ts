@@ -1,3 +1,4 @@
+import { figurePdf } from './figure-draw';
 import type { Color, DashboardLayoutPlan } from './layout';
 
 /**
@@ -66,6 +67,7 @@ function pageContents(plan: DashboardLayoutPlan): string[] {
       s += `q ${num(x)} ${num(y)} ${num(w)} ${num(h)} re W n\n`;
       s += text(x + 8, y + h - 18, box.label, 10, plan.text, 'F2', w - 16);
       if (h > 34) s += text(x + 8, y + h - 32, box.detail, 8, plan.muted, 'F1', w - 16);
+      s += figurePdf(plan, box, px, py, scale, (tx, ty, value, size, color, maxWidth) => text(tx, ty, value, size, color, 'F1', maxWidth));
       s += 'Q\n';
     }
     s += 'Q\n';

@@ -39,6 +39,15 @@ export class Raster {
     this.fillRect(x + w - thickness, y, thickness, h, color);
   }
 
+  /** A straight line `thickness` pixels wide (square pen), for chart series. */
+  line(x0: number, y0: number, x1: number, y1: number, color: Rgb, thickness = 2): void {
+    const steps = Math.max(1, Math.ceil(Math.max(Math.abs(x1 - x0), Math.abs(y1 - y0))));
+    for (let i = 0; i <= steps; i++) {
+      const t = i / steps;
+      this.fillRect(x0 + (x1 - x0) * t - thickness / 2, y0 + (y1 - y0) * t - thickness / 2, thickness, thickness, color);
+    }
+  }
+
   /** Draws text with the bitmap font at `scale`, cut (with `…`-like dots) to `maxWidth` pixels. */
   text(x: number, y: number, value: string, color: Rgb, scale = 2, maxWidth = Infinity): void {
     const advance = (GLYPH_WIDTH + 1) * scale;
