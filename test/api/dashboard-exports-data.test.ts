@@ -13,8 +13,9 @@ beforeAll(async () => {
   svc = await startTestService();
   svc.ctx.services.sampleData = { orders: 600 };
   deploymentId = await createDeployment(svc);
-});
-afterAll(async () => svc?.stop());
+}, 180_000);
+// Generous: closing the service (DuckDB, worker threads) is slow on a loaded machine.
+afterAll(async () => svc?.stop(), 180_000);
 
 describe('dashboard exports with real numbers', () => {
   it('the PDF prints the KPI’s real total and a failed query’s reason', async () => {

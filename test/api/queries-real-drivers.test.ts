@@ -41,8 +41,9 @@ beforeAll(async () => {
     ],
   });
   expect(env.status, env.text).toBe(200);
-});
-afterAll(async () => svc?.stop());
+}, 180_000);
+// Generous: closing the service (DuckDB, worker threads) is slow on a loaded machine.
+afterAll(async () => svc?.stop(), 180_000);
 
 describe('a deployment on a real Snowflake account', () => {
   it('load sends the model query in Snowflake SQL with its binds and reads the rows back', async () => {

@@ -25,8 +25,9 @@ beforeAll(async () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-});
-afterAll(async () => svc?.stop());
+}, 180_000);
+// Generous: closing the service (DuckDB, worker threads) is slow on a loaded machine.
+afterAll(async () => svc?.stop(), 180_000);
 
 describe('POST /api/v1/deployments/{id}/data-sources/{name}/sql', () => {
   it('a SEMANTIC_VIEW query gives the data API’s numbers for the model view that was pushed', async () => {
