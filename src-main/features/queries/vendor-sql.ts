@@ -63,6 +63,7 @@ function failure(error: unknown, engine: string): unknown {
     if (error.code === 'LAKEHOUSE_INVALID_DEFINITION' || error.code === 'LAKEHOUSE_NOT_FOUND') return new ApiError(400, Codes.SQL_INVALID, message, { error: message, vendorCode: error.code });
     return new ApiError(502, Codes.QUERY_FAILED, `${engine}: ${message}`, { error: message, vendorCode: error.code });
   }
+  if (error instanceof SqlTextError) return invalid(`The statement does not parse: ${message}`);
   if (error instanceof DuckDbQueryError) return invalid(`The ${engine} could not run the statement: ${message.split('\n')[0]}`);
   return new ApiError(502, Codes.QUERY_FAILED, `${engine}: ${message}`, { error: message });
 }

@@ -94,5 +94,7 @@ describe('MEASURE() queries on the local lakehouse', () => {
     await fails('SELECT MEASURE(nope) FROM shop', /no measure named nope/);
     await fails('SELECT MEASURE(orders) FROM main.default.missing', /TABLE_OR_VIEW_NOT_FOUND/);
     await fails('DROP TABLE main.ecommerce.orders', /Only SELECT statements/);
+    await fails('SELECT MEASURE(orders + 1) FROM shop', /INVALID_MEASURE/);
+    await fails("SELECT country FROM shop WHERE country = 'x GROUP BY ALL", /PARSE_SYNTAX_ERROR.*Unterminated string/);
   });
 });

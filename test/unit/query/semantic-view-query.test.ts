@@ -124,6 +124,8 @@ describe('SEMANTIC_VIEW queries on the local warehouse', () => {
     // customers are coarser than orders: a customer metric cannot be split by an order's status.
     await fails(`SELECT * FROM SEMANTIC_VIEW(SHOP_SV METRICS customers.customer_count DIMENSIONS orders.status)`, /dimension entity 'ORDERS' must be related to and have an equal or lower level of granularity compared to the base metric entity 'CUSTOMERS'/);
     await fails(`DELETE FROM ecommerce.orders`, /Only SELECT statements/);
+    await fails(`SELECT * FROM SEMANTIC_VIEW(SHOP_SV METRICS orders.order_count`, /Unbalanced parentheses/);
+    await fails(`SELECT * FROM SEMANTIC_VIEW(SHOP_SV METRICS orders.order_count WHERE orders.status = 'x)`, /Unterminated string/);
     await fails(`SELECT 1; SELECT 2`, /statement count 2/);
   });
 });

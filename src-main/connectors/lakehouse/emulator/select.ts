@@ -50,7 +50,18 @@ export function lakehouseSelectSql(emulator: LakehouseEmulator, principal: strin
   if (!isWord(tokens[0], 'SELECT', 'WITH')) throw invalid(`Only SELECT statements read table data here; '${tokens[0]!.text}' is not executed on the emulator's data.`);
   emulator.checkWarehouse(principal);
   const text = sql.slice(0, tokens[tokens.length - 1]!.end);
-  const compiled = compileMetricViewQuery(text, {
+  let compiled: string | null;
+  try {
+    compiled = compileMetricView(emulator, principal, text);
+  } catch (error) {
+    if (error instanceof SqlTextError) throw invalid(`[PARSE_SYNTAX_ERROR] ${error.message}`);
+    throw error;
+  }
+  return compiled ?? text;
+}
+
+function compileMetricView(emulator: LakehouseEmulator, principal: string, text: string): string | null {
+  return compileMetricViewQuery(text, {
     metricView: (parts) => {
       const [catalog, schema, name] = fullName(parts);
       const object = emulator.describe(principal, catalog, schema, name);
@@ -67,7 +78,6 @@ export function lakehouseSelectSql(emulator: LakehouseEmulator, principal: strin
       }
     },
   });
-  return compiled ?? text;
 }
 
 /** Runs one SELECT on the lakehouse's table data; rows keyed by column name. */

@@ -38,6 +38,15 @@ export function warehouseSelectSql(emulator: WarehouseEmulator, context: Session
   emulator.requireWarehouse(context);
   const text = sql.slice(0, tokens[tokens.length - 1]!.end);
   if (!hasSemanticViewClause(text)) return text;
+  try {
+    return compileSemanticQueries(emulator, context, text);
+  } catch (error) {
+    if (error instanceof SqlTextError) throw compilationError(error.message);
+    throw error;
+  }
+}
+
+function compileSemanticQueries(emulator: WarehouseEmulator, context: SessionContext, text: string): string {
   return compileSemanticViewQueries(text, {
     view: (nameText) => {
       const name = parseQualifiedNameText(nameText);
