@@ -404,7 +404,9 @@ export function resolveView(def: ViewDef, env: ResolveEnv): { resolved: Resolved
         }
         const existing = into.members[s.exposed];
         if (existing) {
-          if (existing.cube === member.cube && existing.member === member.member && existing.kind === member.kind) continue;
+          // The same member through the same join path is one member; through another path it is
+          // another (the platform refuses the clash).
+          if (existing.cube === member.cube && existing.member === member.member && existing.kind === member.kind && existing.path.join('.') === member.path.join('.')) continue;
           diagnostics.push(
             diagAt(
               'error',

@@ -84,4 +84,6 @@ export const EDGE_CASES: EdgeCase[] = [
   { name: 'a description that is a number', files: yml(CUSTOMERS_YML.replace('        type: count\n', '        type: count\n        description: 7\n')) },
   { name: 'an empty file', files: yml('') },
   { name: 'a view including everything from a cube with a hierarchy', files: yml(CUSTOMERS_YML + '    hierarchies:\n      - name: place\n        levels: [city]\nviews:\n  - name: people\n    cubes:\n      - join_path: customers\n        includes: "*"\n') },
+  { name: 'a view listing the same join path twice', files: yml(CUSTOMERS_YML + 'views:\n  - name: people\n    cubes:\n      - join_path: customers\n        includes: [id, city, count]\n      - join_path: customers\n        includes: [id]\n') },
+  { name: 'a view including one member through two join paths under one name', files: yml(CUSTOMERS_YML + ORDERS_YML + 'views:\n  - name: sales\n    cubes:\n      - join_path: customers\n        includes: [city]\n      - join_path: orders.customers\n        includes: [city]\n') },
 ];

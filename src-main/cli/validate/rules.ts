@@ -34,6 +34,7 @@ export const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
   [C.UNKNOWN_JOIN_CUBE]: 'A join names an unknown cube',
   [C.UNKNOWN_JOIN_PATH_CUBE]: 'A view join path names an unknown cube',
   [C.JOIN_PATH_NOT_FOUND]: 'A view join path does not follow declared joins',
+  [C.IGNORED_PROPERTY]: 'A property the platform accepts here but that has no effect',
   [C.PRIMARY_KEY_REQUIRED]: 'A cube that is joined needs a primary key',
   [C.HIERARCHY_LEVEL_NOT_DIMENSION]: 'A hierarchy level is not a dimension',
   [C.PRE_AGGREGATION_UNKNOWN_MEMBER]: 'A pre-aggregation names an unknown member',

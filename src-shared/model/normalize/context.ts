@@ -48,6 +48,10 @@ export class Ctx {
     this.diagnostics.push({ severity: 'error', code, message, file: this.file, line: pos.line, column: pos.column, member });
   }
 
+  warning(code: string, message: string, pos: RawPos, member?: string): void {
+    this.diagnostics.push({ severity: 'warning', code, message, file: this.file, line: pos.line, column: pos.column, member });
+  }
+
   /** Entries of a map keyed by snake_case key; reports unknown and duplicate keys. */
   fields(map: RawMap, allowed: Set<string>, what: string, member?: string): Map<string, RawEntry> {
     const out = new Map<string, RawEntry>();

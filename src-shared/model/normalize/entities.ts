@@ -13,7 +13,7 @@ import type {
 import { Ctx, plain, propsOf, readMembers } from './context';
 import { IDENTIFIER, type CubeDef, type EntityCommon, type EntityDef, type ViewDef, type ViewGroupDef } from './defs';
 import { readAccessPolicies, readJoins, readPreAggregation, readRefreshKey } from './entity-parts';
-import { CUBE_KEYS, MEMBER_SECTION_KEYS, VIEW_GROUP_KEYS, VIEW_KEYS } from './keys';
+import { CUBE_KEYS, MEMBER_SECTION_KEYS, VIEW_GROUP_KEYS, VIEW_IGNORED_KEYS, VIEW_KEYS } from './keys';
 import { readDimension, readHierarchy, readMeasure, readSegment } from './members';
 import { readFolders, readViewCubes } from './view-parts';
 
@@ -30,6 +30,8 @@ function normalizeViewGroup(entity: RawEntity, ctx: Ctx): ViewGroupDef {
   const f = ctx.fields(entity.def, VIEW_GROUP_KEYS, what, entity.name);
   ctx.identifier(f.get('name'), what, entity.name);
   const views: { name: string; loc: SourceLocation }[] = [];
+  const includes = f.get('includes');
+  if (includes) ctx.warning(C.IGNORED_PROPERTY, `'includes' of ${what} (nested view groups) is accepted by the platform but not read by Drydock; list the views under 'views'`, includes, entity.name);
   const viewsEntry = f.get('views');
   if (viewsEntry && viewsEntry.value.kind === 'seq') {
     for (const item of viewsEntry.value.items) {
@@ -97,6 +99,10 @@ function normalizeCubeOrView(entity: RawEntity, ctx: Ctx): CubeDef | ViewDef {
 
   if (isView) {
     const view: ViewDef = { ...common, kind: 'view', cubes: [], viewGroups: [] };
+    for (const key of VIEW_IGNORED_KEYS) {
+      const entry = f.get(key);
+      if (entry) ctx.warning(C.IGNORED_PROPERTY, `'${entry.key}' of ${what} is accepted on views but has no effect there (it belongs on the cubes)`, entry, entity.name);
+    }
     const cubesEntry = f.get('cubes');
     if (cubesEntry) view.cubes = readViewCubes(cubesEntry, ctx, what, entity.name);
     if (f.has('folders')) view.folders = readFolders(f.get('folders')!.value, ctx, what, entity.name);

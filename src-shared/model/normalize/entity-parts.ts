@@ -13,7 +13,20 @@ import type {
   Relationship,
 } from '../types';
 import { hasOpaque, normalizeEnum, plain, propsOf, sqlOf, type Ctx, type MemberContext } from './context';
-import { ACCESS_POLICY_KEYS, EVERY_INTERVAL, isCronExpression, isTimeZone, JOIN_KEYS, PRE_AGGREGATION_KEYS, PRE_AGGREGATION_TYPES, RELATIONSHIPS } from './keys';
+import {
+  ACCESS_POLICY_KEYS,
+  EVERY_INTERVAL,
+  isCronExpression,
+  isTimeZone,
+  JOIN_KEYS,
+  MEMBER_LEVEL_KEYS,
+  PRE_AGGREGATION_KEYS,
+  PRE_AGGREGATION_TYPES,
+  PRE_AGGREGATION_REFRESH_KEY_KEYS,
+  REFRESH_KEY_KEYS,
+  RELATIONSHIPS,
+  ROW_LEVEL_KEYS,
+} from './keys';
 
 export function readJoins(maps: RawMap[], ctx: Ctx, cubeName: string, what: string): Join[] {
   const joins: Join[] = [];
@@ -74,7 +87,7 @@ export function readPreAggregation(map: RawMap, name: string, ctx: Ctx, mc: Memb
     ctx.error(C.INVALID_VALUE, `Unknown pre-aggregation type '${typeWritten}' for ${what}; expected ${[...PRE_AGGREGATION_TYPES].join(', ')}`, f.get('type')!.value, memberPath);
   }
   const timeDimension = ctx.string(f.get('time_dimension'), what, memberPath);
-  if (f.has('refresh_key')) readRefreshKey(f.get('refresh_key')!, ctx, what, memberPath);
+  if (f.has('refresh_key')) readRefreshKey(f.get('refresh_key')!, ctx, what, memberPath, 'pre-aggregation');
   return {
     name,
     loc: ctx.loc(map),
@@ -91,15 +104,16 @@ export function readPreAggregation(map: RawMap, name: string, ctx: Ctx, mc: Memb
   };
 }
 
-export function readRefreshKey(entry: RawEntry, ctx: Ctx, what: string, member: string): PlainValue {
+/** A refresh key; a pre-aggregation's takes incremental and update_window, a cube's immutable. */
+export function readRefreshKey(entry: RawEntry, ctx: Ctx, what: string, member: string, of: 'cube' | 'pre-aggregation' = 'cube'): PlainValue {
   if (ctx.isOpaque(entry.value)) return undefined;
   if (entry.value.kind !== 'map') {
     ctx.error(C.INVALID_VALUE, `'refresh_key' of ${what} must be a map (every, sql, timezone or immutable)`, entry.value, member);
     return undefined;
   }
-  const f = ctx.fields(entry.value, new Set(['every', 'sql', 'timezone', 'immutable', 'incremental', 'update_window']), `refresh_key of ${what}`, member);
+  const f = ctx.fields(entry.value, of === 'cube' ? REFRESH_KEY_KEYS : PRE_AGGREGATION_REFRESH_KEY_KEYS, `refresh_key of ${what}`, member);
   if (!f.has('every') && !f.has('sql') && !f.has('immutable')) {
-    ctx.error(C.MISSING_PROPERTY, `'refresh_key' of ${what} needs every, sql or immutable`, entry.value, member);
+    ctx.error(C.MISSING_PROPERTY, `'refresh_key' of ${what} needs ${of === 'cube' ? 'every, sql or immutable' : 'every or sql'}`, entry.value, member);
   }
   // The platform's rules: `every` is an interval ("1 hour", seconds up to weeks) or, without
   // `sql`, a cron expression; `timezone` a known time zone.
@@ -127,14 +141,14 @@ export function readAccessPolicies(entry: RawEntry, ctx: Ctx, what: string, memb
       groups: ctx.stringList(f.get('groups'), pwhat, member),
       props: propsOf(f),
     };
-    const who = ['role', 'group', 'groups'].filter((k) => f.has(k));
-    if (who.length === 0) ctx.error(C.MISSING_PROPERTY, `${pwhat} needs one of role, group or groups`, item, member);
+    const who = ['group', 'groups'].filter((k) => f.has(k));
+    if (who.length === 0) ctx.error(C.MISSING_PROPERTY, `${pwhat} needs group or groups (the platform no longer reads role)`, item, member);
     else if (who.length > 1) ctx.error(C.INVALID_VALUE, `${pwhat} sets ${who.join(' and ')}; use only one`, f.get(who[1]!)!, member);
     const ml = f.get('member_level');
     if (ml && !ctx.isOpaque(ml.value)) {
       if (ml.value.kind !== 'map') ctx.error(C.INVALID_VALUE, `'member_level' of ${pwhat} must be a map`, ml.value, member);
       else {
-        const mf = ctx.fields(ml.value, new Set(['includes', 'excludes', 'includes_members', 'excludes_members']), `member_level of ${pwhat}`, member);
+        const mf = ctx.fields(ml.value, MEMBER_LEVEL_KEYS, `member_level of ${pwhat}`, member);
         const listOrStar = (e: RawEntry | undefined) =>
           e && e.value.kind === 'scalar' && e.value.value === '*' ? ('*' as const) : ctx.stringList(e, pwhat, member);
         policy.memberLevel = { includes: listOrStar(mf.get('includes')), excludes: listOrStar(mf.get('excludes')) };
@@ -144,7 +158,7 @@ export function readAccessPolicies(entry: RawEntry, ctx: Ctx, what: string, memb
     if (rl && !ctx.isOpaque(rl.value)) {
       if (rl.value.kind !== 'map') ctx.error(C.INVALID_VALUE, `'row_level' of ${pwhat} must be a map`, rl.value, member);
       else {
-        const rf = ctx.fields(rl.value, new Set(['filters', 'allow_all']), `row_level of ${pwhat}`, member);
+        const rf = ctx.fields(rl.value, ROW_LEVEL_KEYS, `row_level of ${pwhat}`, member);
         const filters = rf.get('filters');
         policy.rowLevel = {
           allowAll: ctx.boolean(rf.get('allow_all'), pwhat, member),

@@ -50,8 +50,10 @@ export const CUBE_KEYS = new Set([
   'joins',
   'pre_aggregations',
 ]);
-export const VIEW_KEYS = new Set([...ENTITY_KEYS, ...MEMBER_SECTION_KEYS, 'cubes', 'folders', 'view_group', 'view_groups']);
-export const VIEW_GROUP_KEYS = new Set(['name', 'title', 'description', 'views']);
+/** Keys the platform's validator accepts on views (they share the cube schema) but that mean nothing there: warned, not refused. */
+export const VIEW_IGNORED_KEYS = new Set(['refresh_key', 'sql_alias', 'data_source', 'rewrite_queries', 'joins', 'pre_aggregations']);
+export const VIEW_KEYS = new Set([...ENTITY_KEYS, ...MEMBER_SECTION_KEYS, 'cubes', 'folders', 'view_group', 'view_groups', 'default_filters', ...VIEW_IGNORED_KEYS]);
+export const VIEW_GROUP_KEYS = new Set(['name', 'title', 'description', 'views', 'includes']);
 const MEMBER_COMMON_KEYS = ['name', 'title', 'description', 'public', 'shown', 'meta', 'format', 'aliases'];
 export const DIMENSION_KEYS = new Set([
   ...MEMBER_COMMON_KEYS,
@@ -73,6 +75,12 @@ export const DIMENSION_KEYS = new Set([
   'enable_suggestions',
   'field_type',
   'values_as_segments',
+  'links',
+  'mask',
+  'currency',
+  'key',
+  'key_reference',
+  'filter',
 ]);
 export const MEASURE_KEYS = new Set([
   ...MEMBER_COMMON_KEYS,
@@ -91,8 +99,13 @@ export const MEASURE_KEYS = new Set([
   'time_shift',
   'order_by',
   'case',
+  'mask',
+  'drill_member_references',
+  'currency',
+  'filter',
+  'grain',
 ]);
-export const SEGMENT_KEYS = new Set([...MEMBER_COMMON_KEYS, 'sql']);
+export const SEGMENT_KEYS = new Set([...MEMBER_COMMON_KEYS.filter((k) => k !== 'format'), 'sql']);
 export const JOIN_KEYS = new Set(['name', 'sql', 'relationship']);
 export const HIERARCHY_KEYS = new Set(['name', 'title', 'public', 'levels']);
 export const GRANULARITY_KEYS = new Set(['name', 'title', 'interval', 'offset', 'origin', 'sql']);
@@ -131,10 +144,15 @@ export const PRE_AGGREGATION_KEYS = new Set([
   'segment_references',
   'rollup_references',
 ]);
-export const ACCESS_POLICY_KEYS = new Set(['role', 'group', 'groups', 'member_level', 'row_level', 'conditions']);
+export const ACCESS_POLICY_KEYS = new Set(['group', 'groups', 'member_level', 'member_masking', 'row_level', 'conditions']);
 export const VIEW_CUBE_KEYS = new Set(['join_path', 'prefix', 'split', 'alias', 'includes', 'excludes']);
 export const INCLUDE_KEYS = new Set(['name', 'alias', 'title', 'description', 'format', 'meta']);
 export const FOLDER_KEYS = new Set(['name', 'includes']);
+export const REFRESH_KEY_KEYS = new Set(['every', 'sql', 'timezone', 'immutable']);
+export const PRE_AGGREGATION_REFRESH_KEY_KEYS = new Set(['every', 'sql', 'timezone', 'incremental', 'update_window']);
+export const MEMBER_LEVEL_KEYS = new Set(['includes', 'excludes', 'includes_members', 'excludes_members']);
+export const ROW_LEVEL_KEYS = new Set(['filters', 'allow_all']);
+export const MEASURE_FILTER_KEYS = new Set(['sql']);
 
 /** `every` of a refresh key as an interval (the platform's grammar: seconds up to weeks). */
 export const EVERY_INTERVAL = /^\d+ (second|minute|hour|day|week)s?$/;

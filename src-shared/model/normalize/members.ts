@@ -26,6 +26,7 @@ import {
   GRANULARITY_KEYS,
   GRANULARITY_OFFSET,
   HIERARCHY_KEYS,
+  MEASURE_FILTER_KEYS,
   MEASURE_KEYS,
   MEASURE_TYPES,
   MULTI_STAGE_ONLY_TYPES,
@@ -218,7 +219,7 @@ export function readMeasure(map: RawMap, name: string, ctx: Ctx, mc: MemberConte
           ctx.error(C.INVALID_VALUE, `Each filter of ${what} must be a map with sql`, item, memberPath);
           continue;
         }
-        const ff = ctx.fields(item, new Set(['sql']), `a filter of ${what}`, memberPath);
+        const ff = ctx.fields(item, MEASURE_FILTER_KEYS, `a filter of ${what}`, memberPath);
         const fsql = sqlOf(ff.get('sql'), ctx, what, memberPath);
         if (fsql === undefined) ctx.error(C.SQL_REQUIRED, `A filter of ${what} has no 'sql'`, item, memberPath);
         else measure.filters.push({ sql: fsql, loc: ctx.loc(ff.get('sql')!.value) } satisfies MeasureFilter);
