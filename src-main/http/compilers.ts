@@ -16,6 +16,20 @@ import type { FastifyServerOptions } from 'fastify';
 
 type Validator = ((data: unknown) => boolean) & { errors?: ValidateFunction['errors'] };
 
+/**
+ * Where coercion turned a path or query value into a number that is not finite ("Infinity", "1e999"):
+ * ajv's coercion lets it through even with strictNumbers, and no handler means Infinity by an id.
+ */
+function nonFiniteAt(data: unknown, path = ''): string | null {
+  if (typeof data === 'number') return Number.isFinite(data) ? null : path;
+  if (data === null || typeof data !== 'object') return null;
+  for (const [key, value] of Object.entries(data)) {
+    const found = nonFiniteAt(value, `${path}/${key}`);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 /** A validator compiler for `app.setValidatorCompiler` that defers `ajv.compile` to the first request. */
 export function lazyValidatorCompiler(ajvFor: (httpPart: string | undefined) => Ajv) {
   const compiled = new WeakMap<Ajv, WeakMap<object, ValidateFunction>>();
@@ -33,6 +47,13 @@ export function lazyValidatorCompiler(ajvFor: (httpPart: string | undefined) => 
       const ok = real(data) as boolean;
       // Fastify reads the errors of a failed validation from the function it was given.
       validator.errors = real.errors;
+      if (ok && httpPart !== 'body') {
+        const at = nonFiniteAt(data);
+        if (at !== null) {
+          validator.errors = [{ instancePath: at, schemaPath: '#', keyword: 'type', params: { type: 'number' }, message: 'must be a finite number' }];
+          return false;
+        }
+      }
       return ok;
     };
     return validator;

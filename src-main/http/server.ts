@@ -108,7 +108,8 @@ export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer>
 
   // Query strings and path params arrive as text and are coerced to their schema types; JSON bodies
   // are validated as sent, so a JSON `null` or number is never coerced into a string.
-  const ajvOptions: AjvOptions = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false };
+  // strictNumbers: "Infinity" in a path or query (coerced) and 1e999 in JSON are not numbers to a handler.
+  const ajvOptions: AjvOptions = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, strictNumbers: true };
   const bodyAjv = addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: false }));
   const textAjv = addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: 'array' }));
   app.setValidatorCompiler(lazyValidatorCompiler((httpPart) => (httpPart === 'body' ? bodyAjv : textAjv)));

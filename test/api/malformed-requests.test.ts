@@ -108,6 +108,20 @@ describe('request targets over the URL limit', () => {
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   });
+
+  it('Infinity, NaN or 1e999 where an integer is declared (path, query, JSON body) answer 400 and write nothing', async () => {
+    for (const path of [`/api/v1/deployments/Infinity/workbooks/by-slug/board`, `/api/v1/deployments/NaN/workbooks/by-slug/board`]) {
+      const res = await svc.call('PUT', path, { body: { name: 'Board' } });
+      expect(res.status, path).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+    }
+    const query = await svc.call('GET', `/api/v1/deployments/${dep}/workbooks?first=Infinity`);
+    expect(query.status).toBe(400);
+    const body = await svc.call('PUT', `/api/v1/deployments/${dep}/workbooks/by-slug/board`, { body: '{"name":"Board","folderId":1e999}' });
+    expect(body.status).toBe(400);
+    expect(body.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect((await svc.call('GET', `/api/v1/deployments/${dep}/workbooks`)).body.items).toEqual([]);
+  });
 });
 
 describe('absolute-form request targets follow the Host rules', () => {

@@ -203,9 +203,10 @@ function pathValue(g: Gen, param: Parameter, target: FuzzTarget, seed: number): 
   }
   if (choice < 8) {
     const faked = sample(param.schema, seed);
-    if (typeof faked === 'string' || typeof faked === 'number') return encodePart(String(faked));
+    if ((typeof faked === 'string' && faked !== '') || typeof faked === 'number') return encodePart(String(faked));
   }
-  const s = g(hostileString);
+  // Never empty: `/users/` is another operation (the list), not a hostile `/users/{id}`.
+  const s = g(hostileString) || '\u0000';
   // Mostly encoded; sometimes raw percent oddities the URL parser keeps as they are.
   return g(fc.boolean) ? encodePart(s) : g(fc.constantFrom, '%zz', '%', '%00', '%2e%2e', '..%2f', '%c0%ae', '%ff');
 }
