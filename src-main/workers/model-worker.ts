@@ -132,3 +132,8 @@ export function forget(input: { key: string } | { prefix: string }): number {
 export function stats(): { branches: string[]; sourceBytes: number } {
   return { branches: [...branches.keys()], sourceBytes: branches.calculatedSize };
 }
+
+/** What a thread loads at start (see WARM_UP_EXPORT in platform/workers/pools.ts). */
+export function ready(): true {
+  return true;
+}

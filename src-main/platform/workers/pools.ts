@@ -34,6 +34,15 @@ export interface RunOptions {
   transferList?: ArrayBuffer[];
 }
 
+/**
+ * The export piscina loads when a thread starts (its `name` option is the default task's export,
+ * not a label). It must exist: piscina first `require()`s the entry and, when the named export is
+ * missing, `import()`s it again; a task arriving meanwhile `require()`s the module while that
+ * import is in flight, which aborts Node 20 (`v8::Module::IsGraphAsync … instantiated module`).
+ * Both entries export `ready`, so a thread only ever takes the synchronous require path.
+ */
+export const WARM_UP_EXPORT = 'ready';
+
 const cores = (): number => {
   try {
     return availableParallelism();
@@ -59,7 +68,7 @@ export class WorkerPools {
   runCompute<O>(name: string, input: unknown, options: RunOptions = {}): Promise<O> {
     this.compute ??= this.open({
       filename: this.options.computeEntry,
-      name: 'drydock-compute',
+      name: WARM_UP_EXPORT,
       minThreads: 0,
       maxThreads: this.options.computeThreads ?? Math.max(2, Math.min(4, cores())),
       idleTimeout: 30_000,
@@ -71,7 +80,7 @@ export class WorkerPools {
   runOnShard<O>(shard: number, name: string, input: unknown, options: RunOptions = {}): Promise<O> {
     const pool = (this.shards[shard] ??= this.open({
       filename: this.options.modelEntry,
-      name: `drydock-model-${shard}`,
+      name: WARM_UP_EXPORT,
       minThreads: 0,
       maxThreads: 1,
       idleTimeout: this.options.modelIdleMs ?? 10 * 60_000,
