@@ -116,3 +116,24 @@ describe('folders', () => {
     expect((await svc.call('DELETE', `/api/v1/deployments/${dep}/folders/${mine.id}`, { auth: owner.auth })).status).toBe(204);
   });
 });
+
+describe('folder list pages', () => {
+  it('show every folder as reading it alone does: nested paths and owners (ancestors read once per page)', async () => {
+    const dep = await createDeployment(svc);
+    const a = await folder(dep, 'A', undefined, owner.auth);
+    const b = await folder(dep, 'B', a.id, otherDeveloper.auth);
+    await folder(dep, 'C', b.id, owner.auth);
+    await folder(dep, 'D', a.id);
+    await folder(dep, 'E');
+    const listed: { id: number; path: string }[] = [];
+    let after: string | null = null;
+    do {
+      const page = await svc.call('GET', `/api/v1/deployments/${dep}/folders?first=2${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+      expect(page.status, page.text).toBe(200);
+      listed.push(...page.body.items);
+      after = page.body.pageInfo.hasNextPage ? page.body.pageInfo.endCursor : null;
+    } while (after);
+    expect(listed.map((f) => f.path)).toEqual(['/A', '/A/B', '/A/B/C', '/A/D', '/E']);
+    for (const item of listed) expect(item).toEqual((await svc.call('GET', `/api/v1/deployments/${dep}/folders/${item.id}`)).body);
+  });
+});

@@ -4,7 +4,7 @@ import type { Principal } from '../../http/auth';
 import { pageWindow, toPage, type PageRequest } from '../../http/pagination';
 import { ApiError, conflict, forbidden, notFound } from '../../http/problem';
 import { countedRows } from '../../platform/db/list-counts';
-import { userSummary } from '../identity';
+import { userSummaries, userSummary } from '../identity';
 import { canManageItem, countItemsInFolder } from '../workspace-items';
 
 export interface FolderRow {
@@ -31,14 +31,18 @@ export function requireFolder(ctx: ServiceContext, deploymentId: number, folderI
 }
 
 /** The folder and its ancestors, nearest first. */
-export function folderChain(ctx: ServiceContext, folderId: number | null): FolderRow[] {
+export function folderChain(ctx: ServiceContext, folderId: number | null, known?: Map<number, FolderRow | null>): FolderRow[] {
   const chain: FolderRow[] = [];
   const seen = new Set<number>();
   const get = ctx.db.prepare('SELECT * FROM folders WHERE id = ?');
   let next = folderId;
   while (next !== null && !seen.has(next)) {
     seen.add(next);
-    const row = get.get(next) as FolderRow | undefined;
+    let row = known?.get(next);
+    if (row === undefined) {
+      row = (get.get(next) as FolderRow | undefined) ?? null;
+      known?.set(next, row);
+    }
     if (!row) break;
     chain.push(row);
     next = row.parent_id;
@@ -46,24 +50,37 @@ export function folderChain(ctx: ServiceContext, folderId: number | null): Folde
   return chain;
 }
 
-/** `/A/B` for a folder B inside A; `/` for the top level (no folder). */
-export function folderPath(ctx: ServiceContext, folderId: number | null): string {
-  const names = folderChain(ctx, folderId).map((f) => f.name).reverse();
+/** `/A/B` for a folder B inside A; `/` for the top level (no folder). `known` folders are not read again. */
+export function folderPath(ctx: ServiceContext, folderId: number | null, known?: Map<number, FolderRow | null>): string {
+  const names = folderChain(ctx, folderId, known).map((f) => f.name).reverse();
   return `/${names.join('/')}`;
 }
 
-export function toFolder(ctx: ServiceContext, principal: Principal, row: FolderRow): Folder {
+function folderOf(principal: Principal, row: FolderRow, path: string, owner: Folder['owner']): Folder {
   return {
     id: row.id,
     deploymentId: row.deployment_id,
     name: row.name,
     parentId: row.parent_id,
-    path: folderPath(ctx, row.id),
-    owner: userSummary(ctx, row.owner_user_id),
+    path,
+    owner,
     canManage: canManageItem(principal, row.owner_user_id),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+export function toFolder(ctx: ServiceContext, principal: Principal, row: FolderRow): Folder {
+  return folderOf(principal, row, folderPath(ctx, row.id), userSummary(ctx, row.owner_user_id));
+}
+
+/** A page of folders: owners in one query, and each ancestor read once for all the paths of the page. */
+function toFolders(ctx: ServiceContext, principal: Principal, rows: readonly FolderRow[]): Folder[] {
+  const owners = userSummaries(ctx, rows.map((row) => row.owner_user_id));
+  const known = new Map<number, FolderRow | null>(rows.map((row) => [row.id, row]));
+  return rows.map((row) =>
+    folderOf(principal, row, folderPath(ctx, row.id, known), row.owner_user_id === null ? null : (owners.get(row.owner_user_id) ?? null)),
+  );
 }
 
 function assertNameFree(ctx: ServiceContext, deploymentId: number, parentId: number | null, name: string, exceptId: number | null): void {
@@ -97,8 +114,9 @@ export function listFolders(
     .prepare(`SELECT * FROM folders WHERE ${where} AND id > ? ORDER BY id LIMIT ?`)
     .all(...args, after ?? 0, limit) as FolderRow[];
   const count = countedRows(ctx.db, 'folders', deploymentId, query.parentId);
-  const page = toPage(rows, query, (r) => r.id, (r) => toFolder(ctx, principal, r));
-  return { ...page, data: page.items, count };
+  const page = toPage(rows, query, (r) => r.id, (r) => r);
+  const items = toFolders(ctx, principal, page.items);
+  return { items, pageInfo: page.pageInfo, data: items, count };
 }
 
 export function createFolder(
