@@ -177,9 +177,10 @@ export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer>
     if (origin && ctx.config.corsOrigins.includes(origin)) {
       reply.header('Access-Control-Allow-Origin', origin);
       reply.header('Vary', 'Origin');
+      reply.header('Access-Control-Expose-Headers', 'ETag');
       if (request.method === 'OPTIONS') {
         reply.header('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE');
-        reply.header('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+        reply.header('Access-Control-Allow-Headers', 'Authorization, Content-Type, If-Match');
         reply.header('Access-Control-Max-Age', '600');
         return reply.code(204).send();
       }

@@ -36,7 +36,7 @@ type Field<S extends TSchema, K extends string> = TSchema extends S
 
 export type CallInput<D> =
   D extends RouteDef<infer P, infer Q, infer B, TSchema>
-    ? Field<P, 'params'> & Field<Q, 'query'> & Field<B, 'body'> & { signal?: AbortSignal }
+    ? Field<P, 'params'> & Field<Q, 'query'> & Field<B, 'body'> & { signal?: AbortSignal; /** Sent as `If-Match`: the version a write is based on. */ ifMatch?: string }
     : never;
 
 type CallArgs<D> = Record<string, never> extends CallInput<D> ? [input?: CallInput<D>] : [input: CallInput<D>];
@@ -165,6 +165,7 @@ export function createClient(options: ClientOptions): Client {
     const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
     const auth = options.auth();
     if (auth) headers.authorization = auth;
+    if (typeof input.ifMatch === 'string') headers['if-match'] = input.ifMatch;
     let body: string | undefined;
     if (input.body !== undefined) {
       headers['content-type'] = 'application/json';

@@ -39,6 +39,8 @@ export const DataModelErrorCodes = {
   USER_REQUIRED: 'USER_REQUIRED',
   FILE_NOT_FOUND: 'FILE_NOT_FOUND',
   FILE_EXISTS: 'FILE_EXISTS',
+  FILE_CHANGED: 'FILE_CHANGED',
+  INVALID_IF_MATCH: 'INVALID_IF_MATCH',
   INVALID_FILE_PATH: 'INVALID_FILE_PATH',
   FILE_TYPE_NOT_ALLOWED: 'FILE_TYPE_NOT_ALLOWED',
   FILE_TOO_LARGE: 'FILE_TOO_LARGE',
@@ -299,7 +301,8 @@ export const getDataModelFiles = defineRoute({
   operationId: 'getDataModelFiles',
   tag: TAG,
   summary: 'List the files of a branch, or read one file with `path`',
-  description: 'Dev-mode branches show their uncommitted edits. Needs deployment read access.',
+  description:
+    'Dev-mode branches show their uncommitted edits. Needs deployment read access. Reading one file answers its version as `ETag` (the quoted `sha256`), for `If-Match` on writes.',
   params: DeploymentParams,
   query: Type.Object(
     {
@@ -318,13 +321,26 @@ export const writeDataModelFiles = defineRoute({
   operationId: 'writeDataModelFiles',
   tag: TAG,
   summary: 'Write files on a dev-mode branch (uncommitted until `commit`)',
-  description: 'Only the owner’s dev-mode branch accepts writes; other branches answer 409 `BRANCH_NOT_IN_DEV_MODE`.',
+  description:
+    'Only the owner’s dev-mode branch accepts writes; other branches answer 409 `BRANCH_NOT_IN_DEV_MODE`. ' +
+    'A file’s `baseSha256` (or, for a one-file write, the `If-Match` header with the ETag its GET answered) names the version the edit was based on ' +
+    '(`null`: a new file); when the branch holds another version now, nothing is written and the answer is 409 `FILE_CHANGED` with `files[]` ' +
+    '(`path`, `baseSha256`, `currentSha256`).',
   params: DeploymentParams,
   query: BranchQuery,
   body: Type.Object(
     {
       files: Type.Array(
-        Type.Object({ path: FilePath, content: Type.String() }, { additionalProperties: false }),
+        Type.Object(
+          {
+            path: FilePath,
+            content: Type.String(),
+            baseSha256: Type.Optional(
+              Nullable(Type.String({ pattern: '^[0-9a-f]{64}$', description: 'sha256 of the version this edit was based on; null for a file that must not exist yet' })),
+            ),
+          },
+          { additionalProperties: false },
+        ),
         { minItems: 1, maxItems: MAX_FILES_PER_WRITE },
       ),
     },
@@ -339,6 +355,7 @@ export const deleteDataModelFile = defineRoute({
   operationId: 'deleteDataModelFile',
   tag: TAG,
   summary: 'Delete a file on a dev-mode branch (uncommitted until `commit`)',
+  description: 'With `If-Match` (the file’s ETag), a file that changed since answers 409 `FILE_CHANGED` and stays.',
   params: DeploymentParams,
   query: Type.Object({ branchName: BranchQuery.properties.branchName, path: FilePath }, { additionalProperties: false }),
   response: WorkingState,
@@ -350,6 +367,7 @@ export const renameDataModelFile = defineRoute({
   operationId: 'renameDataModelFile',
   tag: TAG,
   summary: 'Rename or move a file on a dev-mode branch (uncommitted until `commit`)',
+  description: 'With `If-Match` (the ETag of the file at `path`), a file that changed since answers 409 `FILE_CHANGED` and is not moved.',
   params: DeploymentParams,
   query: BranchQuery,
   body: Type.Object({ path: FilePath, newPath: FilePath }, { additionalProperties: false }),

@@ -18,6 +18,7 @@ import { finishUpload, receiveChunk, startUpload } from './uploads';
 import { setUpAutoPush } from './upstream/auto-push';
 import { deleteBranchAndUpstream } from './upstream/push';
 import { deleteFile, renameFile, writeFiles } from './working';
+import { etagOf, parseIfMatch } from './preconditions';
 import { paginateArray } from '../../http/pagination';
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
@@ -42,16 +43,24 @@ export function registerDataModelRoutes({ route, ctx }: Api): void {
   // New heads of branches that track the team's repository are pushed, whoever made them.
   setUpAutoPush(ctx);
 
-  route(api.getDataModelFiles, READ, ({ params, query, principal }) => listOrReadFiles(ctx, params.deploymentId, principal, query));
-  route(api.writeDataModelFiles, EDIT, async ({ params, query, body, principal }) =>
-    writeFiles(ctx, params.deploymentId, principal, await editBranch(ctx, params.deploymentId, principal, query.branchName), body.files),
-  );
-  route(api.deleteDataModelFile, EDIT, async ({ params, query, principal }) =>
-    deleteFile(ctx, params.deploymentId, principal, await editBranch(ctx, params.deploymentId, principal, query.branchName), query.path),
-  );
-  route(api.renameDataModelFile, EDIT, async ({ params, query, body, principal }) =>
-    renameFile(ctx, params.deploymentId, principal, await editBranch(ctx, params.deploymentId, principal, query.branchName), body.path, body.newPath),
-  );
+  route(api.getDataModelFiles, READ, async ({ params, query, principal, reply }) => {
+    const result = await listOrReadFiles(ctx, params.deploymentId, principal, query);
+    if ('sha256' in result) void reply.header('etag', etagOf(result.sha256));
+    return result;
+  });
+  route(api.writeDataModelFiles, EDIT, async ({ params, query, body, principal, request }) => {
+    const ifMatch = parseIfMatch(request.headers['if-match']);
+    return writeFiles(ctx, params.deploymentId, principal, await editBranch(ctx, params.deploymentId, principal, query.branchName), body.files, ifMatch);
+  });
+  route(api.deleteDataModelFile, EDIT, async ({ params, query, principal, request }) => {
+    const ifMatch = parseIfMatch(request.headers['if-match']);
+    return deleteFile(ctx, params.deploymentId, principal, await editBranch(ctx, params.deploymentId, principal, query.branchName), query.path, ifMatch);
+  });
+  route(api.renameDataModelFile, EDIT, async ({ params, query, body, principal, request }) => {
+    const ifMatch = parseIfMatch(request.headers['if-match']);
+    const branch = await editBranch(ctx, params.deploymentId, principal, query.branchName);
+    return renameFile(ctx, params.deploymentId, principal, branch, body.path, body.newPath, ifMatch);
+  });
   route(api.validateDataModel, READ, ({ params, query, principal }) => validateBranch(ctx, params.deploymentId, principal, query.branchName));
 
   route(api.startDataModelUpload, EDIT, ({ params, body, principal }) => startUpload(ctx, params.deploymentId, principal, body));

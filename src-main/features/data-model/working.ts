@@ -13,6 +13,7 @@ import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/problem';
 import { GitRepository, pathsShadowedByFiles, type FlatTree } from '../../platform/repo';
 import { assertWritable, loadBranch } from './branches';
+import { assertUnchanged, type Expectation } from './preconditions';
 import { openRepository } from './repository';
 
 const decoder = new TextDecoder();
@@ -139,11 +140,16 @@ async function editWorkingTree(
   principal: Principal,
   branch: string,
   edit: (tree: WorkingTree) => Promise<Map<string, string | null>> | Map<string, string | null>,
+  expected: Map<string, Expectation> = new Map(),
 ): Promise<WorkingState> {
   const { repo, deployBranch } = await openRepository(ctx, deploymentId);
   return repo.exclusive(async () => {
     assertWritable(await loadBranch(ctx, repo, deploymentId, deployBranch, branch), principal);
     const before = await workingTree(ctx, repo, deploymentId, branch);
+    await assertUnchanged(branch, expected, async (path) => {
+      const file = before.files.get(path);
+      return file ? (await fileSummary(repo, file)).sha256 : null;
+    });
     await applyEdits(ctx, deploymentId, principal, before, await edit(before));
     const after = await workingTree(ctx, repo, deploymentId, branch);
     return { branchName: branch, headCommit: after.commit, uncommittedChanges: uncommittedChanges(after) };
@@ -155,8 +161,19 @@ export function writeFiles(
   deploymentId: number,
   principal: Principal,
   branch: string,
-  files: { path: string; content: string }[],
+  files: { path: string; content: string; baseSha256?: string | null }[],
+  ifMatch?: Expectation,
 ): Promise<WorkingState> {
+  if (ifMatch !== undefined && files.length !== 1) {
+    throw new ApiError(400, Codes.INVALID_IF_MATCH, 'If-Match names the version of one file; a write of several files gives each its `baseSha256`.', {
+      errors: [{ pointer: '/headers/if-match', detail: 'only for a one-file write' }],
+    });
+  }
+  const expected = new Map<string, Expectation>();
+  files.forEach((file) => {
+    if (file.baseSha256 !== undefined) expected.set(file.path, file.baseSha256);
+  });
+  if (ifMatch !== undefined) expected.set(files[0].path, ifMatch);
   const seen = new Set<string>();
   files.forEach((file, i) => {
     assertFilePath(file.path, `/body/files/${i}/path`);
@@ -166,18 +183,35 @@ export function writeFiles(
     seen.add(file.path);
     assertFileSize(file.path, Buffer.byteLength(file.content, 'utf8'));
   });
-  return editWorkingTree(ctx, deploymentId, principal, branch, () => new Map(files.map((f) => [f.path, f.content])));
+  return editWorkingTree(ctx, deploymentId, principal, branch, () => new Map(files.map((f) => [f.path, f.content])), expected);
 }
 
-export function deleteFile(ctx: ServiceContext, deploymentId: number, principal: Principal, branch: string, path: string): Promise<WorkingState> {
+const expectationOf = (path: string, ifMatch?: Expectation) => new Map<string, Expectation>(ifMatch === undefined ? [] : [[path, ifMatch]]);
+
+export function deleteFile(ctx: ServiceContext, deploymentId: number, principal: Principal, branch: string, path: string, ifMatch?: Expectation): Promise<WorkingState> {
   assertFilePath(path, '/querystring/path');
-  return editWorkingTree(ctx, deploymentId, principal, branch, (tree) => {
-    if (!tree.files.has(path)) throw new ApiError(404, Codes.FILE_NOT_FOUND, `Branch "${branch}" has no file "${path}".`);
-    return new Map([[path, null]]);
-  });
+  return editWorkingTree(
+    ctx,
+    deploymentId,
+    principal,
+    branch,
+    (tree) => {
+      if (!tree.files.has(path)) throw new ApiError(404, Codes.FILE_NOT_FOUND, `Branch "${branch}" has no file "${path}".`);
+      return new Map([[path, null]]);
+    },
+    expectationOf(path, ifMatch),
+  );
 }
 
-export function renameFile(ctx: ServiceContext, deploymentId: number, principal: Principal, branch: string, from: string, to: string): Promise<WorkingState> {
+export function renameFile(
+  ctx: ServiceContext,
+  deploymentId: number,
+  principal: Principal,
+  branch: string,
+  from: string,
+  to: string,
+  ifMatch?: Expectation,
+): Promise<WorkingState> {
   assertFilePath(from, '/body/path');
   assertFilePath(to, '/body/newPath');
   if (from === to) {
@@ -192,5 +226,5 @@ export function renameFile(ctx: ServiceContext, deploymentId: number, principal:
       [from, null],
       [to, await fileText(repo, file)],
     ]);
-  });
+  }, expectationOf(from, ifMatch));
 }

@@ -43,6 +43,21 @@ describe('path and query building', () => {
   });
 });
 
+describe('request headers', () => {
+  it('sends ifMatch as If-Match (the version a write is based on) and nothing otherwise', async () => {
+    const seen: Record<string, string>[] = [];
+    const recording: FetchLike = async (_url, init) => {
+      seen.push(init.headers);
+      return { ok: true, status: 204, headers: { get: () => null }, text: async () => '' };
+    };
+    const client = createClient({ baseUrl: 'http://127.0.0.1:1', auth: () => null, fetch: recording });
+    await client.call(getHealth, { ifMatch: '"abc"' });
+    await client.call(getHealth);
+    expect(seen[0]['if-match']).toBe('"abc"');
+    expect(seen[1]['if-match']).toBeUndefined();
+  });
+});
+
 describe('typed calls against a real service', () => {
   it('returns the typed body of a public route without a credential', async () => {
     const client = createClient({ baseUrl: svc.url, auth: () => null, fetch: nodeFetch });

@@ -16,6 +16,7 @@ import { FileTree } from './FileTree';
 import { ModelsIcon } from './icons';
 import { ProblemsPanel } from './ProblemsPanel';
 import { UpstreamBar } from './upstream/UpstreamBar';
+import { StaleWriteDialog } from './StaleWriteDialog';
 import { currentBranch, dirtyPaths, isEditable, myDevBranch, useModels } from './store';
 import './models.css';
 
@@ -340,6 +341,7 @@ function Workbench({ deploymentId, deployments, view }: { deploymentId: number; 
       <NewFileDialog open={creating} onClose={() => setCreating(false)} />
       <RenameFileDialog path={renaming} onClose={() => setRenaming(null)} />
       <DeleteFileDialog path={deleting} onClose={() => setDeleting(null)} />
+      <StaleWriteDialog />
       <Dialog
         title="Unsaved changes"
         open={s.pending !== null}

@@ -23,6 +23,7 @@ import { toShownError, type ShownError } from '../../lib/errors';
 import { fetchAllPages } from '../../lib/paging';
 import { CompilerClient, EMPTY_ANALYSIS, type Analysis } from './compiler';
 import { mapLimit } from '../../lib/mapLimit';
+import { changedPaths, ifMatchOf, sha256Hex, type StaleWrite } from './versions';
 
 const FILE_PAGE = 1000;
 /** File contents fetched in parallel when a branch loads. */
@@ -60,6 +61,10 @@ interface ModelsState {
   saved: Record<string, string>;
   /** Editor text of files edited in this session, by path (equal to `saved` once saved). */
   buffers: Record<string, string>;
+  /** sha256 of `saved` by path: the version a save is based on (the service refuses a stale one). */
+  versions: Record<string, string>;
+  /** Saves refused because the file changed on the service meanwhile, waiting for the user to merge. */
+  staleWrites: StaleWrite[];
   openPath: string | null;
   reveal: RevealRequest | null;
   analysis: Analysis;
@@ -82,6 +87,12 @@ interface ModelsState {
   setBuffer(path: string, text: string): void;
   save(paths?: string[]): Promise<boolean>;
   discard(paths?: string[]): void;
+  /**
+   * Settles the first stale write: `{ content }` saves that text over the service's version (the
+   * user merged), `theirs` takes the service's version and drops the edit, `later` keeps the edit
+   * unsaved (the next save asks again).
+   */
+  resolveStale(choice: { content: string } | 'theirs' | 'later'): Promise<void>;
   createFile(path: string, content: string): Promise<void>;
   renameFile(path: string, newPath: string): Promise<void>;
   deleteFile(path: string): Promise<void>;
@@ -146,6 +157,8 @@ export const useModels = create<ModelsState>((set, get) => {
     filesLoading: false,
     saved: {},
     buffers: {},
+    versions: {},
+    staleWrites: [],
     openPath: null,
     reveal: null,
     analysis: EMPTY_ANALYSIS,
@@ -159,7 +172,7 @@ export const useModels = create<ModelsState>((set, get) => {
     async selectDeployment(id) {
       if (get().deploymentId === id && get().branchName !== null) return;
       loadToken += 1;
-      set({ deploymentId: id, branches: [], branchName: null, files: [], saved: {}, buffers: {}, openPath: null, server: null, error: null, notice: null });
+      set({ deploymentId: id, branches: [], branchName: null, files: [], saved: {}, buffers: {}, versions: {}, staleWrites: [], openPath: null, server: null, error: null, notice: null });
       const branches = await get().loadBranches();
       if (get().deploymentId !== id || branches.length === 0) return;
       const start = myDevBranch(branches) ?? branches.find((b) => b.isDeployBranch) ?? branches[0];
@@ -190,17 +203,18 @@ export const useModels = create<ModelsState>((set, get) => {
       // Reloading the same branch (after a commit or pull) keeps what is shown, unsaved edits included,
       // until the new content arrives; another branch starts clean.
       if (sameBranch) set({ filesLoading: true });
-      else set({ branchName: name, filesLoading: true, files: [], saved: {}, buffers: {}, server: null });
+      else set({ branchName: name, filesLoading: true, files: [], saved: {}, buffers: {}, versions: {}, staleWrites: [], server: null });
       try {
         const query = (after?: string) => ({ branchName: name, first: FILE_PAGE, ...(after ? { after } : {}) });
         const files = await fetchAllPages(async (after) => (await api.call(getDataModelFiles, { params: { deploymentId }, query: query(after) })) as FileList);
         const contents = await mapLimit(files, CONTENT_CONCURRENCY, async (f) => (await api.call(getDataModelFiles, { params: { deploymentId }, query: { branchName: name, path: f.path } })) as FileContent);
         if (token !== loadToken) return;
         const saved = Object.fromEntries(contents.map((c) => [c.path, c.content]));
+        const versions = Object.fromEntries(contents.map((c) => [c.path, c.sha256]));
         const shown = get().openPath;
         const openPath = shown && saved[shown] !== undefined ? shown : null;
         const kept = Object.fromEntries(Object.entries(get().buffers).filter(([path]) => saved[path] !== undefined));
-        set({ files: files.sort(byPath), saved, buffers: kept, openPath });
+        set({ files: files.sort(byPath), saved, versions, buffers: kept, openPath });
         worker().reset(
           contents.map((c) => ({ path: c.path, content: kept[c.path] ?? c.content })),
           sameBranch,
@@ -266,23 +280,77 @@ export const useModels = create<ModelsState>((set, get) => {
       const s = get();
       const targets = (paths ?? dirtyPaths(s)).filter((p) => s.buffers[p] !== undefined && s.buffers[p] !== s.saved[p]);
       if (targets.length === 0) return true;
-      const files = targets.map((path) => ({ path, content: s.buffers[path] }));
+      // Each file carries the version it was based on (a file new in this session: none yet, so `null`).
+      const withBase = (path: string) => ({ path, content: s.buffers[path], baseSha256: s.saved[path] === undefined ? null : (s.versions[path] ?? undefined) });
       set({ busy: targets.length === 1 ? `Saving ${targets[0]}…` : `Saving ${targets.length} files…`, error: null });
-      try {
+      const write = async (paths: string[]) => {
+        const files = paths.map(withBase);
         const state = await api.call(writeDataModelFiles, { params: params(), query: { branchName: s.branchName! }, body: { files } });
+        const hashes = await Promise.all(files.map((f) => sha256Hex(f.content)));
         set((now) => {
           const saved = { ...now.saved };
-          for (const f of files) saved[f.path] = f.content;
-          return { saved };
+          const versions = { ...now.versions };
+          files.forEach((f, i) => {
+            saved[f.path] = f.content;
+            if (hashes[i]) versions[f.path] = hashes[i];
+            else delete versions[f.path];
+          });
+          return { saved, versions };
         });
         applyWorkingState(state);
+      };
+      try {
+        await write(targets);
         return true;
       } catch (error) {
-        fail(error, 'Saving');
+        const stale = changedPaths(error);
+        if (stale === null) {
+          fail(error, 'Saving');
+          return false;
+        }
+        // Nothing was written: save the files nobody else touched, and ask about the others.
+        try {
+          const rest = targets.filter((p) => !stale.includes(p));
+          if (rest.length > 0) await write(rest);
+          const staleWrites = await Promise.all(stale.filter((p) => targets.includes(p)).map(async (path) => {
+            const current = await api
+              .call(getDataModelFiles, { params: params(), query: { branchName: s.branchName!, path } })
+              .then((c) => c as FileContent)
+              .catch(() => null);
+            return { path, mine: s.buffers[path], theirs: current?.content ?? null, theirsSha256: current?.sha256 ?? null };
+          }));
+          set((now) => ({ staleWrites: [...now.staleWrites.filter((w) => !stale.includes(w.path)), ...staleWrites] }));
+        } catch (again) {
+          fail(again, 'Saving');
+        }
         return false;
       } finally {
         set({ busy: null });
       }
+    },
+
+    async resolveStale(choice) {
+      const [first, ...others] = get().staleWrites;
+      if (!first) return;
+      set({ staleWrites: others });
+      if (choice === 'later') return;
+      const { path, theirs, theirsSha256 } = first;
+      // The service's version becomes the base; the merged text (if any) is saved over it.
+      set((s) => {
+        const saved = { ...s.saved };
+        const versions = { ...s.versions };
+        const buffers = { ...s.buffers };
+        if (theirs === null) delete saved[path];
+        else saved[path] = theirs;
+        if (theirsSha256) versions[path] = theirsSha256;
+        else delete versions[path];
+        if (choice === 'theirs') delete buffers[path];
+        else buffers[path] = choice.content;
+        const files = theirs === null && choice === 'theirs' ? s.files.filter((f) => f.path !== path) : s.files;
+        return { saved, versions, buffers, files, openPath: files.some((f) => f.path === s.openPath) ? s.openPath : null };
+      });
+      worker().change(path, choice === 'theirs' ? theirs : choice.content);
+      if (choice !== 'theirs') await get().save([path]);
     },
 
     discard(paths) {
@@ -298,9 +366,11 @@ export const useModels = create<ModelsState>((set, get) => {
     async createFile(path, content) {
       set({ busy: `Creating ${path}…`, error: null });
       try {
-        const state = await api.call(writeDataModelFiles, { params: params(), query: { branchName: get().branchName! }, body: { files: [{ path, content }] } });
+        const state = await api.call(writeDataModelFiles, { params: params(), query: { branchName: get().branchName! }, body: { files: [{ path, content, baseSha256: null }] } });
+        const version = await sha256Hex(content);
         set((s) => ({
           saved: { ...s.saved, [path]: content },
+          versions: version ? { ...s.versions, [path]: version } : s.versions,
           files: [...s.files.filter((f) => f.path !== path), { path, size: new TextEncoder().encode(content).byteLength, sha256: '', uncommitted: true }].sort(byPath),
           openPath: path,
         }));
@@ -317,17 +387,20 @@ export const useModels = create<ModelsState>((set, get) => {
     async renameFile(path, newPath) {
       set({ busy: `Renaming ${path}…`, error: null });
       try {
-        const state = await api.call(renameDataModelFile, { params: params(), query: { branchName: get().branchName! }, body: { path, newPath } });
+        const state = await api.call(renameDataModelFile, { params: params(), query: { branchName: get().branchName! }, body: { path, newPath }, ...ifMatchOf(get().versions[path]) });
         const s = get();
         const content = s.saved[path];
         const buffer = s.buffers[path];
         const saved = { ...s.saved, [newPath]: content };
         delete saved[path];
+        const versions = { ...s.versions, [newPath]: s.versions[path] };
+        delete versions[path];
         const buffers = { ...s.buffers };
         delete buffers[path];
         if (buffer !== undefined) buffers[newPath] = buffer;
         set({
           saved,
+          versions,
           buffers,
           files: s.files.map((f) => (f.path === path ? { ...f, path: newPath } : f)).sort(byPath),
           openPath: s.openPath === path ? newPath : s.openPath,
@@ -346,7 +419,7 @@ export const useModels = create<ModelsState>((set, get) => {
     async deleteFile(path) {
       set({ busy: `Deleting ${path}…`, error: null });
       try {
-        const state = await api.call(deleteDataModelFile, { params: params(), query: { branchName: get().branchName!, path } });
+        const state = await api.call(deleteDataModelFile, { params: params(), query: { branchName: get().branchName!, path }, ...ifMatchOf(get().versions[path]) });
         set((s) => {
           const saved = { ...s.saved };
           const buffers = { ...s.buffers };
@@ -405,7 +478,7 @@ export const useModels = create<ModelsState>((set, get) => {
 // Another service in the header: forget this one's deployment, branches and files.
 onServiceChange(() => {
   loadToken += 1;
-  useModels.setState({ deploymentId: null, branches: [], branchName: null, files: [], saved: {}, buffers: {}, openPath: null, server: null, error: null, notice: null, pending: null });
+  useModels.setState({ deploymentId: null, branches: [], branchName: null, files: [], saved: {}, buffers: {}, versions: {}, staleWrites: [], openPath: null, server: null, error: null, notice: null, pending: null });
 });
 registerLeaveGuard(() => {
   const unsaved = dirtyPaths(useModels.getState()).length;

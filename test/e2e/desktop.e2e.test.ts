@@ -1,0 +1,137 @@
+// Desktop-grade behaviour of the Models screen (issue 14): no edit is lost to a save made meanwhile in
+// another window; merging shows the validation first and the build's result where the user merged.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshot, signInWithApiKey, startE2E, type E2E } from './support';
+
+const ORDERS = 'model/cubes/orders.yml';
+/** Waits for a value with room for a loaded machine (loading a branch can take tens of seconds there). */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 60_000 });
+
+let e2e: E2E;
+let deploymentId: number;
+let second: Page;
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  const created = await e2e.server.api('POST', '/build/api/v1/deployments/', {
+    name: 'desktop-e2e',
+    cloudProvider: 'aws',
+    creationMethod: 'upload',
+    deployMode: 'cli',
+    storageProvider: { type: 'local' },
+  });
+  expect(created.status).toBe(201);
+  deploymentId = (created.body as { id: number }).id;
+});
+afterAll(async () => {
+  await e2e?.teardown();
+});
+
+interface BranchBody {
+  branchName: string;
+  kind: string;
+  isDevMode: boolean;
+}
+const devBranch = async () =>
+  ((await e2e.server.api('GET', `/build/api/v1/deployments/${deploymentId}/branches?first=100`)).body as { items: BranchBody[] }).items.find((b) => b.kind === 'personal' && b.isDevMode)!;
+const fileOn = async (branch: string, path: string) =>
+  ((await e2e.server.api('GET', `/build/api/v1/deployments/${deploymentId}/data-model/files?branchName=${encodeURIComponent(branch)}&path=${encodeURIComponent(path)}`)).body as { content: string })
+    .content;
+
+const editor = (page: Page) => page.getByTestId('model-editor');
+const tree = (page: Page) => page.getByRole('tree', { name: 'Model files' });
+
+async function openFile(page: Page, name: string): Promise<void> {
+  await tree(page).getByRole('treeitem', { name: new RegExp(`^${name.replace('.', '\\.')}`) }).getByRole('button').first().click();
+  await poll(() => page.locator('.editor-head .editor-file').textContent()).toBe(name);
+  await editor(page).locator('.view-lines').waitFor();
+}
+
+/** Types `text` at the end of the line holding `anchor` (found with Monaco's find widget). */
+async function appendToLine(page: Page, anchor: string, text: string): Promise<void> {
+  await editor(page).locator('.view-lines').click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('Control+F');
+  const find = page.locator('.find-widget textarea, .find-widget input').first();
+  await find.fill(anchor);
+  await poll(() => page.locator('.find-widget .matchesCount').textContent()).toMatch(/^1 of \d+/);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('End');
+  await page.keyboard.type(text);
+}
+
+describe('two windows edit the same file', () => {
+  it('the second save is refused and opens a compare-and-merge view instead of overwriting', async () => {
+    const { page } = e2e;
+    await page.goto(`${e2e.server.url}/models/${deploymentId}`);
+    await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
+    await poll(() => page.getByLabel('Branch').inputValue()).toBe('main');
+    await tree(page).getByRole('treeitem', { name: /^orders\.yml/ }).waitFor();
+    await page.getByRole('switch', { name: 'Dev mode' }).click();
+    await poll(() => page.getByRole('switch', { name: 'Dev mode' }).getAttribute('aria-checked')).toBe('true');
+    const dev = await devBranch();
+    await openFile(page, 'orders.yml');
+
+    // A second window of the same user opens the same file on the same dev branch.
+    second = await e2e.context.newPage();
+    await signInWithApiKey(second, e2e.server);
+    await second.goto(`${e2e.server.url}/models/${deploymentId}`);
+    await poll(() => second.getByLabel('Branch').inputValue()).toBe(dev.branchName);
+    await openFile(second, 'orders.yml');
+
+    // Window 1 changes the title and saves.
+    await appendToLine(page, 'title: Orders', ' (window one)');
+    await page.keyboard.press('Control+S');
+    await poll(() => page.getByText('● Unsaved').count()).toBe(0);
+    expect(await fileOn(dev.branchName, ORDERS)).toContain('title: Orders (window one)');
+
+    // Window 2, still on the version it opened, changes the description and saves.
+    await appendToLine(second, 'description:', ' Edited in window two.');
+    await second.keyboard.press('Control+S');
+    const dialog = second.getByRole('dialog', { name: `${ORDERS} changed since you opened it` });
+    await dialog.waitFor();
+    // Nothing was overwritten.
+    expect(await fileOn(dev.branchName, ORDERS)).toContain('title: Orders (window one)');
+    expect(await fileOn(dev.branchName, ORDERS)).not.toContain('Edited in window two.');
+    // Monaco's diff editor shows the service's version against this window's.
+    const merge = dialog.getByTestId('merge-editor');
+    await merge.locator('.monaco-diff-editor').waitFor();
+    await merge.locator('.editor.original').getByText('(window one)').first().waitFor();
+    await merge.locator('.editor.modified').getByText('Edited in window two.').first().waitFor();
+    await second.setViewportSize({ width: 1024, height: 768 });
+    await screenshot(second, 'desktop-stale-save-merge-1024');
+    await second.setViewportSize({ width: 1600, height: 1000 });
+    await screenshot(second, 'desktop-stale-save-merge-1600');
+
+    // Take window one's title into this window's version, then save the merge.
+    const modified = merge.locator('.editor.modified');
+    await modified.locator('.view-line').filter({ hasText: 'title: Orders' }).first().click();
+    await second.keyboard.press('End');
+    await second.keyboard.type(' (window one)');
+    await dialog.getByRole('button', { name: 'Save merged version' }).click();
+    await poll(() => dialog.count()).toBe(0);
+    await poll(() => second.getByText('● Unsaved').count()).toBe(0);
+    const merged = await fileOn(dev.branchName, ORDERS);
+    expect(merged).toContain('title: Orders (window one)');
+    expect(merged).toContain('Edited in window two.');
+
+    // Window 1 is now the stale one: its next save asks too, and "Use their version" takes the merge.
+    await appendToLine(page, 'title: Orders (window one)', '!');
+    await page.keyboard.press('Control+S');
+    const back = page.getByRole('dialog', { name: `${ORDERS} changed since you opened it` });
+    await back.waitFor();
+    await back.getByRole('button', { name: 'Use their version' }).click();
+    await poll(() => back.count()).toBe(0);
+    await poll(() => page.getByText('● Unsaved').count()).toBe(0);
+    await editor(page).getByText('Edited in window two.').first().waitFor();
+    expect(await fileOn(dev.branchName, ORDERS)).toBe(merged);
+    await second.close();
+  });
+});
+
+describe('the windows stayed healthy', () => {
+  it('no console errors or CSP violations', () => {
+    expect(e2e.problems).toEqual([]);
+  });
+});
