@@ -66,7 +66,7 @@ describe('two windows edit the same file', () => {
     const { page } = e2e;
     await page.goto(`${e2e.server.url}/models/${deploymentId}`);
     await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
-    await poll(() => page.getByLabel('Branch').inputValue()).toBe('main');
+    await poll(() => page.getByLabel('Branch', { exact: true }).inputValue()).toBe('main');
     await tree(page).getByRole('treeitem', { name: /^orders\.yml/ }).waitFor();
     await page.getByRole('switch', { name: 'Dev mode' }).click();
     await poll(() => page.getByRole('switch', { name: 'Dev mode' }).getAttribute('aria-checked')).toBe('true');
@@ -77,7 +77,7 @@ describe('two windows edit the same file', () => {
     second = await e2e.context.newPage();
     await signInWithApiKey(second, e2e.server);
     await second.goto(`${e2e.server.url}/models/${deploymentId}`);
-    await poll(() => second.getByLabel('Branch').inputValue()).toBe(dev.branchName);
+    await poll(() => second.getByLabel('Branch', { exact: true }).inputValue()).toBe(dev.branchName);
     await openFile(second, 'orders.yml');
 
     // Window 1 changes the title and saves.
@@ -127,6 +127,54 @@ describe('two windows edit the same file', () => {
     await editor(page).getByText('Edited in window two.').first().waitFor();
     expect(await fileOn(dev.branchName, ORDERS)).toBe(merged);
     await second.close();
+  });
+});
+
+describe('merging a model with errors', () => {
+  it('shows the validation first, asks before merging, and shows the failed build where the user merged', async () => {
+    const { page, server } = e2e;
+    const dev = await devBranch();
+    // The dev branch gets a commit with an unknown measure type (behind the UI, as a script would).
+    const broken = (await fileOn(dev.branchName, ORDERS)).replace('type: sum', 'type: running_total');
+    const base = `/build/api/v1/deployments/${deploymentId}`;
+    expect((await server.api('PUT', `${base}/data-model/files?branchName=${dev.branchName}`, { files: [{ path: ORDERS, content: broken }] })).status).toBe(200);
+    expect((await server.api('POST', `${base}/commit`, { branchName: dev.branchName, message: 'An unknown measure type' })).status).toBe(200);
+    await page.reload();
+    await poll(() => page.getByLabel('Branch', { exact: true }).inputValue()).toBe(dev.branchName);
+    const mainHead = async () =>
+      ((await server.api('GET', `${base}/branches?first=100`)).body as { items: { branchName: string; headCommit: string }[] }).items.find((b) => b.branchName === 'main')!.headCommit;
+    const before = await mainHead();
+
+    await page.getByRole('button', { name: 'Merge', exact: true }).click();
+    await page.getByRole('menuitem', { name: /Merge into main/ }).click();
+    const dialog = page.getByRole('dialog', { name: `Merge ${dev.branchName} into main` });
+    const check = dialog.getByRole('alert', { name: 'Validation' });
+    await check.getByText(`${dev.branchName} has 1 error.`).waitFor();
+    await check.getByText(/running_total/).first().waitFor();
+    const merge = dialog.getByRole('button', { name: 'Merge with errors' });
+    await poll(() => merge.isDisabled()).toBe(true);
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await screenshot(page, 'desktop-merge-with-errors-1024');
+    await page.setViewportSize({ width: 1600, height: 1000 });
+    await screenshot(page, 'desktop-merge-with-errors-1600');
+    expect(await mainHead()).toBe(before);
+
+    await check.getByLabel(/Merge anyway/).check();
+    await poll(() => merge.isDisabled()).toBe(false);
+    await merge.click();
+    const result = page.getByRole('alert', { name: 'Merge result' });
+    await result.getByText(`Merged ${dev.branchName} into main`).waitFor();
+    await result.getByText(/The build failed/).waitFor();
+    expect(await mainHead()).not.toBe(before);
+    await screenshot(page, 'desktop-merge-build-failed-1600');
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await screenshot(page, 'desktop-merge-build-failed-1024');
+
+    // The link leads to the error in the editor.
+    await page.getByRole('button', { name: 'Show the error' }).click();
+    await poll(() => page.locator('.editor-head .editor-file').textContent()).toBe('orders.yml');
+    await editor(page).locator('.squiggly-error').first().waitFor();
+    await page.setViewportSize({ width: 1360, height: 860 });
   });
 });
 

@@ -5,6 +5,7 @@ import { api } from '../../app/session';
 import { toShownError, type ShownError } from '../../lib/errors';
 import { Button, Dialog, ProblemBanner, Spinner } from '../../lib/ui';
 import { DiffView } from './DiffView';
+import { MergeValidation, useBranchValidation, useMergeOutcome } from './MergeCheck';
 import { pushLine } from './upstream/conflict';
 import { dirtyPaths, useModels } from './store';
 
@@ -64,6 +65,9 @@ export function BranchOperationDialog({ operation, branch, deployBranch, onClose
   const saveAll = useModels((s) => s.save);
   const refresh = useModels((s) => s.refresh);
   const setNotice = useModels((s) => s.setNotice);
+  const openFile = useModels((s) => s.openFile);
+  const showOutcome = useMergeOutcome((s) => s.show);
+  const [acknowledged, setAcknowledged] = useState(false);
   const [preview, setPreview] = useState<BranchOperationResult | null>(null);
   const [loading, setLoading] = useState(false);
   const [applying, setApplying] = useState(false);
@@ -73,6 +77,8 @@ export function BranchOperationDialog({ operation, branch, deployBranch, onClose
   const [generation, setGeneration] = useState(0);
 
   const open = operation !== null && branch !== undefined && deploymentId !== null;
+  const isMerge = operation === 'merge' || operation === 'merge-to-default';
+  const validation = useBranchValidation(deploymentId, branch?.branchName, branch?.headCommit, open && isMerge);
 
   useEffect(() => {
     if (!open) return;
@@ -99,13 +105,17 @@ export function BranchOperationDialog({ operation, branch, deployBranch, onClose
 
   useEffect(() => {
     if (!open) setMessage('');
-  }, [open]);
+    setAcknowledged(false);
+  }, [open, operation]);
 
   if (!open) return null;
 
   const nothingToDo = preview !== null && (preview.outcome === 'nothing-to-commit' || preview.outcome === 'up-to-date' || preview.changes.length === 0);
   const needsMessage = operation === 'commit';
-  const canApply = preview !== null && !nothingToDo && !loading && (!needsMessage || message.trim().length > 0);
+  const withErrors = isMerge && validation.result !== null && !validation.result.valid;
+  // A merge waits for the validation, and a model with errors merges only once the user said so.
+  const mergeHeld = isMerge && (validation.loading || (withErrors && !acknowledged));
+  const canApply = preview !== null && !nothingToDo && !loading && !mergeHeld && (!needsMessage || message.trim().length > 0);
 
   const apply = async () => {
     setApplying(true);
@@ -115,7 +125,11 @@ export function BranchOperationDialog({ operation, branch, deployBranch, onClose
         params: { deploymentId },
         body: { branchName: branch.branchName, ...(message.trim() ? { message: message.trim() } : {}) },
       });
-      setNotice(describeResult(operation, result));
+      if (isMerge && result.targetBranch === deployBranch && result.commit) {
+        // The deploy branch builds: its result shows here, where the user merged.
+        const errors = validation.result?.diagnostics.filter((d) => d.severity === 'error') ?? [];
+        showOutcome({ deploymentId, source: result.branchName, target: result.targetBranch, commit: result.commit, errors });
+      } else setNotice(describeResult(operation, result));
       onClose();
       await refresh();
     } catch (failure) {
@@ -137,8 +151,8 @@ export function BranchOperationDialog({ operation, branch, deployBranch, onClose
         <>
           <Button onClick={onClose}>Cancel</Button>
           {uncommittedMerge && <Button onClick={() => onSwitch('commit')}>Commit first…</Button>}
-          <Button variant="primary" busy={applying} disabled={!canApply} onClick={() => void apply()}>
-            {APPLY_LABEL[operation]}
+          <Button variant={withErrors ? 'danger' : 'primary'} busy={applying} disabled={!canApply} onClick={() => void apply()}>
+            {withErrors ? `${APPLY_LABEL[operation]} with errors` : APPLY_LABEL[operation]}
           </Button>
         </>
       }
@@ -177,6 +191,19 @@ export function BranchOperationDialog({ operation, branch, deployBranch, onClose
           </div>
         ) : (
           <ProblemBanner error={error} />
+        )}
+        {isMerge && conflicts === null && (
+          <MergeValidation
+            branchName={branch.branchName}
+            target={branch.parentBranch && operation === 'merge' ? branch.parentBranch : deployBranch}
+            validation={validation}
+            acknowledged={acknowledged}
+            onAcknowledge={setAcknowledged}
+            onReveal={(d) => {
+              onClose();
+              openFile(d.file, { line: d.line, column: d.column });
+            }}
+          />
         )}
         {loading ? (
           <Spinner label="Preparing the preview…" />

@@ -17,6 +17,7 @@ import { ModelsIcon } from './icons';
 import { ProblemsPanel } from './ProblemsPanel';
 import { UpstreamBar } from './upstream/UpstreamBar';
 import { StaleWriteDialog } from './StaleWriteDialog';
+import { MergeOutcome } from './MergeCheck';
 import { currentBranch, dirtyPaths, isEditable, myDevBranch, useModels } from './store';
 import './models.css';
 
@@ -260,6 +261,7 @@ function Workbench({ deploymentId, deployments, view }: { deploymentId: number; 
         </div>
       )}
       <ProblemBanner error={s.error} onDismiss={() => actions.setError(null)} />
+      <MergeOutcome />
 
       <RouteTabs
         base={`/models/${deploymentId}`}

@@ -1,0 +1,12 @@
+/** electron-builder.yml of the repository. */
+export const CONFIG: string;
+
+/** The folder of an unpacked Electron for electron-builder's `electronDist`, or why there is none. */
+export function resolveElectronDist(options?: {
+  env?: Record<string, string | undefined>;
+  electronDir?: string | null;
+  download?: (electronDir: string) => Promise<boolean>;
+}): Promise<{ dist: string; reason?: undefined } | { dist?: undefined; reason: string }>;
+
+/** electron-builder's command line for `npm run dist`. */
+export function builderArgs(dist: string, extra?: string[]): string[];
