@@ -122,7 +122,7 @@ describe('Models screen in a real browser', () => {
     await expect(row.textContent()).resolves.toMatch(/orders\.total_amount/);
     await expect(row.textContent()).resolves.toContain('orders.yml:');
     await editor(page).locator('.squiggly-error').first().waitFor();
-    await expect(fileItem(page, 'orders.yml').getAttribute('aria-label')).resolves.toMatch(/unsaved.*1 errors/);
+    await expect(fileItem(page, 'orders.yml').getAttribute('aria-label')).resolves.toMatch(/unsaved, 1 error\)$/);
     await screenshot(page, 'models-diagnostic');
 
     // Clicking the problem puts the cursor on its line.

@@ -80,7 +80,15 @@ export function Dialog({ title, open, onClose, children, footer }: { title: stri
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // showModal focuses the first focusable element, the close button; start in the first field
+      // instead (or, with no field, on the first action of the footer, usually Cancel).
+      const first =
+        dialog.querySelector<HTMLElement>('.dialog-body :is(input, select, textarea):not([disabled]):not([type="hidden"])') ??
+        dialog.querySelector<HTMLElement>('.dialog-foot button:not([disabled])');
+      first?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (

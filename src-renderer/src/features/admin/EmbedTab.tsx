@@ -21,6 +21,7 @@ import { useAction } from '../../lib/useAction';
 import { useQuery } from '../../lib/useQuery';
 import { Checklist } from './Checklist';
 import { blankToNull } from './groups';
+import { plural } from '../../lib/plural';
 
 export function EmbedTab() {
   const [generation, setGeneration] = useState(0);
@@ -106,7 +107,7 @@ export function EmbedTab() {
           setGeneration((g) => g + 1);
         }}
       >
-        <p>Its {deleting?.userCount ?? 0} users, {deleting?.groupCount ?? 0} groups, comments and access entries are removed and its live sessions revoked. Type its name to confirm.</p>
+        <p>Its {plural(deleting?.userCount ?? 0, 'user')}, {plural(deleting?.groupCount ?? 0, 'group')}, comments and access entries are removed and its live sessions revoked. Type its name to confirm.</p>
       </ConfirmDialog>
     </section>
   );
@@ -269,7 +270,7 @@ function TenantDetail({ tenant, onChanged, onDelete }: { tenant: EmbedTenant; on
           refresh();
         }}
       >
-        <p>Its {deleting?.userCount ?? 0} members stay in the tenant; content shared with the group is no longer shared with them.</p>
+        <p>Its {plural(deleting?.userCount ?? 0, 'member')} stay in the tenant; content shared with the group is no longer shared with them.</p>
       </ConfirmDialog>
     </div>
   );

@@ -20,6 +20,7 @@ import { Checklist, type ChecklistItem } from './Checklist';
 import { byId, useAllGroups, useAllPolicies, useAllUsers } from './data';
 import { attachmentChanges, blankToNull, policiesOfGroup } from './groups';
 import { ACTION_HINTS } from './UserDialog';
+import { plural } from '../../lib/plural';
 
 export function GroupsTab() {
   const [generation, setGeneration] = useState(0);
@@ -224,7 +225,7 @@ export function GroupsTab() {
           done(`Group “${deletingGroup.name}” deleted.`);
         }}
       >
-        <p>Its {deletingGroup?.userIds.length ?? 0} members lose the policies attached to the group. The users themselves are kept.</p>
+        <p>Its {plural(deletingGroup?.userIds.length ?? 0, 'member')} lose the policies attached to the group. The users themselves are kept.</p>
       </ConfirmDialog>
       <ConfirmDialog
         open={deletingPolicy !== null}
@@ -446,7 +447,7 @@ function PolicyDialog({
           <Checklist
             label="Attached to groups"
             idPrefix="policy-group"
-            items={groups.map((g) => ({ id: g.id, label: g.name, detail: `${g.userIds.length} members` }))}
+            items={groups.map((g) => ({ id: g.id, label: g.name, detail: plural(g.userIds.length, 'member') }))}
             selected={groupIds}
             onChange={setGroupIds}
             error={errorFor(error, 'groupIds')}

@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { Diagnostic } from '../../../../src-shared/model';
 import { ModelsIcon } from './icons';
 import { currentBranch, dirtyPaths, isEditable, useModels } from './store';
+import { plural } from '../../lib/plural';
 
 interface TreeNode {
   name: string;
@@ -118,7 +119,7 @@ export function FileTree({ onNew, onRename, onDelete }: { onNew: () => void; onR
       const c = counts.get(node.path);
       const isDirty = dirtySet.has(node.path);
       const selected = node.path === openPath;
-      const state = [isDirty ? 'unsaved' : null, uncommitted.has(node.path) ? 'uncommitted' : null, c?.errors ? `${c.errors} errors` : null].filter(Boolean).join(', ');
+      const state = [isDirty ? 'unsaved' : null, uncommitted.has(node.path) ? 'uncommitted' : null, c?.errors ? plural(c.errors, 'error') : null].filter(Boolean).join(', ');
       return (
         <li key={node.path} role="treeitem" aria-selected={selected} aria-label={`${node.name}${state ? ` (${state})` : ''}`} className={`tree-file ${selected ? 'selected' : ''}`}>
           <button type="button" className="tree-row" style={indent} onClick={() => openFile(node.path)} title={node.path}>

@@ -3,6 +3,7 @@ import type { ModelDiagnostic } from '../../../../src-shared/api/data-model';
 import { Button } from '../../lib/ui';
 import { ModelsIcon } from './icons';
 import { useModels, type ServerVerdict } from './store';
+import { plural } from '../../lib/plural';
 
 type Severity = ModelDiagnostic['severity'];
 
@@ -99,10 +100,10 @@ export function ProblemsPanel() {
         <div className="problems-tabs" role="tablist">
           <button type="button" role="tab" aria-selected={tab === 'local'} className={`problems-tab ${tab === 'local' ? 'active' : ''}`} onClick={() => setTab('local')}>
             Problems
-            <span className={`tab-count ${counts.error ? 'bad' : ''}`} aria-label={`${counts.error} errors`}>
+            <span className={`tab-count ${counts.error ? 'bad' : ''}`} aria-label={plural(counts.error, 'error')}>
               {counts.error}
             </span>
-            <span className={`tab-count ${counts.warning ? 'warn' : ''}`} aria-label={`${counts.warning} warnings`}>
+            <span className={`tab-count ${counts.warning ? 'warn' : ''}`} aria-label={plural(counts.warning, 'warning')}>
               {counts.warning}
             </span>
           </button>
@@ -122,7 +123,7 @@ export function ProblemsPanel() {
                 onClick={() => setShown((s) => ({ ...s, [severity]: !s[severity] }))}
               >
                 <SeverityIcon severity={severity} />
-                {counts[severity]} {severity === 'error' ? 'errors' : severity === 'warning' ? 'warnings' : 'info'}
+                {severity === 'info' ? `${counts.info} info` : plural(counts[severity], severity)}
               </button>
             ))}
             <label className="check chip-check">
@@ -132,7 +133,7 @@ export function ProblemsPanel() {
               className={`problems-status ${analysis.failure ? 'bad' : ''}`}
               role="status"
               aria-live="polite"
-              title={analysis.ready ? `The editor's compiler checked ${analysis.fileCount} model files (re-checking ${analysis.recheckedEntities} cubes and views) in ${analysis.elapsedMs.toFixed(1)} ms` : undefined}
+              title={analysis.ready ? `The editor's compiler checked ${plural(analysis.fileCount, 'model file')} (re-checking ${analysis.recheckedEntities} cubes and views) in ${analysis.elapsedMs.toFixed(1)} ms` : undefined}
             >
               {analysis.pending && <span className="spinner" aria-hidden="true" />} {status}
             </span>
@@ -192,7 +193,7 @@ function ServerResult({ verdict, local, onOpen }: { verdict: ServerVerdict | nul
         <ModelsIcon name={result.valid ? 'check' : 'error'} size={16} />
         <strong>{result.valid ? 'Valid' : 'Invalid'}</strong>
         <span>
-          {result.fileCount} model files at <code>{result.commit.slice(0, 10)}</code> on <code>{result.branchName}</code> · {result.errorCount} errors · {result.warningCount} warnings
+          {plural(result.fileCount, 'model file')} at <code>{result.commit.slice(0, 10)}</code> on <code>{result.branchName}</code> · {plural(result.errorCount, 'error')} · {plural(result.warningCount, 'warning')}
         </span>
         <span className="muted server-agree">
           {unsavedAtCheck > 0

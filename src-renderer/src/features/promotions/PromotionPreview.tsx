@@ -21,6 +21,7 @@ import {
   type WidgetChangeKind,
 } from './diff';
 import './promotions.css';
+import { plural } from '../../lib/plural';
 
 const SIDES: { id: DashboardSide; title: string }[] = [
   { id: 'dashboardPublished', title: 'Published dashboard' },
@@ -195,7 +196,7 @@ function DashboardDiffView({ detail, source, target, creating }: { detail: Dashb
         <div className="promo-compare">
           <figure>
             <figcaption>
-              <span className="strong">Target now</span> <span className="muted">{target ? `${target.widgets?.length ?? 0} widgets` : 'no dashboard'}</span>
+              <span className="strong">Target now</span> <span className="muted">{target ? plural(target.widgets?.length ?? 0, 'widget') : 'no dashboard'}</span>
             </figcaption>
             {target ? (
               <DashboardGrid config={target} label="Target now" marks={beforeMarks} dimUnmarked={diff.changed} compact focusId={focus} onFocus={setFocus} />
@@ -208,7 +209,7 @@ function DashboardDiffView({ detail, source, target, creating }: { detail: Dashb
           </div>
           <figure>
             <figcaption>
-              <span className="strong">After promotion</span> <span className="muted">{source ? `${source.widgets?.length ?? 0} widgets` : 'no dashboard'}</span>
+              <span className="strong">After promotion</span> <span className="muted">{source ? plural(source.widgets?.length ?? 0, 'widget') : 'no dashboard'}</span>
             </figcaption>
             {source ? (
               <DashboardGrid config={source} label="After promotion" marks={afterMarks} ghosts={ghosts} dimUnmarked={diff.changed} compact focusId={focus} onFocus={setFocus} />

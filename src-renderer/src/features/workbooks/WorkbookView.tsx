@@ -9,6 +9,7 @@ import { columnsOf, gridMetrics } from './dashboard';
 import { deploymentLabel } from './data';
 import { AppLink, promotionPath, workbookPath, workbooksPath, type DashboardVersion } from './links';
 import { ProvenancePanel } from './Provenance';
+import { plural } from '../../lib/plural';
 
 /** One workbook: its dashboard drawn from the config (published or draft), facts and provenance. */
 export function WorkbookView({
@@ -96,7 +97,7 @@ function DashboardFacts({ config }: { config: DashboardConfig }) {
   const metrics = gridMetrics(config);
   return (
     <>
-      {config.kind === 'APP' ? <Badge tone="info">app</Badge> : <Badge>{(config.widgets ?? []).length} widgets</Badge>}
+      {config.kind === 'APP' ? <Badge tone="info">app</Badge> : <Badge>{plural((config.widgets ?? []).length, 'widget')}</Badge>}
       {config.kind !== 'APP' && (
         <Badge>
           {columnsOf(config.layout)} cols · {metrics.rowHeight}px rows
