@@ -94,7 +94,7 @@ describe('Models screen in a real browser', () => {
   it('enters dev mode on a personal branch forked from the deploy branch', async () => {
     const { page } = e2e;
     await page.getByRole('switch', { name: 'Dev mode' }).click();
-    await expect.poll(() => page.getByRole('switch', { name: 'Dev mode' }).getAttribute('aria-checked')).toBe('true');
+    await expect.poll(() => page.getByRole('switch', { name: 'Dev mode' }).getAttribute('aria-checked'), { timeout: 30_000 }).toBe('true');
     const dev = (await branches()).find((b) => b.kind === 'personal' && b.isDevMode);
     expect(dev).toBeDefined();
     await expect.poll(() => page.getByLabel('Branch').inputValue()).toBe(dev!.branchName);

@@ -3,6 +3,10 @@ import type { Screen } from './screens';
 const paths: Record<Screen['icon'] | 'logo', string> = {
   // Cube outline: a data model.
   models: 'M12 2 3 7v10l9 5 9-5V7l-9-5Zm0 2.3L18.7 8 12 11.7 5.3 8 12 4.3ZM5 9.7l6 3.3v6.7l-6-3.3V9.7Zm8 10V13l6-3.3v6.7l-6 3.3Z',
+  // Dashboard tiles: workbooks.
+  workbooks: 'M3 3h8v10H3V3Zm2 2v6h4V5H5Zm8-2h8v6h-8V3Zm2 2v2h4V5h-4Zm-2 6h8v10h-8V11Zm2 2v6h4v-6h-4ZM3 15h8v6H3v-6Zm2 2v2h4v-2H5Z',
+  // An arrow into a wall: sent to another service.
+  transfers: 'M3 11h10.2l-3.6-3.6L11 6l6 6-6 6-1.4-1.4 3.6-3.6H3v-2Zm16-7h2v16h-2V4Z',
   // Two arrows in a loop: push and pull.
   syncs: 'M4 12a8 8 0 0 1 13.7-5.7L20 4v6h-6l2.3-2.3A6 6 0 0 0 6 12H4Zm16 0a8 8 0 0 1-13.7 5.7L4 20v-6h6l-2.3 2.3A6 6 0 0 0 18 12h2Z',
   // Arrow up out of a tray.

@@ -9,7 +9,7 @@ export interface Screen {
   /** Root path of the screen; deeper paths belong to it too. */
   path: string;
   section: 'Build' | 'Operate';
-  icon: 'models' | 'syncs' | 'promotions' | 'admin' | 'deployments' | 'profiles';
+  icon: 'models' | 'workbooks' | 'syncs' | 'promotions' | 'transfers' | 'admin' | 'deployments' | 'profiles';
   component: LazyExoticComponent<ComponentType<ScreenProps>>;
   /**
    * operationIds the screen cannot work without. With a remote profile whose spec lacks one, the
@@ -24,9 +24,9 @@ export interface Screen {
 export const screens: Screen[] = [
   { id: 'models', title: 'Models', path: '/models', section: 'Build', icon: 'models', component: lazy(() => import('../features/models/ModelsScreen')), requires: ['getDataModelFiles', 'listBranches'] },
   { id: 'syncs', title: 'Syncs', path: '/syncs', section: 'Build', icon: 'syncs', component: lazy(() => import('../features/syncs/SyncsScreen')), requires: ['listWarehouseSemanticViewSyncJobs'] },
-  { id: 'workbooks', title: 'Workbooks', path: '/workbooks', section: 'Build', icon: 'models', component: lazy(() => import('../features/workbooks/WorkbooksScreen')), requires: ['listWorkbooks', 'getWorkbook'] },
+  { id: 'workbooks', title: 'Workbooks', path: '/workbooks', section: 'Build', icon: 'workbooks', component: lazy(() => import('../features/workbooks/WorkbooksScreen')), requires: ['listWorkbooks', 'getWorkbook'] },
   { id: 'promotions', title: 'Promotions', path: '/promotions', section: 'Build', icon: 'promotions', component: lazy(() => import('../features/promotions/PromotionsScreen')), requires: ['listWorkbooks', 'previewWorkbookPromotion', 'applyWorkbookPromotion'] },
-  { id: 'remote-transfers', title: 'To other profiles', path: '/promotions/profiles', section: 'Build', icon: 'profiles', component: lazy(() => import('../features/promotions/RemoteTransfersScreen')), localOnly: true },
+  { id: 'remote-transfers', title: 'To other profiles', path: '/promotions/profiles', section: 'Build', icon: 'transfers', component: lazy(() => import('../features/promotions/RemoteTransfersScreen')), localOnly: true },
   { id: 'deployments', title: 'Deployments', path: '/deployments', section: 'Operate', icon: 'deployments', component: lazy(() => import('../features/deployments/DeploymentsScreen')), requires: ['listDeployments'] },
   { id: 'admin', title: 'Admin', path: '/admin', section: 'Operate', icon: 'admin', component: lazy(() => import('../features/admin/AdminScreen')), requires: ['listUsers'] },
   { id: 'profiles', title: 'Profiles', path: '/profiles', section: 'Operate', icon: 'profiles', component: lazy(() => import('../features/profiles/ProfilesScreen')), localOnly: true },
