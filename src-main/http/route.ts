@@ -6,7 +6,7 @@ import type { ServiceContext } from '../context';
 import { assertAccess, type AccessRule, type Principal } from './auth';
 import { CursorSealer, sealPage, type ListIdentity } from './cursors';
 import { assertCredentialAccepted, describeCredentials, type AcceptedCredential, type CredentialRefusals, USER_CREDENTIALS } from './credentials';
-import { ApiError } from './problem';
+import { ApiError, invalidField } from './problem';
 
 export interface RouteOptions {
   /** Access levels required (each entry must hold; `{anyOf}` needs one of its levels). */
@@ -152,6 +152,10 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext): Api {
               throw new ApiError(404, ErrorCodes.NOT_FOUND, `Deployment ${deploymentId} was not found.`);
             }
             assertAccess(principal, options.access ?? [], deploymentId);
+            // Validation would coerce `0x10`, `1e3` or ` 1` to a number after the checks above ran without it.
+            if (deploymentId === undefined && hasDeploymentParam(def)) {
+              throw invalidField('/params/deploymentId', '/params/deploymentId must be a positive integer written in decimal digits.');
+            }
           }
         },
         preValidation: async (request) => {

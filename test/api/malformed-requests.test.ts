@@ -109,10 +109,16 @@ describe('request targets over the URL limit', () => {
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   });
 
-  it('Infinity, NaN or 1e999 where an integer is declared (path, query, JSON body) answer 400 and write nothing', async () => {
+  it('Infinity, NaN, 1e999, hex, exponent or padded numbers where an integer is declared (path, query, JSON body) answer 400 and write nothing', async () => {
     for (const path of [`/api/v1/deployments/Infinity/workbooks/by-slug/board`, `/api/v1/deployments/NaN/workbooks/by-slug/board`]) {
       const res = await svc.call('PUT', path, { body: { name: 'Board' } });
       expect(res.status, path).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+    }
+    // Forms validation would coerce to a number the deployment checks never saw.
+    for (const id of ['0x10', '1e3', '%201', `0${dep}`]) {
+      const res = await svc.call('PUT', `/api/v1/deployments/${id}/workbooks/by-slug/board`, { body: { name: 'Board' } });
+      expect(res.status, id).toBe(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
     }
     const query = await svc.call('GET', `/api/v1/deployments/${dep}/workbooks?first=Infinity`);

@@ -260,7 +260,7 @@ export class ResponseChecker {
   }
 
   /** Why the answer breaks the rules, or null. */
-  check(op: Operation, status: number, contentType: string, text: string): string | null {
+  check(op: Operation, status: number, contentType: string, text: string, anyOperation = false): string | null {
     if (status >= 500) return `server error ${status}`;
     if (status >= 400) {
       if (!contentType.startsWith('application/problem+json')) return `${status} is not application/problem+json (${contentType})`;
@@ -274,7 +274,7 @@ export class ResponseChecker {
       if (problem.status !== undefined && problem.status !== status) return `problem status ${String(problem.status)} differs from ${status}`;
       return null;
     }
-    if (status >= 200 && status < 300) {
+    if (status >= 200 && status < 300 && !anyOperation) {
       const declared = op.responses[String(status)] ?? op.responses['2XX'];
       if (!declared) return `undeclared success status ${status}`;
       const schema = declared.content?.['application/json']?.schema;
@@ -334,7 +334,11 @@ export async function fuzz(target: FuzzTarget, ops: Operation[], options: { requ
       if (ms > 2000) report.slowest = [...report.slowest, { request: label.slice(0, 200), ms }].sort((a, b) => b.ms - a.ms).slice(0, 10);
       report.byStatus[status] = (report.byStatus[status] ?? 0) + 1;
       reached.add(op.operationId);
-      const why = checker.check(op, status, contentType, text);
+      // The client's URL parser resolves `%2e%2e` and `..` segments, so such a request reached another
+      // operation: hold its answer to the status rules only, not to this operation's schemas.
+      const sentPath = req.url.slice(target.url.length).split('?')[0]!;
+      const rerouted = new URL(req.url).pathname !== sentPath;
+      const why = checker.check(rerouted ? { ...op, responses: {} } : op, status, contentType, text, rerouted);
       if (why) report.failures.push({ request: label, status, why, body: text.slice(0, 400) });
       return true;
     }),
