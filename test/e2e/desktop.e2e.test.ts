@@ -178,6 +178,75 @@ describe('merging a model with errors', () => {
   });
 });
 
+/** What sticks out past the right edge of the window without a scroll container to reach it (max 10). */
+function overflowingElements(): string[] {
+  const width = document.documentElement.clientWidth;
+  const found: string[] = [];
+  if (document.documentElement.scrollWidth > width + 1) found.push(`the page scrolls sideways (${document.documentElement.scrollWidth}px in ${width}px)`);
+  for (const el of document.querySelectorAll<HTMLElement>('main.content *')) {
+    if (el.closest('.monaco-editor') || !el.checkVisibility()) continue;
+    const rect = el.getBoundingClientRect();
+    if (rect.width === 0 || rect.right <= width + 1) continue;
+    let reachable = false;
+    for (let parent = el.parentElement; parent; parent = parent.parentElement) {
+      const overflow = getComputedStyle(parent).overflowX;
+      if ((overflow === 'auto' || overflow === 'scroll') && parent.scrollWidth > parent.clientWidth) {
+        reachable = true;
+        break;
+      }
+    }
+    if (!reachable) found.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} “${(el.textContent ?? '').trim().slice(0, 40)}” ends at ${Math.round(rect.right)}px`);
+    if (found.length >= 10) break;
+  }
+  return found;
+}
+
+describe('layout and keyboard', () => {
+  it('at 1024×768 no screen clips: nothing sticks out past the window', async () => {
+    const { page } = e2e;
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const screens = ['Models', 'Syncs', 'Workbooks', 'Promotions', 'To other profiles', 'Deployments', 'Admin', 'Profiles'];
+    for (const [width, height] of [
+      [1024, 768],
+      [1600, 1000],
+    ]) {
+      await page.setViewportSize({ width, height });
+      for (const name of screens) {
+        await nav.getByRole('link', { name, exact: true }).click();
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        await poll(() => page.locator('main.content .spinner').count()).toBe(0);
+        expect(await page.evaluate(overflowingElements), `${name} at ${width}×${height}`).toEqual([]);
+        await screenshot(page, `layout-${name.toLowerCase().replace(/ /g, '-')}-${width}`);
+      }
+    }
+  });
+
+  it('each screen has its own icon in the navigation', async () => {
+    const icons = await e2e.page.getByRole('navigation', { name: 'Main' }).locator('a svg path').evaluateAll((paths) => paths.map((p) => p.getAttribute('d')));
+    expect(icons.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(icons).size).toBe(icons.length);
+  });
+
+  it('a dialog starts in its first field, not on its close button', async () => {
+    const { page } = e2e;
+    await page.setViewportSize({ width: 1360, height: 860 });
+    await page.goto(`${e2e.server.url}/models/${deploymentId}`);
+    await poll(() => page.getByLabel('Branch', { exact: true }).inputValue()).not.toBe('');
+    await page.getByRole('button', { name: 'New file' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New file' });
+    await dialog.waitFor();
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return { tag: el?.tagName.toLowerCase(), label: el?.getAttribute('aria-label'), inBody: Boolean(el?.closest('.dialog-body')) };
+    });
+    expect(focused.label).not.toBe('Close');
+    expect(focused.inBody).toBe(true);
+    expect(['input', 'select', 'textarea']).toContain(focused.tag);
+    await page.keyboard.press('Escape');
+    await poll(() => dialog.count()).toBe(0);
+  });
+});
+
 describe('the windows stayed healthy', () => {
   it('no console errors or CSP violations', () => {
     expect(e2e.problems).toEqual([]);
