@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../../context';
+import { WakeTimer } from '../../platform/jobs/wake-timer';
 import { fetchUpstream } from '../data-model';
 
 /** Longest sleep between checks: connections changed by other processes are picked up within it. */
@@ -12,26 +13,30 @@ const MAX_SLEEP_MS = 60_000;
  * `DELETE …/git-host/fetch` or when the service stops. Interval 0 turns it off for a connection.
  */
 export class FetchScheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
+  private readonly timer: WakeTimer;
 
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(private readonly ctx: ServiceContext) {
+    this.timer = new WakeTimer({
+      clock: ctx.clock,
+      maxSleepMs: MAX_SLEEP_MS,
+      nextDueAt: () =>
+        (ctx.db.prepare('SELECT MIN(next_fetch_at) AS at FROM git_host_connections WHERE fetch_interval_seconds > 0').get() as { at: string | null }).at,
+      onDue: () => void this.tick(),
+      onError: (error) => ctx.log.error('background git fetch: starting due fetches failed', { error: error.message }),
+    });
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.arm();
+    this.timer.start();
   }
 
   stop(): void {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.timer.stop();
   }
 
   /** Re-plans the wake-up (after a connection or its interval changed). */
   rearm(): void {
-    if (this.running) this.arm();
+    this.timer.rearm();
   }
 
   /** Starts the fetch of every connection due at `now`; returns their deployment ids. */
@@ -52,22 +57,6 @@ export class FetchScheduler {
       fetchUpstream(this.ctx, row.deployment_id).catch(() => undefined);
     }
     return started;
-  }
-
-  private arm(): void {
-    if (this.timer) clearTimeout(this.timer);
-    const next = this.ctx.db.prepare('SELECT MIN(next_fetch_at) AS at FROM git_host_connections WHERE fetch_interval_seconds > 0').get() as { at: string | null };
-    const wait = next.at === null ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(0, new Date(next.at).getTime() - this.ctx.clock.now().getTime()));
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      try {
-        this.tick();
-      } catch (error) {
-        this.ctx.log.error('background git fetch: starting due fetches failed', { error: (error as Error).message });
-      }
-      if (this.running) this.arm();
-    }, wait);
-    this.timer.unref();
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../../context';
+import { WakeTimer } from '../../platform/jobs/wake-timer';
 import { enqueueRun } from './runs';
 import { nextRunOf, scheduledTasksEnabled, type TaskRow } from './tasks';
 
@@ -14,26 +15,30 @@ const BATCH = 100;
  * catch-up run), not once per missed slot.
  */
 export class TaskScheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
+  private readonly timer: WakeTimer;
 
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(private readonly ctx: ServiceContext) {
+    this.timer = new WakeTimer({
+      clock: ctx.clock,
+      maxSleepMs: MAX_SLEEP_MS,
+      nextDueAt: () =>
+        (ctx.db.prepare('SELECT MIN(next_run_at) AS at FROM scheduled_tasks WHERE next_run_at IS NOT NULL').get() as { at: string | null }).at,
+      onDue: () => void this.tick(),
+      onError: (error) => ctx.log.error('scheduled tasks: firing due tasks failed', { error: error.message }),
+    });
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.arm();
+    this.timer.start();
   }
 
   stop(): void {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.timer.stop();
   }
 
   /** Re-plans the wake-up (after a task's schedule changed). */
   rearm(): void {
-    if (this.running) this.arm();
+    this.timer.rearm();
   }
 
   /** Fires every task due at the clock's now; returns how many runs it queued. */
@@ -61,22 +66,6 @@ export class TaskScheduler {
       if (claimed.changes === 0) return false; // another process fired it, or the schedule changed meanwhile
       return enqueueRun(this.ctx, task, 'scheduled', scheduledFor, task.user_id) !== null;
     })();
-  }
-
-  private arm(): void {
-    if (this.timer) clearTimeout(this.timer);
-    const next = this.ctx.db.prepare('SELECT MIN(next_run_at) AS at FROM scheduled_tasks WHERE next_run_at IS NOT NULL').get() as { at: string | null };
-    const wait = next.at === null ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(0, new Date(next.at).getTime() - this.ctx.clock.now().getTime()));
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      try {
-        this.tick();
-      } catch (error) {
-        this.ctx.log.error('scheduled tasks: firing due tasks failed', { error: (error as Error).message });
-      }
-      if (this.running) this.arm();
-    }, wait);
-    this.timer.unref();
   }
 }
 
