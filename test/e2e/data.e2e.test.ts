@@ -2,7 +2,7 @@
 // whose charts draw their queries' real results — against a real `drydock serve` in chromium.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshot, startE2E, type E2E } from './support';
+import { createDeployment, screenshot, startE2E, type E2E } from './support';
 
 let e2e: E2E;
 let deploymentId: number;
@@ -18,15 +18,7 @@ async function load(query: unknown): Promise<Record<string, string>[]> {
 
 beforeAll(async () => {
   e2e = await startE2E({ env: { DRYDOCK_SAMPLE_ORDERS: '2000' } });
-  const created = await e2e.server.api('POST', '/build/api/v1/deployments/', {
-    name: 'data-e2e',
-    cloudProvider: 'aws',
-    creationMethod: 'upload',
-    deployMode: 'cli',
-    storageProvider: { type: 'local' },
-  });
-  expect(created.status).toBe(201);
-  deploymentId = (created.body as { id: number }).id;
+  deploymentId = await createDeployment(e2e.server, 'data-e2e');
 });
 afterAll(async () => {
   await e2e?.teardown();

@@ -2,7 +2,7 @@
 // another window; merging shows the validation first and the build's result where the user merged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshot, signInWithApiKey, startE2E, type E2E } from './support';
+import { createDeployment, screenshot, signInWithApiKey, startE2E, type E2E } from './support';
 
 const ORDERS = 'model/cubes/orders.yml';
 /** Waits for a value with room for a loaded machine (loading a branch can take tens of seconds there). */
@@ -14,15 +14,7 @@ let second: Page;
 
 beforeAll(async () => {
   e2e = await startE2E();
-  const created = await e2e.server.api('POST', '/build/api/v1/deployments/', {
-    name: 'desktop-e2e',
-    cloudProvider: 'aws',
-    creationMethod: 'upload',
-    deployMode: 'cli',
-    storageProvider: { type: 'local' },
-  });
-  expect(created.status).toBe(201);
-  deploymentId = (created.body as { id: number }).id;
+  deploymentId = await createDeployment(e2e.server, 'desktop-e2e');
 });
 afterAll(async () => {
   await e2e?.teardown();

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startGitServer, type GitServer } from '../support/git-server';
-import { screenshot, startE2E, type E2E } from './support';
+import { createDeployment, screenshot, startE2E, type E2E } from './support';
 
 // Models against a real team repository: `git http-backend` on loopback with Basic auth, plain git
 // as the teammate, the UI in chromium against `drydock serve`.
@@ -55,15 +55,7 @@ beforeAll(async () => {
   bare = await git.createRepo('team.git');
   work = await git.clone('team.git');
   e2e = await startE2E();
-  const created = await e2e.server.api('POST', '/build/api/v1/deployments/', {
-    name: 'git-e2e',
-    cloudProvider: 'aws',
-    creationMethod: 'upload',
-    deployMode: 'cli',
-    storageProvider: { type: 'local' },
-  });
-  expect(created.status).toBe(201);
-  deploymentId = (created.body as { id: number }).id;
+  deploymentId = await createDeployment(e2e.server, 'git-e2e');
 });
 afterAll(async () => {
   await e2e?.teardown();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { screenshot, startE2E, type E2E } from './support';
+import { createDeployment, screenshot, startE2E, type E2E } from './support';
 
 interface BranchBody {
   branchName: string;
@@ -23,15 +23,7 @@ let deploymentId: number;
 
 beforeAll(async () => {
   e2e = await startE2E();
-  const created = await e2e.server.api('POST', '/build/api/v1/deployments/', {
-    name: 'models-e2e',
-    cloudProvider: 'aws',
-    creationMethod: 'upload',
-    deployMode: 'cli',
-    storageProvider: { type: 'local' },
-  });
-  expect(created.status).toBe(201);
-  deploymentId = (created.body as { id: number }).id;
+  deploymentId = await createDeployment(e2e.server, 'models-e2e');
 });
 afterAll(async () => {
   await e2e?.teardown();

@@ -114,6 +114,13 @@ export async function startServer(options: { env?: Record<string, string> } = {}
 
 // ---- the browser -------------------------------------------------------------------------
 
+/** Creates a deployment (the sample project on its deploy branch) through the API; returns its id. */
+export async function createDeployment(server: E2EServer, name: string, deployMode: 'cli' | 'git' = 'cli'): Promise<number> {
+  const created = await server.api('POST', '/build/api/v1/deployments/', { name, cloudProvider: 'aws', creationMethod: 'upload', deployMode, storageProvider: { type: 'local' } });
+  if (created.status !== 201) throw new Error(`Creating deployment ${name} answered ${created.status}: ${JSON.stringify(created.body)}`);
+  return (created.body as { id: number }).id;
+}
+
 export interface E2EBrowser {
   context: BrowserContext;
   page: Page;

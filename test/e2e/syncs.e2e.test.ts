@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, startE2E, type E2E } from './support';
+import { createDeployment, screenshot, startE2E, type E2E } from './support';
 
 /**
  * The Syncs screen's warehouse tab against a real `drydock serve`: a new deployment holds the
@@ -39,15 +39,7 @@ async function tallShot(name: string, height = 1200): Promise<void> {
 
 beforeAll(async () => {
   e2e = await startE2E();
-  const created = await e2e.server.api('POST', '/build/api/v1/deployments/', {
-    name: 'syncs-e2e',
-    cloudProvider: 'aws',
-    creationMethod: 'upload',
-    deployMode: 'git',
-    storageProvider: { type: 'local' },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  deploymentId = (created.body as { id: number }).id;
+  deploymentId = await createDeployment(e2e.server, 'syncs-e2e', 'git');
 });
 afterAll(async () => {
   await e2e?.teardown();
