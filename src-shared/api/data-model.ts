@@ -1,9 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { DeploymentParams, defineRoute, Nullable, Page, PageInfo, PageQuery, Timestamp } from './contract';
 import { PushReport } from './git-host';
+import { MAX_FILE_PATH_LENGTH } from './file-paths';
+
+export { ALLOWED_FILE_EXTENSIONS, MAX_FILE_PATH_LENGTH, filePathProblem } from './file-paths';
 
 // Data-model authoring under /build/api/v1: model files of a branch, dev mode, branches and their
 // operations, validation, and chunked uploads. Files live in a git repository per deployment.
+// One module for the spec's two Data Model tags (the contract keeps one module per tag group, so a
+// reader finds an operation and its shapes together); the path rule lives in file-paths.ts.
 
 const TAG = 'Data Model';
 const UPLOADS_TAG = 'Data Model Uploads';
@@ -11,9 +16,6 @@ const D = '/build/api/v1/deployments/{deploymentId}';
 
 // ---- limits and codes ------------------------------------------------------------------------
 
-/** File types the model repository accepts (model files, Jinja templates and macros, config). */
-export const ALLOWED_FILE_EXTENSIONS = ['.yml', '.yaml', '.js', '.ts', '.jinja', '.j2', '.py', '.sql', '.json', '.md'] as const;
-export const MAX_FILE_PATH_LENGTH = 512;
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const MAX_FILES_PER_WRITE = 500;
 export const MAX_UPLOAD_FILES = 5000;
@@ -61,65 +63,6 @@ export const DataModelErrorCodes = {
   CHUNK_TOO_LARGE: 'CHUNK_TOO_LARGE',
   INVALID_CHUNK_DATA: 'INVALID_CHUNK_DATA',
 } as const;
-
-/**
- * Why `path` is not an acceptable repository path, or null when it is: repository-relative with
- * `/` separators, no empty, `.` or `..` segments, nothing under `.git`, an allowed extension.
- */
-/**
- * Characters that make a path look like another one: format characters (bidirectional overrides
- * and isolates, zero-width spaces and joiners, BOM, soft hyphen, tag characters), line and
- * paragraph separators, private-use and unassigned code points, spaces other than U+0020, and
- * invisible letters (Hangul fillers, combining grapheme joiner, variation selectors).
- */
-const SPOOFING_CLASS = /[\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/u;
-/** Invisible letters and marks, by code point (a character class would combine them with their neighbours). */
-const isInvisibleMark = (cp: number) =>
-  cp === 0x034f || cp === 0x115f || cp === 0x1160 || cp === 0x3164 || cp === 0xffa0 || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef);
-const hasSpoofingCharacter = (path: string): boolean => SPOOFING_CLASS.test(path) || [...path].some((ch) => isInvisibleMark(ch.codePointAt(0)!));
-
-/** A segment that, percent-decoded once or more, is `.`/`..` or holds a separator (`%2e%2e`, `%252e`, `a%2fb`). */
-function hidesSeparatorOrDotSegment(segment: string): boolean {
-  let current = segment;
-  for (let round = 0; round < 4 && current.includes('%'); round++) {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(current);
-    } catch {
-      return false;
-    }
-    if (decoded === current) return false;
-    if (decoded === '.' || decoded === '..' || /[/\\]/.test(decoded)) return true;
-    current = decoded;
-  }
-  return false;
-}
-
-export function filePathProblem(path: string): { code: 'INVALID_FILE_PATH' | 'FILE_TYPE_NOT_ALLOWED'; detail: string } | null {
-  const invalid = (detail: string) => ({ code: 'INVALID_FILE_PATH' as const, detail: `"${path}" ${detail}` });
-  if (path.length === 0) return invalid('is empty.');
-  if (path.length > MAX_FILE_PATH_LENGTH) return invalid(`is longer than ${MAX_FILE_PATH_LENGTH} characters.`);
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f\\]/.test(path)) return invalid('contains a control character or a backslash; use `/` between folders.');
-  if (hasSpoofingCharacter(path)) {
-    return invalid('contains an invisible, bidirectional-control or look-alike space character; file names must show what they are.');
-  }
-  if (path.normalize('NFC') !== path) return invalid('is not in Unicode NFC form (precomposed accents); save it with composed characters.');
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return invalid('is absolute; give a path relative to the repository root.');
-  const segments = path.split('/');
-  if (segments.some((s) => s === '' || s === '.' || s === '..')) return invalid('has an empty, `.` or `..` segment.');
-  if (segments.some(hidesSeparatorOrDotSegment)) return invalid('has a percent-encoded `.`/`..` segment or separator; paths are not URL-encoded.');
-  if (segments.some((s) => s.toLowerCase() === '.git')) return invalid('is inside `.git`.');
-  if (segments.some((s) => s !== s.trim())) return invalid('has a segment starting or ending with a space.');
-  const name = segments[segments.length - 1].toLowerCase();
-  if (!ALLOWED_FILE_EXTENSIONS.some((ext) => name.endsWith(ext) && name.length > ext.length)) {
-    return {
-      code: 'FILE_TYPE_NOT_ALLOWED',
-      detail: `"${path}" is not a model file; allowed extensions: ${ALLOWED_FILE_EXTENSIONS.join(' ')}.`,
-    };
-  }
-  return null;
-}
 
 // ---- shapes --------------------------------------------------------------------------------
 
