@@ -158,14 +158,14 @@ describe('app theme (GET and PUT /api/v1/app-theme)', () => {
   it('app-theme: PUT refuses bad colours, non-http logos and the derived light/dark, with pointers', async () => {
     const cases: [unknown, string][] = [
       [{ palette: { primary: 'red' } }, '/body/palette/primary'],
-      [{ palette: { shadow: '#000000' } }, '/body/palette'],
+      [{ palette: { shadow: '#000000' } }, '/body/palette/shadow'],
       [{ logoUrl: 'javascript:alert(1)' }, '/body/logoUrl'],
-      [{ light: { primaryColor: '#000000' } }, '/body'],
+      [{ light: { primaryColor: '#000000' } }, '/body/light'],
     ];
     for (const [body, pointer] of cases) {
       const res = await svc.call('PUT', '/api/v1/app-theme', { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+      expect(res.body.errors.map((e: { pointer: string }) => e.pointer), JSON.stringify(res.body.errors)).toContain(pointer);
     }
   });
 
