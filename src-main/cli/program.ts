@@ -178,6 +178,17 @@ Examples:
     .addHelpText('after', '\nExits 1 when the run fails or some views did not publish (PARTIAL).')
     .action(api(async () => (await import('./commands/publish')).default));
 
+  withConnection(program.command('load-table'))
+    .description('load a CSV or Parquet file into a table of a local emulator data source (all rows or none)')
+    .argument('<file>', 'the .csv or .parquet file')
+    .requiredOption('--schema <schema>', 'schema of the table')
+    .option('--name <table>', 'table name (default: from the file name)')
+    .option('--data-source <name>', 'data source of the deployment', 'default')
+    .addOption(new Option('--format <format>', 'file format (default: from the file name)').choices(['csv', 'parquet']))
+    .option('--replace', 'replace a table of that name (default: refuse)')
+    .addHelpText('after', '\nExample:\n  drydock load-table ./orders.csv --schema ecommerce -d 1')
+    .action(api(async () => (await import('./commands/load-table')).default));
+
   withWait(withConnection(program.command('promote')))
     .description('promote a workbook to another deployment (here, or of a remote profile): preview the changes, then --apply')
     .argument('<workbook>', 'workbook id or slug in the source deployment (-d)')

@@ -1,6 +1,7 @@
-// The API commands of the built CLI (deployments, status, push, pull, publish, promote, jobs)
+// The API commands of the built CLI (deployments, status, push, pull, publish, load-table, promote, jobs)
 // against a real `drydock serve` process, with its local warehouse and lakehouse emulators.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -177,6 +178,37 @@ describe('drydock API commands', { timeout: 120_000 }, () => {
     expect(partial.stdout).toMatch(/\ncustomer_directory\s+main\.default\.cli_customer_directory\s+blocked\s+MODEL_PUBLISH_ACCESS_POLICY\n/);
     expect(partial.stdout).toMatch(/\nproduct_sales\s+main\.default\.cli_product_sales\s+unchanged\s+-\n/);
     expect(partial.stderr).toMatch(/PUBLICATION_PARTIAL: [12] of 3 views did not publish\./);
+  });
+
+  it('load-table prints the inferred columns and imports every row; a bad file exits 1 with its code and imports nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'drydock-cli-table-'));
+    const good = join(dir, 'sales targets.csv');
+    writeFileSync(good, 'region,target\nNorth,1200.5\nSouth,980\n');
+    const tablesOf = async () =>
+      (await api.call('GET', `/api/v1/deployments/${a}/data-sources/default/tables`)).body.items.map((t: { schema: string; name: string; rowCount: number }) => `${t.schema}.${t.name}:${t.rowCount}`.toLowerCase());
+
+    const loaded = await drydock('load-table', good, '--schema', 'planning', '-d', String(a));
+    expect(loaded.status, loaded.stderr).toBe(0);
+    expect(loaded.stderr).toMatch(/sales targets\.csv: 2 rows, read as csv/);
+    expect(loaded.stdout).toMatch(/^region\s+\S+$/im);
+    expect(loaded.stdout).toMatch(/Loaded 2 rows into planning\.sales_targets of data source default\./i);
+    expect(await tablesOf()).toContain('planning.sales_targets:2');
+
+    const again = await drydock('load-table', good, '--schema', 'planning', '-d', String(a), '--json');
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/^[A-Z_]+: /m);
+
+    const broken = join(dir, 'broken.csv');
+    writeFileSync(broken, 'a,b\n1,2\n3,4,5,6\n"unterminated\n');
+    const before = await tablesOf();
+    const refused = await drydock('load-table', broken, '--schema', 'planning', '-d', String(a));
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/TABLE_FILE_INVALID/);
+    expect(await tablesOf()).toEqual(before);
+
+    const missing = await drydock('load-table', join(dir, 'nope.csv'), '--schema', 'planning', '-d', String(a));
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/FILE_NOT_FOUND/);
   });
 
   it('status shows the deployment, the build of the deploy branch and the running jobs', async () => {
