@@ -384,6 +384,8 @@ describe('Deployment detail: environments and operations', () => {
     await page.getByRole('article', { name: /Pod / }).first().waitFor();
     await shot(page, 'deployment-pods');
 
+    // A branch that exists but is neither the deploy branch nor built (an unknown one answers 404).
+    expect((await e2e.server.api('POST', `/build/api/v1/deployments/${deploymentId}/branches`, { branchName: 'feature/orders' })).status).toBe(201);
     await page.getByRole('tab', { name: 'Build status' }).click();
     await page.getByRole('region', { name: 'Build status' }).getByText('deploy branch', { exact: true }).waitFor();
     await page.getByLabel('Branch', { exact: true }).fill('feature/orders');
