@@ -108,32 +108,15 @@ function fromPreview(
   return { ...fromRun(deploymentId, { ...p, runId: p.previewId, startedAt: null }), kind: 'preview' };
 }
 
-function fromTransform(deploymentId: number, job: {
-  syncJobId: string;
-  status: string;
-  progress: { stage: string; percentComplete: number };
-  error?: { code: string; message: string };
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}): JobInfo {
+function fromTransform(deploymentId: number, job: Omit<Parameters<typeof fromSyncJob>[2], 'dataSourceName'>): JobInfo {
+  // A transform sync job has the warehouse sync jobs' shape, without a data source.
   return {
+    ...fromSyncJob('push', deploymentId, { ...job, dataSourceName: null }),
     kind: 'transform',
-    deploymentId,
-    id: job.syncJobId,
-    dataSourceName: null,
-    status: job.status,
-    stage: job.progress.stage,
-    percentComplete: job.progress.percentComplete,
-    error: job.error ? { code: job.error.code, message: job.error.message } : null,
-    createdAt: job.createdAt,
-    startedAt: job.startedAt,
-    finishedAt: job.finishedAt,
     statusUrl: `${D(deploymentId)}/transform-sync/${job.syncJobId}`,
   };
 }
 
-/** A transfer to a remote profile, listed under its local source deployment. */
 function fromTransfer(t: RemoteTransfer): JobInfo {
   return {
     kind: 'transfer',
