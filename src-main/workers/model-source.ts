@@ -2,6 +2,7 @@
 // objects are immutable and addressed by id, so a worker reads them safely while the HTTP thread
 // writes new commits. Inflating blobs (pure JavaScript) stays off the HTTP thread.
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { isModelSourcePath, type ModelFile } from '../../src-shared/model';
 import { GitRepository } from '../platform/repo';
 
@@ -10,11 +11,21 @@ const decoder = new TextDecoder();
 /** How many blobs are read at once. */
 const READ_BATCH = 64;
 
-/** path → blob id of the model source files of a commit, sorted by path. */
-export async function modelTreeOf(gitdir: string, commit: string): Promise<Map<string, string>> {
+/**
+ * The model trees of recent commits. A commit id names its tree for good, so a kept entry never
+ * goes stale; keeping them spares each validation re-reading the commit and re-sorting its paths.
+ */
+const modelTrees = new LRUCache<string, ReadonlyMap<string, string>>({ max: 32 });
+
+/** path → blob id of the model source files of a commit, sorted by path (shared: do not modify). */
+export async function modelTreeOf(gitdir: string, commit: string): Promise<ReadonlyMap<string, string>> {
+  const key = `${gitdir}\0${commit}`;
+  const kept = modelTrees.get(key);
+  if (kept) return kept;
   const tree = await GitRepository.at(gitdir).treeOf(commit);
   const ids = new Map<string, string>();
   for (const path of [...tree.keys()].sort()) if (isModelSourcePath(path)) ids.set(path, tree.get(path)!.oid);
+  modelTrees.set(key, ids);
   return ids;
 }
 

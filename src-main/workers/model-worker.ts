@@ -8,7 +8,7 @@
 // and merges therefore invalidate exactly what they changed, whoever made them.
 import { LRUCache } from 'lru-cache';
 import type { ValidationResult } from '../../src-shared/api/data-model';
-import { createIncrementalCompiler, isModelSourcePath, type CompileResult, type IncrementalCompiler } from '../../src-shared/model';
+import { createIncrementalCompiler, isModelSourcePath, type CompileVerdict, type IncrementalCompiler } from '../../src-shared/model';
 import { blobIdOf, modelTreeOf, readBlobs } from './model-source';
 
 export interface ValidateInput {
@@ -44,7 +44,7 @@ const branches = new LRUCache<string, BranchModel>({
   sizeCalculation: (model) => Math.max(1, model.bytes),
 });
 
-function outputOf(result: CompileResult, fileCount: number): Omit<ValidateOutput, 'changedFiles'> {
+function outputOf(result: CompileVerdict, fileCount: number): Omit<ValidateOutput, 'changedFiles'> {
   const { diagnostics, valid } = result;
   return {
     valid,
@@ -67,7 +67,8 @@ function outputOf(result: CompileResult, fileCount: number): Omit<ValidateOutput
 
 /** Compiles the branch as the user sees it (head commit plus edits), re-checking only what changed. */
 export async function validate(input: ValidateInput): Promise<ValidateOutput> {
-  const wanted = await modelTreeOf(input.gitdir, input.commit);
+  // A copy: the kept tree of the commit is shared by every request naming it.
+  const wanted = new Map(await modelTreeOf(input.gitdir, input.commit));
   const editTexts = new Map<string, string>();
   for (const [path, content] of input.edits) {
     if (!isModelSourcePath(path)) continue;
@@ -91,9 +92,9 @@ export async function validate(input: ValidateInput): Promise<ValidateOutput> {
   const read = await readBlobs(input.gitdir, fromGit.map(([, id]) => id));
   fromGit.forEach(([, id], i) => texts.set(id, read[i]!));
 
-  let result: CompileResult;
+  let result: CompileVerdict;
   try {
-    result = model.compiler.apply([
+    result = model.compiler.check([
       ...removed.map((path) => ({ path, content: null })),
       ...changed.map(([path, id]) => ({ path, content: texts.get(id)! })),
     ]);

@@ -14,6 +14,7 @@ export type {
   AccessPolicy,
   CompileOptions,
   CompileResult,
+  CompileVerdict,
   CompiledCube,
   CompiledModel,
   CompiledView,

@@ -39,6 +39,9 @@ export interface CompileResult {
   valid: boolean;
 }
 
+/** A compile's verdict without the compiled model (what validation answers). */
+export type CompileVerdict = Omit<CompileResult, 'model'>;
+
 export interface SourceLocation {
   file: string;
   line: number;

@@ -151,8 +151,9 @@ async function editWorkingTree(
       return file ? (await fileSummary(repo, file)).sha256 : null;
     });
     await applyEdits(ctx, deploymentId, principal, before, await edit(before));
-    const after = await workingTree(ctx, repo, deploymentId, branch);
-    return { branchName: branch, headCommit: after.commit, uncommittedChanges: uncommittedChanges(after) };
+    // The head cannot move while the repository is held, so only the edits need reading again.
+    const after = { head: before.head, edits: workingEdits(ctx, deploymentId, branch) };
+    return { branchName: branch, headCommit: before.commit, uncommittedChanges: uncommittedChanges(after) };
   });
 }
 

@@ -105,6 +105,25 @@ describe('incremental compile', () => {
     );
   });
 
+  it('check answers the same verdict as a full compile without building the model, and result() still gives the model', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(step, fc.boolean()), { minLength: 1, maxLength: 25 }), (steps) => {
+        const compiler = createIncrementalCompiler();
+        const current = new Map<string, string>();
+        for (const [s, askModel] of steps) {
+          const verdict = compiler.check([{ path: s.path, content: s.content }]);
+          expect(verdict).not.toHaveProperty('model');
+          if (s.content === null) current.delete(s.path);
+          else current.set(s.path, s.content);
+          const full = compileModel([...current].map(([path, content]) => ({ path, content })));
+          expect(verdict).toEqual({ diagnostics: full.diagnostics, valid: full.valid });
+          if (askModel) expect(comparable(compiler.result())).toEqual(comparable(full));
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('re-checks only the entities that depend on the edited file', () => {
     const files = generateProject();
     const compiler = createIncrementalCompiler();
