@@ -218,7 +218,7 @@ function Tabs({ widget, config, compact }: { widget: DashboardWidget; config: Da
   );
 }
 
-function WidgetBody({ widget, deploymentId, compact }: { widget: DashboardWidget; deploymentId: number | null; compact: boolean }) {
+export function WidgetBody({ widget, deploymentId, compact }: { widget: DashboardWidget; deploymentId: number | null; compact: boolean }) {
   const kind = chartKind(widget);
   if (kind) return <ChartBody widget={widget} kind={kind} deploymentId={deploymentId} compact={compact} />;
   if (widget.type === 'TEXT') {

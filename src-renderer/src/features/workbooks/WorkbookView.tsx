@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { getWorkbook, type DashboardConfig, type WorkbookDetail } from '../../../../src-shared/api/workbooks';
 import type { Deployment } from '../../../../src-shared/api/deployments';
 import { navigate } from '../../app/router';
@@ -7,9 +8,10 @@ import { useQuery } from '../../lib/useQuery';
 import { DashboardGrid } from './DashboardGrid';
 import { columnsOf, gridMetrics } from './dashboard';
 import { deploymentLabel } from './data';
-import { AppLink, promotionPath, workbookPath, workbooksPath, type DashboardVersion } from './links';
+import { AppLink, editPath, promotionPath, workbookPath, workbooksPath, type DashboardVersion } from './links';
 import { ProvenancePanel } from './Provenance';
 import { plural } from '../../lib/plural';
+import { RenameWorkbookDialog } from './WorkbookDialogs';
 
 /** One workbook: its dashboard drawn from the config (published or draft), facts and provenance. */
 export function WorkbookView({
@@ -25,6 +27,7 @@ export function WorkbookView({
 }) {
   const query = useQuery((signal) => api.call(getWorkbook, { params: { deploymentId, workbookId }, signal }), [deploymentId, workbookId], 'Loading the workbook');
   const workbook = query.data;
+  const [renaming, setRenaming] = useState(false);
   const shown: DashboardVersion = version ?? (workbook && !workbook.dashboardPublished && workbook.dashboardDraft ? 'draft' : 'published');
   const config = workbook ? (shown === 'draft' ? workbook.dashboardDraft : workbook.dashboardPublished) : null;
 
@@ -50,6 +53,12 @@ export function WorkbookView({
               <Button onClick={query.reload} busy={query.loading}>
                 Refresh
               </Button>
+              {workbook.canManage && <Button onClick={() => setRenaming(true)}>Rename…</Button>}
+              {workbook.canManage && (workbook.dashboardDraft || workbook.dashboardPublished) && (workbook.dashboardDraft ?? workbook.dashboardPublished)?.kind !== 'APP' && (
+                <AppLink to={editPath(deploymentId, workbookId)} className="btn btn-default">
+                  Edit dashboard
+                </AppLink>
+              )}
               <AppLink to={promotionPath(deploymentId, workbookId)} className="btn btn-primary">
                 Promote…
               </AppLink>
@@ -80,13 +89,29 @@ export function WorkbookView({
                   </div>
                 </div>
               </div>
-              <DashboardBody config={config} version={shown} deploymentId={deploymentId} />
+              {!workbook.dashboardDraft && !workbook.dashboardPublished ? (
+                <EmptyState title="No dashboard yet">
+                  {workbook.canManage ? (
+                    <>
+                      <p>Lay out charts of the deployment’s model on a grid, save a draft, then publish it.</p>
+                      <AppLink to={editPath(deploymentId, workbookId)} className="btn btn-primary">
+                        Add dashboard
+                      </AppLink>
+                    </>
+                  ) : (
+                    'Its owner has not made one.'
+                  )}
+                </EmptyState>
+              ) : (
+                <DashboardBody config={config} version={shown} deploymentId={deploymentId} />
+              )}
             </div>
             <aside className="side">
               <WorkbookFacts workbook={workbook} />
               <ProvenancePanel deploymentId={deploymentId} workbookId={workbookId} deployments={deployments} />
             </aside>
           </div>
+          <RenameWorkbookDialog open={renaming} workbook={workbook} onClose={() => setRenaming(false)} onRenamed={query.reload} />
         </>
       )}
     </section>

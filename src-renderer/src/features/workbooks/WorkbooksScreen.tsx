@@ -8,9 +8,14 @@ import { deploymentLabel, useDebounced, useDeploymentList, useWorkbookList } fro
 import { AppLink, idOf, promotionPath, workbookPath, workbooksPath } from './links';
 import { PromotionSummary } from './PromotionSummary';
 import { WorkbookView } from './WorkbookView';
+import { DashboardEditor } from './DashboardEditor';
+import { NewWorkbookDialog } from './WorkbookDialogs';
 import './workbooks.css';
 
-/** `/workbooks[/:deploymentId]` lists workbooks; `/workbooks/:deploymentId/:workbookId[/published|draft]` shows one. */
+/**
+ * `/workbooks[/:deploymentId]` lists workbooks; `/workbooks/:deploymentId/:workbookId[/published|draft]` shows one;
+ * `…/:workbookId/edit` edits its dashboard.
+ */
 export default function WorkbooksScreen({ subpath }: ScreenProps) {
   const [depText, wbText, versionText] = subpath;
   const deploymentId = idOf(depText);
@@ -21,6 +26,7 @@ export default function WorkbooksScreen({ subpath }: ScreenProps) {
     return <ProblemBanner error={{ title: 'Not found', detail: `“${subpath.join('/')}” is not a workbook address.`, code: null, status: null, fields: [] }} />;
   }
   if (deploymentId !== null && workbookId !== null) {
+    if (versionText === 'edit') return <DashboardEditor deploymentId={deploymentId} workbookId={workbookId} deployments={deployments.data} />;
     const version = versionText === 'draft' || versionText === 'published' ? versionText : null;
     return <WorkbookView deploymentId={deploymentId} workbookId={workbookId} version={version} deployments={deployments.data} />;
   }
@@ -29,6 +35,7 @@ export default function WorkbooksScreen({ subpath }: ScreenProps) {
 
 function WorkbookList({ deploymentId, deployments, deploymentsLoading }: { deploymentId: number | null; deployments: Deployment[] | null; deploymentsLoading: boolean }) {
   const [search, setSearch] = useState('');
+  const [creating, setCreating] = useState(false);
   const settled = useDebounced(search);
   const workbooks = useWorkbookList(deploymentId, settled);
 
@@ -44,6 +51,9 @@ function WorkbookList({ deploymentId, deployments, deploymentsLoading }: { deplo
         <div className="actions">
           <Button onClick={workbooks.reload} busy={workbooks.loading && workbooks.data !== null} disabled={deploymentId === null}>
             Refresh
+          </Button>
+          <Button variant="primary" onClick={() => setCreating(true)} disabled={deploymentId === null}>
+            New workbook…
           </Button>
         </div>
       </header>
@@ -72,10 +82,21 @@ function WorkbookList({ deploymentId, deployments, deploymentsLoading }: { deplo
         <Spinner label="Loading workbooks…" />
       ) : workbooks.data && workbooks.data.length === 0 ? (
         <EmptyState title={settled.trim() ? `No workbook matches “${settled.trim()}”` : 'No workbooks in this deployment'}>
-          {settled.trim() ? 'Try another name or slug.' : 'Create one through the API (POST …/workbooks) or promote one here from another deployment.'}
+          {settled.trim() ? 'Try another name or slug.' : 'Create one with “New workbook…”, or promote one here from another deployment.'}
         </EmptyState>
       ) : (
         workbooks.data && <WorkbookTable deploymentId={deploymentId} workbooks={workbooks.data} deployments={deployments} />
+      )}
+      {deploymentId !== null && (
+        <NewWorkbookDialog
+          open={creating}
+          deploymentId={deploymentId}
+          onClose={() => setCreating(false)}
+          onCreated={(workbook) => {
+            setCreating(false);
+            navigate(workbookPath(deploymentId, workbook.id));
+          }}
+        />
       )}
     </section>
   );

@@ -6,6 +6,7 @@ export type DashboardVersion = 'published' | 'draft';
 export const workbooksPath = (deploymentId?: number) => (deploymentId === undefined ? '/workbooks' : `/workbooks/${deploymentId}`);
 export const workbookPath = (deploymentId: number, workbookId: number, version?: DashboardVersion) =>
   `/workbooks/${deploymentId}/${workbookId}${version ? `/${version}` : ''}`;
+export const editPath = (deploymentId: number, workbookId: number) => `/workbooks/${deploymentId}/${workbookId}/edit`;
 export const promotionPath = (deploymentId?: number, workbookId?: number) =>
   deploymentId === undefined ? '/promotions' : workbookId === undefined ? `/promotions/${deploymentId}` : `/promotions/${deploymentId}/${workbookId}`;
 

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import type { QueryRun } from '../../../../../src-shared/api/queries';
-import { FILTER_OPERATORS } from '../../../../../src-shared/model/query';
 import { toShownError, type ShownError } from '../../../lib/errors';
 import { QueryChart, type ChartKind } from '../../../lib/charts/QueryChart';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner } from '../../../lib/ui';
@@ -8,6 +7,7 @@ import { useQuery } from '../../../lib/useQuery';
 import { EMPTY_PICK, loadCatalog, toQuery, type PickedQuery } from './catalog';
 import { LoadTableDialog } from './LoadTableDialog';
 import { MemberPicker } from './MemberPicker';
+import { QueryFilters } from './QueryFilters';
 import { ResultTable } from './ResultTable';
 import { runQuery } from './runs';
 import './data.css';
@@ -65,7 +65,6 @@ export function DataPreview({ deploymentId, branch, isDeployBranch, canLoadTable
     if (!jsonMode) setJsonText(JSON.stringify(toQuery(pick), null, 2));
     setJsonMode(!jsonMode);
   };
-  const setFilter = (i: number, patch: Partial<PickedQuery['filters'][number]>) => setPick({ ...pick, filters: pick.filters.map((f, k) => (k === i ? { ...f, ...patch } : f)) });
 
   if (catalog.error && !catalog.data) return <ProblemBanner error={catalog.error} />;
   if (!catalog.data) return <Spinner label="Loading the model's members…" />;
@@ -116,42 +115,7 @@ export function DataPreview({ deploymentId, branch, isDeployBranch, canLoadTable
         {jsonMode ? (
           <textarea className="data-json" aria-label="Query JSON" spellCheck={false} value={jsonText} onChange={(e) => setJsonText(e.target.value)} rows={8} />
         ) : (
-          <div className="data-filters">
-            {pick.time && (
-              <div className="filter-row">
-                <span className="muted small">{pick.time.dimension} from</span>
-                <input type="date" aria-label="From date" value={pick.time.from} onChange={(e) => setPick({ ...pick, time: { ...pick.time!, from: e.target.value } })} />
-                <span className="muted small">to</span>
-                <input type="date" aria-label="To date" value={pick.time.to} onChange={(e) => setPick({ ...pick, time: { ...pick.time!, to: e.target.value } })} />
-              </div>
-            )}
-            {pick.filters.map((f, i) => (
-              <div className="filter-row" key={i}>
-                <select aria-label="Filter member" value={f.member} onChange={(e) => setFilter(i, { member: e.target.value })}>
-                  <option value="">member…</option>
-                  {dims.map((d) => (
-                    <option key={d.name} value={d.name}>
-                      {d.name}
-                    </option>
-                  ))}
-                </select>
-                <select aria-label="Filter operator" value={f.operator} onChange={(e) => setFilter(i, { operator: e.target.value })}>
-                  {FILTER_OPERATORS.map((op) => (
-                    <option key={op} value={op}>
-                      {op}
-                    </option>
-                  ))}
-                </select>
-                {f.operator !== 'set' && f.operator !== 'notSet' && <input aria-label="Filter values" placeholder="values, comma separated" value={f.values} onChange={(e) => setFilter(i, { values: e.target.value })} />}
-                <button type="button" className="icon-button" aria-label="Remove filter" onClick={() => setPick({ ...pick, filters: pick.filters.filter((_, k) => k !== i) })}>
-                  ×
-                </button>
-              </div>
-            ))}
-            <Button className="btn-small" variant="ghost" onClick={() => setPick({ ...pick, filters: [...pick.filters, { member: '', operator: 'equals', values: '' }] })}>
-              + Filter
-            </Button>
-          </div>
+          <QueryFilters pick={pick} onChange={setPick} dimensions={dims} />
         )}
 
         <ProblemBanner error={error} onDismiss={() => setError(null)} />

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { MetaEntity } from '../../../../../src-shared/model/query';
-import { memberLabel, type PickedQuery } from './catalog';
+import { memberLabel, type PickedQuery } from './pick';
 
 const STANDARD = ['day', 'week', 'month', 'quarter', 'year', 'hour'];
 
