@@ -3,7 +3,7 @@
 // no request, job or compile ever runs in the process that draws the window. It speaks the
 // messages of platform/process/service-protocol.ts over the channel it was started with:
 // Electron's `process.parentPort`, or Node's IPC channel when started with `child_process.fork`.
-import { WORKSPACE_SESSION_TTL_S } from './features/system/routes';
+import { WORKSPACE_SESSION_TTL_S } from './features/system/login-codes';
 import { DatabaseTooNewError } from './platform/db/connection';
 import { onParentExit } from './platform/process/parent';
 import { parseParentMessage, type ChildMessage, type DesktopSession, type ServiceProcessOptions } from './platform/process/service-protocol';

@@ -1,18 +1,17 @@
+// The composition root, in two stages so the port opens early (start time, issue 10): this module
+// opens the data directory, the secrets and the database and binds the port, then loads the HTTP
+// framework, the contract and every area (./service-app, a separate chunk) while the early
+// listener answers health probes and holds every other request. Keep this module's imports light.
 import { join } from 'node:path';
 import type { ServiceContext, Logger } from './context';
-import { registerFeatures } from './features';
-import { createApi, type RouteEntry } from './http/route';
-import { createHttpServer } from './http/server';
+import type { RouteEntry } from './http/route';
+import { listenEarly, type EarlyListener } from './http/early-listener';
+import { version } from '../package.json';
 import { systemClock, type Clock } from './platform/clock';
 import { openDatabase } from './platform/db/connection';
 import { preparePrivateDataDir } from './platform/files/private-data-dir';
-import { JobRunner } from './platform/jobs';
-import { WorkerPools } from './platform/workers/pools';
-import computeEntry from './workers/compute-worker?modulePath';
-import modelEntry from './workers/model-worker?modulePath';
 import { openSecretStore, type SecretStore, type SecretsBackend } from './platform/secrets';
-import { TokenService } from './platform/tokens/tokens';
-import { bootstrapTenant, type BootstrapResult } from './features/system/bootstrap';
+import type { BootstrapResult } from './features/system/bootstrap';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -51,7 +50,10 @@ export const consoleLogger: Logger = {
 
 export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
-/** Composition root: storage, secrets, tokens, HTTP and every area, on 127.0.0.1. */
+/**
+ * Starts the service: storage, secrets, tokens, HTTP and every area, on 127.0.0.1. Resolves once
+ * every operation is served; `GET /api/v1/health` answers as soon as the port is bound.
+ */
 export async function createService(options: ServiceOptions): Promise<Service> {
   preparePrivateDataDir(options.dataDir);
   const clock = options.clock ?? systemClock;
@@ -59,58 +61,13 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const secrets =
     typeof options.secrets === 'object' ? options.secrets : await openSecretStore(options.secrets ?? 'keychain', options.dataDir);
   const db = openDatabase(join(options.dataDir, 'drydock.sqlite'), { statementCache: 1000 });
-  const closers: (() => Promise<void> | void)[] = [];
+  let listener: EarlyListener | null = null;
   try {
-    const tokens = await TokenService.open(db, secrets, clock);
-    const ctx: ServiceContext = {
-      dataDir: options.dataDir,
-      db,
-      secrets,
-      clock,
-      tokens,
-      log,
-      config: { corsOrigins: options.corsOrigins ?? [], rendererDir: options.rendererDir ?? null },
-      onClose: (fn) => closers.push(fn),
-      services: {},
-    };
-    // Areas register their job kinds while their routes are registered, so the runner exists first.
-    const jobLeaseMs = options.jobLeaseMs ?? (Number(process.env.DRYDOCK_JOB_LEASE_MS) || undefined);
-    const jobs = new JobRunner({ db, clock, log, ...(jobLeaseMs ? { leaseMs: jobLeaseMs } : {}) });
-    ctx.services.jobs = jobs;
-    // CPU-heavy work runs on worker threads; they start on first use.
-    const workers = new WorkerPools({ computeEntry, modelEntry });
-    ctx.services.workers = workers;
-    closers.push(() => workers.close());
-    const bootstrap = bootstrapTenant(ctx, options.bootstrapApiKey);
-    const { app, setPort } = await createHttpServer(ctx);
-    const api = createApi(app, ctx);
-    await registerFeatures(api);
-    // Registered after the areas' closers so it runs before them (LIFO): running jobs are released
-    // while the connectors and stores they use are still open.
-    ctx.onClose(() => jobs.stop());
-    await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
-    setPort(port);
-    for (const start of (ctx.services.starters as (() => void)[] | undefined) ?? []) start();
-    jobs.start();
-
-    let closed: Promise<void> | null = null;
-    return {
-      ctx,
-      port,
-      url: `http://127.0.0.1:${port}`,
-      bootstrap,
-      routes: api.routes,
-      close: () =>
-        (closed ??= (async () => {
-          // Stop taking requests and let in-flight ones finish, then release background work.
-          await app.close();
-          for (const fn of closers.reverse()) await fn();
-          db.close();
-        })()),
-    };
+    listener = await listenEarly(options.port ?? 0, version);
+    const { assembleService } = await import('./service-app');
+    return await assembleService({ options, clock, log, secrets, db, listener });
   } catch (error) {
+    await listener?.abort();
     db.close();
     throw error;
   }

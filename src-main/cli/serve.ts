@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createService, type Service } from '../service';
-import { createLoginCode } from '../features/system/routes';
+import { createLoginCode } from '../features/system/login-codes';
 import { FileSecretStore, KeychainSecretStore, keychainServiceFor, type SecretStore } from '../platform/secrets';
 import { DatabaseTooNewError } from '../platform/db/connection';
 import { onParentExit } from '../platform/process/parent';
@@ -51,30 +51,29 @@ export async function runServe(options: ServeOptions): Promise<void> {
   if (!['keychain', 'file', 'auto'].includes(secretsMode)) throw usage(`--secrets must be keychain, file or auto, not "${secretsMode}".`);
   const dataDir = resolve(options.dataDir ?? process.env.DRYDOCK_DATA_DIR ?? defaultDataDir());
 
-  let service: Service;
   let secrets: SecretStore;
   try {
     secrets = await chooseSecrets(secretsMode, dataDir);
-    service = await createService({
-      dataDir,
-      secrets,
-      port,
-      rendererDir: rendererDir(),
-      bootstrapApiKey: process.env.DRYDOCK_BOOTSTRAP_API_KEY || undefined,
-    });
   } catch (error) {
-    if (error instanceof DatabaseTooNewError) throw usage(error.message);
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw usage('The port is already in use; pick another with --port.');
     throw usage(`drydock: ${(error as Error).message}`);
   }
-  // Signal handlers go in before the ready line: a supervisor may send SIGTERM as soon as it reads it.
+  // The port opens (and health answers) before the service has finished loading: signal handlers go
+  // in first, so a supervisor's SIGTERM at any moment from then on stops the service cleanly.
+  const starting = createService({
+    dataDir,
+    secrets,
+    port,
+    rendererDir: rendererDir(),
+    bootstrapApiKey: process.env.DRYDOCK_BOOTSTRAP_API_KEY || undefined,
+  });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: finishing in-flight requests and releasing running jobs…`);
     try {
-      await service.close();
+      const running = await starting.catch(() => null);
+      await running?.close();
       process.exit(0);
     } catch (error) {
       console.error(`Shutdown failed: ${(error as Error).message}`);
@@ -84,6 +83,16 @@ export async function runServe(options: ServeOptions): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   if (process.env.DRYDOCK_STOP_WITH_PARENT === '1') onParentExit(() => void stop('The launching process ended'));
+
+  let service: Service;
+  try {
+    service = await starting;
+  } catch (error) {
+    if (error instanceof DatabaseTooNewError) throw usage(error.message);
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw usage('The port is already in use; pick another with --port.');
+    throw usage(`drydock: ${(error as Error).message}`);
+  }
+  if (stopping) return;
 
   if (service.bootstrap.generatedApiKey) {
     console.log(`Created the tenant and an admin user in ${dataDir}.`);

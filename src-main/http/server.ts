@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ErrorCodes } from '../../src-shared/api/errors';
 import { TAGS } from '../../src-shared/api/tags';
 import type { ServiceContext } from '../context';
+import type { EarlyListener } from './early-listener';
 import { Authenticator } from './auth';
 import { OAUTH_SCOPE_DESCRIPTIONS, OAUTH_SCOPES, SCOPED_CREDENTIAL_LIMITS } from './credentials';
 import { lazySerializers, lazyValidatorCompiler } from './compilers';
@@ -62,7 +63,11 @@ const API_PREFIXES = ['/api/', '/build/'];
 /** The platform's data API paths (`/deployments/:id[/dev-mode/:branch]/cubejs-api/v1/…`), outside `/api`. */
 const DATA_API_ROUTE = /^\/deployments\/:deploymentId\/(dev-mode\/:branchName\/)?cubejs-api\/v1\//;
 
-export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer> {
+/**
+ * The Fastify app around the port `listener` already bound: Fastify never listens itself; the
+ * listener hands it every request once it is ready (service-app.ts), and closes with it.
+ */
+export async function createHttpServer(ctx: ServiceContext, listener: EarlyListener): Promise<HttpServer> {
   const allowedHosts = new Set<string>();
   const sameOrigins = new Set<string>();
   const setPort = (port: number) => {
@@ -86,6 +91,10 @@ export async function createHttpServer(ctx: ServiceContext): Promise<HttpServer>
       void (reply as FastifyReply).code(status).type('application/problem+json').send(body);
     },
     schemaController: lazySerializers(),
+    serverFactory: () => {
+      listener.releaseClientErrors();
+      return listener.server;
+    },
   });
   app.decorateRequest('principal', null);
 

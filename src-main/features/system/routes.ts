@@ -2,23 +2,12 @@ import * as api from '../../../src-shared/api/system';
 import packageJson from '../../../package.json';
 import type { Api } from '../../http/route';
 import { ApiError } from '../../http/problem';
-import { randomToken, sha256 } from '../../platform/tokens/tokens';
-import type { ServiceContext } from '../../context';
+import { sha256 } from '../../platform/tokens/tokens';
+import { WORKSPACE_SESSION_TTL_S } from './login-codes';
 
-const LOGIN_CODE_TTL_MS = 10 * 60 * 1000;
-export const WORKSPACE_SESSION_TTL_S = 12 * 60 * 60;
+export { createLoginCode, WORKSPACE_SESSION_TTL_S } from './login-codes';
 
 const { version } = packageJson;
-
-/** A one-time code that opens a workspace session for `userId` (the browser login link). */
-export function createLoginCode(ctx: ServiceContext, userId: number): string {
-  const code = randomToken(24);
-  const now = ctx.clock.now();
-  ctx.db
-    .prepare('INSERT INTO login_codes (code_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
-    .run(sha256(code), userId, now.toISOString(), new Date(now.getTime() + LOGIN_CODE_TTL_MS).toISOString());
-  return code;
-}
 
 export function registerSystemRoutes({ route, app, ctx }: Api): void {
   route(api.getSpec, {}, () => app.swagger() as unknown as { openapi: string });
