@@ -4,7 +4,7 @@
 // Targets: ≤ 300 ms end to end; overhead ≤ 20 % over DuckDB alone.
 
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { duckdbDialect, planQuery } from '../../src-shared/model/query';
 import { compileModel } from '../../src-shared/model';
@@ -74,13 +74,25 @@ export async function run(): Promise<void> {
     await direct();
     const viaApi: number[] = [];
     const viaDuck: number[] = [];
+    // CPU time of this process (all its threads: DuckDB's, the service's, the client's) per query:
+    // on a loaded machine wall times swing with the scheduler, CPU time much less.
+    const cpuApi: number[] = [];
+    const cpuDuck: number[] = [];
+    const cpuMs = (since: NodeJS.CpuUsage) => {
+      const d = process.cpuUsage(since);
+      return (d.user + d.system) / 1000;
+    };
     let rows = 0;
     for (let i = 0; i < RUNS; i++) {
       const d0 = performance.now();
+      const dc = process.cpuUsage();
       rows = await direct();
+      cpuDuck.push(cpuMs(dc));
       viaDuck.push(performance.now() - d0);
       const a0 = performance.now();
+      const ac = process.cpuUsage();
       await load(10_000 + i);
+      cpuApi.push(cpuMs(ac));
       viaApi.push(performance.now() - a0);
     }
     connection.closeSync();
@@ -92,6 +104,10 @@ export async function run(): Promise<void> {
     console.log(`DuckDB alone:         ${ms(duck)} median of ${RUNS} (runs: ${viaDuck.map(ms).join(', ')})`);
     console.log(`data API over HTTP:   ${ms(api)} median of ${RUNS} (runs: ${viaApi.map(ms).join(', ')}; target ≤ 300 ms)`);
     console.log(`overhead:             ${(((api - duck) / duck) * 100).toFixed(1)} % (target ≤ 20 %)`);
+    const cApi = median(cpuApi);
+    const cDuck = median(cpuDuck);
+    console.log(`CPU per query:        DuckDB alone ${ms(cDuck)}, data API ${ms(cApi)} (client included): +${ms(cApi - cDuck)}, ${(((cApi - cDuck) / cDuck) * 100).toFixed(1)} %`);
+    console.log(`machine load:         ${loadavg().map((l) => l.toFixed(2)).join(', ')} (1, 5, 15 min)`);
   } finally {
     await service.close();
   }

@@ -1,13 +1,15 @@
-import type { FileContent, FileList } from '../../../src-shared/api/data-model';
+import { createHash } from 'node:crypto';
+import { DataModelErrorCodes as Codes, type FileContent, type FileList } from '../../../src-shared/api/data-model';
 import { isModelSourcePath, type ModelFile } from '../../../src-shared/model';
 
 export { isModelSourcePath };
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
+import { ApiError } from '../../http/problem';
 import { paginateArray, type PageRequest } from '../../http/pagination';
 import { assertBranchName, defaultBranch, loadBranch } from './branches';
 import { openRepository } from './repository';
-import { assertFilePath, fileSummary, fileText, readWorkingFile, workingTree, type WorkingTree } from './working';
+import { assertFilePath, fileSummary, fileText, readWorkingFile, workingEdits, workingTree, type WorkingFile, type WorkingTree } from './working';
 
 
 async function branchView(ctx: ServiceContext, deploymentId: number, principal: Principal, requested?: string) {
@@ -57,4 +59,40 @@ export async function modelFilesOfBranch(ctx: ServiceContext, deploymentId: numb
     tree.files = new Map(committed.map(([path, entry]) => [path, { path, source: 'head' as const, oid: entry.oid }]));
   }
   return modelFilesOf(repo, tree);
+}
+
+/**
+ * A branch's model sources without reading them: a fingerprint that changes whenever a model file
+ * may have (the head commit, which fixes every committed file, and the text of uncommitted edits to
+ * model files), and the files on demand. Callers that cache what they derive from a model key it by
+ * the fingerprint, so an unchanged branch costs one ref lookup and one indexed read of its edits
+ * instead of reading the commit, its tree and every blob. 404 `BRANCH_NOT_FOUND` for an unknown branch.
+ */
+export async function modelSourceOfBranch(
+  ctx: ServiceContext,
+  deploymentId: number,
+  branch: string | undefined,
+  includeWorkingEdits: boolean,
+): Promise<{ branch: string; fingerprint: string; files: () => Promise<ModelFile[]> }> {
+  const { repo, deployBranch } = await openRepository(ctx, deploymentId);
+  const name = branch ?? deployBranch;
+  const commit = await repo.head(name);
+  if (!commit) throw new ApiError(404, Codes.BRANCH_NOT_FOUND, `Branch "${name}" does not exist in deployment ${deploymentId}.`);
+  const edits = includeWorkingEdits ? workingEdits(ctx, deploymentId, name) : new Map<string, string | null>();
+  const hash = createHash('sha256').update(commit).update('\0');
+  for (const [path, content] of edits) {
+    if (isModelSourcePath(path)) hash.update(path).update('\0').update(content === null ? '\u0001deleted' : `=${content}`).update('\0');
+  }
+  // The files of exactly what was fingerprinted, even if the branch moves meanwhile.
+  const files = async (): Promise<ModelFile[]> => {
+    const tree: WorkingTree = { branch: name, commit, head: await repo.treeOf(commit), edits, files: new Map() };
+    const merged = new Map<string, WorkingFile>([...tree.head].map(([path, entry]) => [path, { path, source: 'head', oid: entry.oid }]));
+    for (const [path, content] of edits) {
+      if (content === null) merged.delete(path);
+      else merged.set(path, { path, source: 'edit', content });
+    }
+    tree.files = new Map([...merged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return modelFilesOf(repo, tree);
+  };
+  return { branch: name, fingerprint: hash.digest('hex'), files };
 }

@@ -6,6 +6,7 @@ import { ApiError } from '../../http/problem';
 import type { CommitInfo, Signature } from '../../platform/repo';
 import { loadBranch } from './branches';
 import { modelFilesOfBranch, isModelSourcePath } from './files';
+export { modelSourceOfBranch } from './files';
 import { withContents } from './operations';
 import { emitBranchCommit, guarded, logRepositoryEvent, openRepository, shortId } from './repository';
 import { pruneEdits } from './working';

@@ -1,16 +1,15 @@
-import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { QueryErrorCodes as Codes } from '../../../src-shared/api/queries';
 import { compileModel, type CompiledModel } from '../../../src-shared/model';
 import type { ServiceContext } from '../../context';
 import { ApiError } from '../../http/problem';
-import { readModelFiles } from '../data-model';
+import { modelSourceOfBranch } from '../data-model';
 import { getDeployBranch } from '../deployments';
 
 export interface BranchModel {
   model: CompiledModel;
   branch: string;
-  /** Hash of the model files: equal hashes, equal models (and equal answers for equal data). */
+  /** Fingerprint of the model files: equal fingerprints, equal models (and equal answers for equal data). */
   hash: string;
 }
 
@@ -32,14 +31,13 @@ function cacheOf(ctx: ServiceContext): LRUCache<string, CompiledModel> {
 export async function branchModel(ctx: ServiceContext, deploymentId: number, branch: string | undefined, workingEdits?: boolean): Promise<BranchModel> {
   const deployBranch = getDeployBranch(ctx, deploymentId);
   const name = branch ?? deployBranch;
-  const files = await readModelFiles(ctx, deploymentId, name, { includeWorkingEdits: workingEdits ?? name !== deployBranch });
-  const hash = createHash('sha256');
-  for (const f of files) hash.update(f.path).update('\0').update(f.content).update('\0');
-  const key = hash.digest('hex');
+  // Keyed by the files' blob ids (and edit texts): an unchanged branch reads no file to answer.
+  const source = await modelSourceOfBranch(ctx, deploymentId, name, workingEdits ?? name !== deployBranch);
+  const key = source.fingerprint;
   const cache = cacheOf(ctx);
   let model = cache.get(key);
   if (!model) {
-    const result = compileModel(files);
+    const result = compileModel(await source.files());
     if (!result.valid) {
       const errors = result.diagnostics.filter((d) => d.severity === 'error');
       const first = errors

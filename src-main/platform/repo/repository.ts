@@ -183,6 +183,14 @@ export class GitRepository {
 
   async head(branch: string): Promise<string | null> {
     if (!isValidBranchName(branch)) return null;
+    // Fast path (queries ask on every request): a loose ref file holding an object id is the
+    // branch's head, as git reads it; anything else (packed refs, no file) goes to isomorphic-git.
+    try {
+      const loose = fs.readFileSync(join(this.gitdir, 'refs', 'heads', ...branch.split('/')), 'utf8').trim();
+      if (/^[0-9a-f]{40}$/.test(loose)) return loose;
+    } catch {
+      // not a loose ref
+    }
     try {
       return await git.resolveRef({ fs, gitdir: this.gitdir, ref: `refs/heads/${branch}` });
     } catch (error) {
