@@ -3,9 +3,10 @@ import { createApiKey, deleteApiKey, listApiKeys, type User } from '../../../../
 import type { ResponseOf } from '../../../../src-shared/api/contract';
 import { api, useSession } from '../../app/session';
 import { ConfirmDialog } from '../../lib/confirm';
+import { CursorPager, DataTable, ListState } from '../../lib/DataTable';
 import { errorFor, withoutField } from '../../lib/errors';
 import { OneTimeSecret } from '../../lib/secret';
-import { Button, Dialog, EmptyState, Field, ProblemBanner, Spinner, Time } from '../../lib/ui';
+import { Button, Dialog, EmptyState, Field, ProblemBanner, Time } from '../../lib/ui';
 import { useAction } from '../../lib/useAction';
 import { useCursorPages } from '../../lib/useCursorPages';
 import { byId, useAllUsers } from './data';
@@ -41,55 +42,24 @@ export function ApiKeysTab() {
       )}
       <ProblemBanner error={keys.error} />
       <ProblemBanner error={users.error} />
-      {keys.items === null ? (
-        keys.loading && <Spinner label="Loading API keys…" />
-      ) : keys.items.length === 0 && !keys.hasPrevious ? (
-        <EmptyState title="No API keys">Create one for a script or a CI job.</EmptyState>
-      ) : (
-        <table className="table" aria-label="API keys">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Key</th>
-              <th>Owner</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th className="actions-col" aria-label="Actions" />
-            </tr>
-          </thead>
-          <tbody>
-            {keys.items.map((k) => (
-              <tr key={k.id}>
-                <td className="strong">{k.name}</td>
-                <td>
-                  <code className="key-prefix">{k.prefix}…</code>
-                </td>
-                <td>{usersById.get(k.userId)?.email ?? <span className="muted">user {k.userId}</span>}</td>
-                <td>
-                  <Time value={k.createdAt} />
-                </td>
-                <td>{k.lastUsedAt ? <Time value={k.lastUsedAt} /> : <span className="muted">never</span>}</td>
-                <td className="actions-col">
-                  <button type="button" className="btn btn-ghost btn-small danger-text" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
-                    Revoke
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {(keys.hasNext || keys.hasPrevious) && (
-        <div className="pager">
-          <span>Page {keys.page}</span>
-          <Button className="btn-small" onClick={keys.previous} disabled={!keys.hasPrevious}>
-            ‹ Previous
-          </Button>
-          <Button className="btn-small" onClick={keys.next} disabled={!keys.hasNext}>
-            Next ›
-          </Button>
-        </div>
-      )}
+      <ListState rows={keys.items} loading={keys.loading} loadingLabel="Loading API keys…" empty={!keys.hasPrevious && <EmptyState title="No API keys">Create one for a script or a CI job.</EmptyState>}>
+        {(rows) => (
+          <DataTable
+            label="API keys"
+            rows={rows}
+            rowKey={(k) => k.id}
+            columns={[
+              { header: 'Name', cell: (k) => k.name, cellClassName: 'strong' },
+              { header: 'Key', cell: (k) => <code className="key-prefix">{k.prefix}…</code> },
+              { header: 'Owner', cell: (k) => usersById.get(k.userId)?.email ?? <span className="muted">user {k.userId}</span> },
+              { header: 'Created', cell: (k) => <Time value={k.createdAt} /> },
+              { header: 'Last used', cell: (k) => (k.lastUsedAt ? <Time value={k.lastUsedAt} /> : <span className="muted">never</span>) },
+            ]}
+            actions={[{ label: 'Revoke', ariaLabel: (k) => `Revoke ${k.name}`, onClick: setRevoking, danger: true }]}
+          />
+        )}
+      </ListState>
+      {(keys.hasNext || keys.hasPrevious) && <CursorPager pages={keys} />}
       <CreateKeyDialog
         open={creating}
         users={users.data ?? []}

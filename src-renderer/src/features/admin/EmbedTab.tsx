@@ -14,6 +14,7 @@ import {
 } from '../../../../src-shared/api/embed';
 import { api } from '../../app/session';
 import { ConfirmDialog } from '../../lib/confirm';
+import { DataTable, ListState, NameAndDescription, PanelHead, SelectLink } from '../../lib/DataTable';
 import { errorFor, withoutField } from '../../lib/errors';
 import { fetchAllPages } from '../../lib/paging';
 import { Badge, Button, Dialog, EmptyState, Field, ProblemBanner, Spinner, Time } from '../../lib/ui';
@@ -53,45 +54,38 @@ export function EmbedTab() {
         </div>
       )}
       <ProblemBanner error={tenants.error} />
-      {!tenants.data ? (
-        tenants.loading && <Spinner label="Loading embed tenants…" />
-      ) : list.length === 0 ? (
-        <EmptyState title="No embed tenants yet">Turn on signed embedding in Tenant settings, then generate an embed session from your app.</EmptyState>
-      ) : (
-        <div className="master-detail">
-          <table className="table table-hover" aria-label="Embed tenants">
-            <thead>
-              <tr>
-                <th>Tenant</th>
-                <th className="num">Users</th>
-                <th className="num">Groups</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((t) => (
-                <tr key={t.name} className={`clickable ${selected?.name === t.name ? 'selected' : ''}`} onClick={() => setSelectedName(t.name)} aria-selected={selected?.name === t.name}>
-                  <td>
-                    <button type="button" className="link strong" onClick={() => setSelectedName(t.name)}>
-                      {t.displayName ?? t.name}
-                    </button>
-                    {t.displayName && <div className="muted small mono">{t.name}</div>}
-                  </td>
-                  <td className="num">{t.userCount}</td>
-                  <td className="num">{t.groupCount}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {selected && (
-            <TenantDetail
-              key={selected.name}
-              tenant={selected}
-              onChanged={() => setGeneration((g) => g + 1)}
-              onDelete={() => setDeleting(selected)}
+      <ListState
+        rows={tenants.data ? list : null}
+        loading={tenants.loading}
+        loadingLabel="Loading embed tenants…"
+        empty={<EmptyState title="No embed tenants yet">Turn on signed embedding in Tenant settings, then generate an embed session from your app.</EmptyState>}
+      >
+        {(rows) => (
+          <div className="master-detail">
+            <DataTable
+              label="Embed tenants"
+              className="table-hover"
+              rows={rows}
+              rowKey={(t) => t.name}
+              selection={{ isSelected: (t) => selected?.name === t.name, onSelect: (t) => setSelectedName(t.name) }}
+              columns={[
+                {
+                  header: 'Tenant',
+                  cell: (t) => (
+                    <>
+                      <SelectLink onSelect={() => setSelectedName(t.name)}>{t.displayName ?? t.name}</SelectLink>
+                      {t.displayName && <div className="muted small mono">{t.name}</div>}
+                    </>
+                  ),
+                },
+                { header: 'Users', className: 'num', cell: (t) => t.userCount },
+                { header: 'Groups', className: 'num', cell: (t) => t.groupCount },
+              ]}
             />
-          )}
-        </div>
-      )}
+            {selected && <TenantDetail key={selected.name} tenant={selected} onChanged={() => setGeneration((g) => g + 1)} onDelete={() => setDeleting(selected)} />}
+          </div>
+        )}
+      </ListState>
       <ConfirmDialog
         open={deleting !== null}
         title={`Delete embed tenant “${deleting?.name ?? ''}”?`}
@@ -158,102 +152,63 @@ function TenantDetail({ tenant, onChanged, onDelete }: { tenant: EmbedTenant; on
       </section>
 
       <section className="panel">
-        <div className="panel-head">
-          <h2>
-            Groups {groups.data && <span className="count">{groups.data.length}</span>}
-          </h2>
+        <PanelHead title="Groups" count={groups.data?.length}>
           <Button className="btn-small" variant="primary" onClick={() => setEditing('new')}>
             New group
           </Button>
-        </div>
+        </PanelHead>
         <ProblemBanner error={groups.error} />
-        {!groups.data ? (
-          groups.loading && <Spinner />
-        ) : groups.data.length === 0 ? (
-          <EmptyState title="No groups">Groups let you share content with many embed users at once.</EmptyState>
-        ) : (
-          <table className="table" aria-label="Embed groups">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th className="num">Members</th>
-                <th>Updated</th>
-                <th className="actions-col" aria-label="Actions" />
-              </tr>
-            </thead>
-            <tbody>
-              {groups.data.map((g) => (
-                <tr key={g.id}>
-                  <td className="wrap-cell">
-                    <div className="strong">{g.name}</div>
-                    {g.description && <div className="muted small">{g.description}</div>}
-                  </td>
-                  <td className="num">{g.userCount}</td>
-                  <td>
-                    <Time value={g.updatedAt} />
-                  </td>
-                  <td className="actions-col">
-                    <button type="button" className="btn btn-ghost btn-small" onClick={() => setMembers(g)} aria-label={`Members of ${g.name}`}>
-                      Members
-                    </button>
-                    <button type="button" className="btn btn-ghost btn-small" onClick={() => setEditing(g)} aria-label={`Rename ${g.name}`}>
-                      Edit
-                    </button>
-                    <button type="button" className="btn btn-ghost btn-small danger-text" onClick={() => setDeleting(g)} aria-label={`Delete ${g.name}`}>
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ListState rows={groups.data} loading={groups.loading} empty={<EmptyState title="No groups">Groups let you share content with many embed users at once.</EmptyState>}>
+          {(rows) => (
+            <DataTable
+              label="Embed groups"
+              rows={rows}
+              rowKey={(g) => g.id}
+              columns={[
+                { header: 'Name', className: 'wrap-cell', cell: (g) => <NameAndDescription name={g.name} description={g.description} /> },
+                { header: 'Members', className: 'num', cell: (g) => g.userCount },
+                { header: 'Updated', cell: (g) => <Time value={g.updatedAt} /> },
+              ]}
+              actions={[
+                { label: 'Members', ariaLabel: (g) => `Members of ${g.name}`, onClick: setMembers },
+                { label: 'Edit', ariaLabel: (g) => `Rename ${g.name}`, onClick: setEditing },
+                { label: 'Delete', ariaLabel: (g) => `Delete ${g.name}`, onClick: setDeleting, danger: true },
+              ]}
+            />
+          )}
+        </ListState>
       </section>
 
       <section className="panel">
-        <div className="panel-head">
-          <h2>
-            Users {users.data && <span className="count">{users.data.length}</span>}
-          </h2>
-        </div>
+        <PanelHead title="Users" count={users.data?.length} />
         <ProblemBanner error={users.error} />
-        {!users.data ? (
-          users.loading && <Spinner />
-        ) : users.data.length === 0 ? (
-          <EmptyState title="No embed users" />
-        ) : (
-          <table className="table" aria-label="Embed users">
-            <thead>
-              <tr>
-                <th>External id</th>
-                <th>Name</th>
-                <th>Groups</th>
-                <th>Last session</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.map((u) => (
-                <tr key={u.id}>
-                  <td>
-                    <code>{u.externalId}</code>
-                  </td>
-                  <td>
-                    {u.name ?? <span className="muted">—</span>}
-                    {u.email && <div className="muted small">{u.email}</div>}
-                  </td>
-                  <td className="wrap-cell">
-                    <span className="badges">
-                      {u.groups.length === 0 ? <span className="muted">—</span> : u.groups.map((g) => <Badge key={g}>{g}</Badge>)}
-                    </span>
-                  </td>
-                  <td>
-                    <Time value={u.lastSessionAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ListState rows={users.data} loading={users.loading} empty={<EmptyState title="No embed users" />}>
+          {(rows) => (
+            <DataTable
+              label="Embed users"
+              rows={rows}
+              rowKey={(u) => u.id}
+              columns={[
+                { header: 'External id', cell: (u) => <code>{u.externalId}</code> },
+                {
+                  header: 'Name',
+                  cell: (u) => (
+                    <>
+                      {u.name ?? <span className="muted">—</span>}
+                      {u.email && <div className="muted small">{u.email}</div>}
+                    </>
+                  ),
+                },
+                {
+                  header: 'Groups',
+                  className: 'wrap-cell',
+                  cell: (u) => <span className="badges">{u.groups.length === 0 ? <span className="muted">—</span> : u.groups.map((g) => <Badge key={g}>{g}</Badge>)}</span>,
+                },
+                { header: 'Last session', cell: (u) => <Time value={u.lastSessionAt} /> },
+              ]}
+            />
+          )}
+        </ListState>
       </section>
 
       <EmbedGroupDialog tenantName={name} group={editing === 'new' ? null : editing} open={editing !== null} onClose={() => setEditing(null)} onSaved={refresh} />

@@ -13,8 +13,9 @@ import {
 } from '../../../../src-shared/api/access';
 import { api } from '../../app/session';
 import { ConfirmDialog } from '../../lib/confirm';
+import { DataTable, ListState, NameAndDescription, PanelHead } from '../../lib/DataTable';
 import { errorFor, toShownError, withoutField } from '../../lib/errors';
-import { Badge, Button, Dialog, EmptyState, Field, ProblemBanner, Spinner } from '../../lib/ui';
+import { Badge, Button, Dialog, EmptyState, Field, ProblemBanner } from '../../lib/ui';
 import { useAction } from '../../lib/useAction';
 import { Checklist, type ChecklistItem } from './Checklist';
 import { byId, useAllGroups, useAllPolicies, useAllUsers } from './data';
@@ -53,42 +54,29 @@ export function GroupsTab() {
       <ProblemBanner error={users.error} />
       <div className="split">
         <div className="panel">
-          <div className="panel-head">
-            <h2>
-              Groups {groups.data && <span className="count">{groups.data.length}</span>}
-            </h2>
+          <PanelHead title="Groups" count={groups.data?.length}>
             <Button className="btn-small" variant="primary" onClick={() => setEditingGroup('new')}>
               New group
             </Button>
-          </div>
+          </PanelHead>
           <ProblemBanner error={groups.error} />
-          {!groups.data ? (
-            groups.loading && <Spinner />
-          ) : groups.data.length === 0 ? (
-            <EmptyState title="No groups">Groups collect users; policies attached to a group apply to every member.</EmptyState>
-          ) : (
-            <table className="table" aria-label="Groups">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Members</th>
-                  <th>Policies</th>
-                  <th className="actions-col" aria-label="Actions" />
-                </tr>
-              </thead>
-              <tbody>
-                {groups.data.map((g) => (
-                  <tr key={g.id}>
-                    <td className="wrap-cell">
-                      <div className="strong">{g.name}</div>
-                      {g.description && <div className="muted small">{g.description}</div>}
-                    </td>
-                    <td className="wrap-cell" title={g.userIds.map((id) => usersById.get(id)?.email ?? `user ${id}`).join('\n')}>
-                      {g.userIds.length === 0 ? (
+          <ListState rows={groups.data} loading={groups.loading} empty={<EmptyState title="No groups">Groups collect users; policies attached to a group apply to every member.</EmptyState>}>
+            {(rows) => (
+              <DataTable
+                label="Groups"
+                rows={rows}
+                rowKey={(g) => g.id}
+                columns={[
+                  { header: 'Name', className: 'wrap-cell', cell: (g) => <NameAndDescription name={g.name} description={g.description} /> },
+                  {
+                    header: 'Members',
+                    className: 'wrap-cell',
+                    cell: (g) =>
+                      g.userIds.length === 0 ? (
                         <span className="muted">none</span>
                       ) : (
-                        <>
-                          <div>{`${g.userIds.length} ${g.userIds.length === 1 ? 'member' : 'members'}`}</div>
+                        <div title={g.userIds.map((id) => usersById.get(id)?.email ?? `user ${id}`).join('\n')}>
+                          <div>{plural(g.userIds.length, 'member')}</div>
                           <div className="muted small">
                             {g.userIds
                               .slice(0, 3)
@@ -96,10 +84,13 @@ export function GroupsTab() {
                               .join(', ')}
                             {g.userIds.length > 3 && ` +${g.userIds.length - 3}`}
                           </div>
-                        </>
-                      )}
-                    </td>
-                    <td className="wrap-cell">
+                        </div>
+                      ),
+                  },
+                  {
+                    header: 'Policies',
+                    className: 'wrap-cell',
+                    cell: (g) => (
                       <span className="badges">
                         {[...policiesOfGroup(policies.data ?? [], g.id)].map((id) => (
                           <Badge key={id} tone="info">
@@ -107,54 +98,37 @@ export function GroupsTab() {
                           </Badge>
                         ))}
                       </span>
-                    </td>
-                    <td className="actions-col">
-                      <button type="button" className="btn btn-ghost btn-small" onClick={() => setEditingGroup(g)} aria-label={`Edit group ${g.name}`}>
-                        Edit
-                      </button>
-                      <button type="button" className="btn btn-ghost btn-small danger-text" onClick={() => setDeletingGroup(g)} aria-label={`Delete group ${g.name}`}>
-                        Delete
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+                    ),
+                  },
+                ]}
+                actions={[
+                  { label: 'Edit', ariaLabel: (g) => `Edit group ${g.name}`, onClick: setEditingGroup },
+                  { label: 'Delete', ariaLabel: (g) => `Delete group ${g.name}`, onClick: setDeletingGroup, danger: true },
+                ]}
+              />
+            )}
+          </ListState>
         </div>
 
         <div className="panel">
-          <div className="panel-head">
-            <h2>
-              Policies {policies.data && <span className="count">{policies.data.length}</span>}
-            </h2>
+          <PanelHead title="Policies" count={policies.data?.length}>
             <Button className="btn-small" variant="primary" onClick={() => setEditingPolicy('new')}>
               New policy
             </Button>
-          </div>
+          </PanelHead>
           <ProblemBanner error={policies.error} />
-          {!policies.data ? (
-            policies.loading && <Spinner />
-          ) : policies.data.length === 0 ? (
-            <EmptyState title="No policies">A policy grants actions (e.g. SchemaUpdate) to the groups and users it is attached to.</EmptyState>
-          ) : (
-            <table className="table" aria-label="Policies">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Actions</th>
-                  <th>Attached to</th>
-                  <th className="actions-col" aria-label="Actions" />
-                </tr>
-              </thead>
-              <tbody>
-                {policies.data.map((p) => (
-                  <tr key={p.id}>
-                    <td className="wrap-cell">
-                      <div className="strong">{p.name}</div>
-                      {p.description && <div className="muted small">{p.description}</div>}
-                    </td>
-                    <td className="wrap-cell">
+          <ListState rows={policies.data} loading={policies.loading} empty={<EmptyState title="No policies">A policy grants actions (e.g. SchemaUpdate) to the groups and users it is attached to.</EmptyState>}>
+            {(rows) => (
+              <DataTable
+                label="Policies"
+                rows={rows}
+                rowKey={(p) => p.id}
+                columns={[
+                  { header: 'Name', className: 'wrap-cell', cell: (p) => <NameAndDescription name={p.name} description={p.description} /> },
+                  {
+                    header: 'Actions',
+                    className: 'wrap-cell',
+                    cell: (p) => (
                       <span className="badges">
                         {p.actions.map((a) => (
                           <Badge key={a} tone="good">
@@ -162,9 +136,14 @@ export function GroupsTab() {
                           </Badge>
                         ))}
                       </span>
-                    </td>
-                    <td className="wrap-cell small">
-                      {p.groupIds.length + p.userIds.length === 0 ? (
+                    ),
+                  },
+                  {
+                    header: 'Attached to',
+                    className: 'wrap-cell',
+                    cellClassName: 'small',
+                    cell: (p) =>
+                      p.groupIds.length + p.userIds.length === 0 ? (
                         <span className="muted">nothing yet</span>
                       ) : (
                         <>
@@ -172,21 +151,16 @@ export function GroupsTab() {
                           {p.groupIds.length > 0 && p.userIds.length > 0 && '; '}
                           {p.userIds.map((id) => usersById.get(id)?.email ?? `user ${id}`).join(', ')}
                         </>
-                      )}
-                    </td>
-                    <td className="actions-col">
-                      <button type="button" className="btn btn-ghost btn-small" onClick={() => setEditingPolicy(p)} aria-label={`Edit policy ${p.name}`}>
-                        Edit
-                      </button>
-                      <button type="button" className="btn btn-ghost btn-small danger-text" onClick={() => setDeletingPolicy(p)} aria-label={`Delete policy ${p.name}`}>
-                        Delete
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+                      ),
+                  },
+                ]}
+                actions={[
+                  { label: 'Edit', ariaLabel: (p) => `Edit policy ${p.name}`, onClick: setEditingPolicy },
+                  { label: 'Delete', ariaLabel: (p) => `Delete policy ${p.name}`, onClick: setDeletingPolicy, danger: true },
+                ]}
+              />
+            )}
+          </ListState>
         </div>
       </div>
 

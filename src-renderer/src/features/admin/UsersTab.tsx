@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { bulkUsers, deleteUser, listUsers, updateUser, type User } from '../../../../src-shared/api/identity';
 import { api, useSession } from '../../app/session';
 import { ConfirmDialog } from '../../lib/confirm';
-import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../lib/ui';
+import { CursorPager, DataTable, ListState } from '../../lib/DataTable';
+import { Badge, Button, EmptyState, ProblemBanner, Time } from '../../lib/ui';
 import { useAction } from '../../lib/useAction';
 import { useCursorPages } from '../../lib/useCursorPages';
 import { useDebounced } from '../../lib/useDebounced';
@@ -111,76 +112,52 @@ export function UsersTab() {
       )}
       <ProblemBanner error={pages.error} />
 
-      {pages.items === null ? (
-        pages.loading && <Spinner label="Loading users…" />
-      ) : items.length === 0 ? (
-        <EmptyState title={query ? `No user matches “${query}”` : 'No users'}>{query ? 'Try part of a name or an email address.' : null}</EmptyState>
-      ) : (
-        <table className="table table-hover" aria-label="Users">
-          <thead>
-            <tr>
-              <th className="check-col">
-                <input type="checkbox" aria-label="Select every user on this page" checked={allOnPage} onChange={(e) => togglePage(e.target.checked)} />
-              </th>
-              <th>Name</th>
-              <th>Email</th>
-              <th>Role</th>
-              <th>Policy overrides</th>
-              <th>Status</th>
-              <th>Created</th>
-              <th className="actions-col" aria-label="Actions" />
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((u) => (
-              <tr key={u.id} className={selected.has(u.id) ? 'selected' : undefined}>
-                <td className="check-col">
-                  <input type="checkbox" aria-label={`Select ${u.email}`} checked={selected.has(u.id)} onChange={(e) => toggle(u, e.target.checked)} />
-                </td>
-                <td className="strong">
-                  {u.name}
-                  {me?.id === u.id && <span className="muted"> (you)</span>}
-                </td>
-                <td>{u.email}</td>
-                <td>
-                  <Badge tone={u.role === 'admin' ? 'info' : 'neutral'}>{u.role}</Badge>
-                </td>
-                <td className="wrap-cell">
-                  {u.userPolicies.length === 0 ? (
-                    <span className="muted">—</span>
-                  ) : (
-                    <span className="badges">
-                      {u.userPolicies.map((p) => (
-                        <Badge key={p} tone={p.startsWith('-') ? 'bad' : 'good'}>
-                          {p.startsWith('-') ? `− ${p.slice(1)}` : `+ ${p}`}
-                        </Badge>
-                      ))}
-                    </span>
-                  )}
-                </td>
-                <td>{u.active ? <Badge tone="good">active</Badge> : <Badge tone="warn">inactive</Badge>}</td>
-                <td>
-                  <Time value={u.createdAt} />
-                </td>
-                <td className="actions-col">
-                  <button type="button" className="btn btn-ghost btn-small" onClick={() => setEditing(u)} aria-label={`Edit ${u.email}`}>
-                    Edit
-                  </button>
-                  <button type="button" className="btn btn-ghost btn-small" onClick={() => void setActive(u, !u.active)} aria-label={`${u.active ? 'Deactivate' : 'Activate'} ${u.email}`}>
-                    {u.active ? 'Deactivate' : 'Activate'}
-                  </button>
-                  <button type="button" className="btn btn-ghost btn-small danger-text" onClick={() => setDeleting([u])} aria-label={`Delete ${u.email}`}>
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ListState
+        rows={pages.items}
+        loading={pages.loading}
+        loadingLabel="Loading users…"
+        empty={<EmptyState title={query ? `No user matches “${query}”` : 'No users'}>{query ? 'Try part of a name or an email address.' : null}</EmptyState>}
+      >
+        {(rows) => (
+          <DataTable
+            label="Users"
+            className="table-hover"
+            rows={rows}
+            rowKey={(u) => u.id}
+            rowClassName={(u) => (selected.has(u.id) ? 'selected' : undefined)}
+            columns={[
+              {
+                header: <input type="checkbox" aria-label="Select every user on this page" checked={allOnPage} onChange={(e) => togglePage(e.target.checked)} />,
+                className: 'check-col',
+                cell: (u) => <input type="checkbox" aria-label={`Select ${u.email}`} checked={selected.has(u.id)} onChange={(e) => toggle(u, e.target.checked)} />,
+              },
+              {
+                header: 'Name',
+                cellClassName: 'strong',
+                cell: (u) => (
+                  <>
+                    {u.name}
+                    {me?.id === u.id && <span className="muted"> (you)</span>}
+                  </>
+                ),
+              },
+              { header: 'Email', cell: (u) => u.email },
+              { header: 'Role', cell: (u) => <Badge tone={u.role === 'admin' ? 'info' : 'neutral'}>{u.role}</Badge> },
+              { header: 'Policy overrides', className: 'wrap-cell', cell: (u) => <PolicyOverrides policies={u.userPolicies} /> },
+              { header: 'Status', cell: (u) => (u.active ? <Badge tone="good">active</Badge> : <Badge tone="warn">inactive</Badge>) },
+              { header: 'Created', cell: (u) => <Time value={u.createdAt} /> },
+            ]}
+            actions={[
+              { label: 'Edit', ariaLabel: (u) => `Edit ${u.email}`, onClick: setEditing },
+              { label: (u) => (u.active ? 'Deactivate' : 'Activate'), ariaLabel: (u) => `${u.active ? 'Deactivate' : 'Activate'} ${u.email}`, onClick: (u) => void setActive(u, !u.active) },
+              { label: 'Delete', ariaLabel: (u) => `Delete ${u.email}`, onClick: (u) => setDeleting([u]), danger: true },
+            ]}
+          />
+        )}
+      </ListState>
 
       {pages.items !== null && (pages.hasNext || pages.hasPrevious || items.length > 0) && (
-        <div className="pager" aria-label="Pages">
+        <CursorPager pages={pages} label="Pages">
           <label className="pager-size">
             Per page{' '}
             <select value={pageSize} onChange={(e) => setPageSize(Number(e.target.value))} aria-label="Users per page">
@@ -191,14 +168,7 @@ export function UsersTab() {
               ))}
             </select>
           </label>
-          <span>Page {pages.page}</span>
-          <Button className="btn-small" onClick={pages.previous} disabled={!pages.hasPrevious || pages.loading}>
-            ‹ Previous
-          </Button>
-          <Button className="btn-small" onClick={pages.next} disabled={!pages.hasNext || pages.loading}>
-            Next ›
-          </Button>
-        </div>
+        </CursorPager>
       )}
 
       <UserDialog
@@ -263,27 +233,32 @@ function BulkReportPanel({ report, onDismiss }: { report: BulkReport; onDismiss:
         </button>
       </div>
       {report.failed.length > 0 && (
-        <table className="table report-table" aria-label="Failed users">
-          <thead>
-            <tr>
-              <th>User</th>
-              <th>Code</th>
-              <th>Why</th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.failed.map((f) => (
-              <tr key={f.userId}>
-                <td>{f.label}</td>
-                <td>
-                  <code>{f.code}</code>
-                </td>
-                <td className="wrap-cell">{f.detail}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Failed users"
+          className="report-table"
+          rows={report.failed}
+          rowKey={(f) => f.userId}
+          columns={[
+            { header: 'User', cell: (f) => f.label },
+            { header: 'Code', cell: (f) => <code>{f.code}</code> },
+            { header: 'Why', className: 'wrap-cell', cell: (f) => f.detail },
+          ]}
+        />
       )}
     </div>
+  );
+}
+
+/** A user's own grants (+) and denials (−) on top of their role. */
+function PolicyOverrides({ policies }: { policies: readonly string[] }) {
+  if (policies.length === 0) return <span className="muted">—</span>;
+  return (
+    <span className="badges">
+      {policies.map((p) => (
+        <Badge key={p} tone={p.startsWith('-') ? 'bad' : 'good'}>
+          {p.startsWith('-') ? `− ${p.slice(1)}` : `+ ${p}`}
+        </Badge>
+      ))}
+    </span>
   );
 }

@@ -2,8 +2,9 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { ENV_VAR_NAME_PATTERN, listEnvVars, setEnvVars, type EnvVar } from '../../../../src-shared/api/deployments';
 import { api } from '../../app/session';
 import { errorFor, toShownError, type ShownError } from '../../lib/errors';
+import { DataTable, ListState, PanelHead } from '../../lib/DataTable';
 import { fetchAllPages } from '../../lib/paging';
-import { Badge, Button, Dialog, EmptyState, Field, ProblemBanner, Spinner, Time } from '../../lib/ui';
+import { Badge, Button, Dialog, EmptyState, Field, ProblemBanner, Time } from '../../lib/ui';
 import { useQuery } from '../../lib/useQuery';
 
 const NAME_RE = new RegExp(ENV_VAR_NAME_PATTERN);
@@ -68,60 +69,31 @@ export function EnvVarsTab({ deploymentId }: { deploymentId: number }) {
   return (
     <div className="two-col">
       <div className="panel">
-        <div className="panel-head">
-          <h2>Variables {vars && <span className="count">{vars.length}</span>}</h2>
+        <PanelHead title="Variables" count={vars?.length}>
           <Button className="btn-small" onClick={listed.reload} busy={listed.loading && vars !== null}>
             Refresh
           </Button>
-        </div>
+        </PanelHead>
         <ProblemBanner error={listed.error} />
-        {!vars ? (
-          listed.loading && <Spinner label="Loading env variables…" />
-        ) : vars.length === 0 ? (
-          <EmptyState title="No env variables">Set one with the form.</EmptyState>
-        ) : (
-          <table className="table" aria-label="Env variables">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Value</th>
-                <th>Updated</th>
-                <th className="actions-col" aria-label="Actions" />
-              </tr>
-            </thead>
-            <tbody>
-              {vars.map((v) => (
-                <tr key={v.name} className={draft.existing?.name === v.name ? 'selected' : undefined}>
-                  <td>
-                    <code className="strong">{v.name}</code>
-                  </td>
-                  <td className="value-cell">
-                    {v.isSecret ? (
-                      <span className="secret">
-                        <Badge tone="info">secret</Badge> <span className="muted">value hidden</span>
-                      </span>
-                    ) : v.value === '' ? (
-                      <span className="muted">(empty)</span>
-                    ) : (
-                      <code className="value">{v.value}</code>
-                    )}
-                  </td>
-                  <td>
-                    <Time value={v.updatedAt} />
-                  </td>
-                  <td className="actions-col">
-                    <button type="button" className="btn btn-ghost btn-small" onClick={() => edit(v)} aria-label={`Edit ${v.name}`}>
-                      Edit
-                    </button>
-                    <button type="button" className="btn btn-ghost btn-small danger-text" onClick={() => setDeleting(v)} aria-label={`Delete ${v.name}`}>
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ListState rows={vars} loading={listed.loading} loadingLabel="Loading env variables…" empty={<EmptyState title="No env variables">Set one with the form.</EmptyState>}>
+          {(rows) => (
+            <DataTable
+              label="Env variables"
+              rows={rows}
+              rowKey={(v) => v.name}
+              rowClassName={(v) => (draft.existing?.name === v.name ? 'selected' : undefined)}
+              columns={[
+                { header: 'Name', cell: (v) => <code className="strong">{v.name}</code> },
+                { header: 'Value', cellClassName: 'value-cell', cell: (v) => <EnvValue variable={v} /> },
+                { header: 'Updated', cell: (v) => <Time value={v.updatedAt} /> },
+              ]}
+              actions={[
+                { label: 'Edit', ariaLabel: (v) => `Edit ${v.name}`, onClick: edit },
+                { label: 'Delete', ariaLabel: (v) => `Delete ${v.name}`, onClick: setDeleting, danger: true },
+              ]}
+            />
+          )}
+        </ListState>
       </div>
 
       <form className="panel form side" onSubmit={save} noValidate aria-label="Set env variable">
@@ -238,4 +210,16 @@ function DeleteEnvVarDialog({
       <p>The deployment will no longer see this variable{variable?.isSecret ? '; its secret value is removed from the keychain' : ''}.</p>
     </Dialog>
   );
+}
+
+/** A secret's value never reaches the page; an empty value is said, not left blank. */
+function EnvValue({ variable: v }: { variable: EnvVar }) {
+  if (v.isSecret)
+    return (
+      <span className="secret">
+        <Badge tone="info">secret</Badge> <span className="muted">value hidden</span>
+      </span>
+    );
+  if (v.value === '') return <span className="muted">(empty)</span>;
+  return <code className="value">{v.value}</code>;
 }

@@ -12,6 +12,7 @@ import {
 } from '../../../../src-shared/api/environments';
 import { api } from '../../app/session';
 import { errorFor, withoutField } from '../../lib/errors';
+import { DataTable, ListState, SelectLink } from '../../lib/DataTable';
 import { fetchAllPages } from '../../lib/paging';
 import { OneTimeSecret } from '../../lib/secret';
 import { Badge, Button, EmptyState, Field, ProblemBanner, Spinner, Time } from '../../lib/ui';
@@ -55,42 +56,23 @@ export function EnvironmentsTab({ deploymentId, ddlEnabled }: { deploymentId: nu
             </Button>
           </div>
           <ProblemBanner error={environments.error} />
-          {!environments.data ? (
-            environments.loading && <Spinner />
-          ) : list.length === 0 ? (
-            <EmptyState title="No environments" />
-          ) : (
-            <table className="table table-hover" aria-label="Environment list">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Kind</th>
-                  <th>Branch</th>
-                  <th>Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((env) => (
-                  <tr key={env.id} className={`clickable ${selected?.id === env.id ? 'selected' : ''}`} onClick={() => setSelectedId(env.id)} aria-selected={selected?.id === env.id}>
-                    <td>
-                      <button type="button" className="link strong" onClick={() => setSelectedId(env.id)}>
-                        {env.name}
-                      </button>
-                    </td>
-                    <td>
-                      <Badge tone={KIND_TONES[env.kind]}>{env.kind}</Badge>
-                    </td>
-                    <td>
-                      <code>{env.branchName}</code>
-                    </td>
-                    <td>
-                      <Time value={env.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <ListState rows={environments.data ? list : null} loading={environments.loading} empty={<EmptyState title="No environments" />}>
+            {(rows) => (
+              <DataTable
+                label="Environment list"
+                className="table-hover"
+                rows={rows}
+                rowKey={(env) => env.id}
+                selection={{ isSelected: (env) => selected?.id === env.id, onSelect: (env) => setSelectedId(env.id) }}
+                columns={[
+                  { header: 'Name', cell: (env) => <SelectLink onSelect={() => setSelectedId(env.id)}>{env.name}</SelectLink> },
+                  { header: 'Kind', cell: (env) => <Badge tone={KIND_TONES[env.kind]}>{env.kind}</Badge> },
+                  { header: 'Branch', cell: (env) => <code>{env.branchName}</code> },
+                  { header: 'Created', cell: (env) => <Time value={env.createdAt} /> },
+                ]}
+              />
+            )}
+          </ListState>
         </section>
         {minted && <MintedReport minted={minted} onDismiss={() => setMinted(null)} />}
         {selected && <TokenList deploymentId={deploymentId} environment={selected} generation={tokensGeneration} />}
@@ -304,42 +286,36 @@ function TokenList({ deploymentId, environment, generation }: { deploymentId: nu
         </Button>
       </div>
       <ProblemBanner error={tokens.error} />
-      {!tokens.data ? (
-        tokens.loading && <Spinner />
-      ) : tokens.data.items.length === 0 ? (
-        <p className="muted no-margin">None. Tokens you mint appear here (never the token itself) until they expire.</p>
-      ) : (
-        <table className="table" aria-label="Live tokens">
-          <thead>
-            <tr>
-              <th className="num">ID</th>
-              <th>Purpose</th>
-              <th>Scopes</th>
-              <th>Context keys</th>
-              <th>Expires</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.data.items.map((t) => (
-              <tr key={t.id}>
-                <td className="num muted">{t.id}</td>
-                <td>{t.purpose}</td>
-                <td className="wrap-cell">
+      <ListState
+        rows={tokens.data?.items}
+        loading={tokens.loading}
+        empty={<p className="muted no-margin">None. Tokens you mint appear here (never the token itself) until they expire.</p>}
+      >
+        {(rows) => (
+          <DataTable
+            label="Live tokens"
+            rows={rows}
+            rowKey={(t) => t.id}
+            columns={[
+              { header: 'ID', className: 'num', cellClassName: 'muted', cell: (t) => t.id },
+              { header: 'Purpose', cell: (t) => t.purpose },
+              {
+                header: 'Scopes',
+                className: 'wrap-cell',
+                cell: (t) => (
                   <span className="badges">
                     {t.scopes.map((s) => (
                       <Badge key={s}>{s}</Badge>
                     ))}
                   </span>
-                </td>
-                <td className="wrap-cell small">{Object.keys(t.security_context).join(', ') || <span className="muted">—</span>}</td>
-                <td>
-                  <Time value={t.expires_at} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+                ),
+              },
+              { header: 'Context keys', className: 'wrap-cell', cellClassName: 'small', cell: (t) => Object.keys(t.security_context).join(', ') || <span className="muted">—</span> },
+              { header: 'Expires', cell: (t) => <Time value={t.expires_at} /> },
+            ]}
+          />
+        )}
+      </ListState>
     </section>
   );
 }

@@ -1,0 +1,189 @@
+import type { ReactNode } from 'react';
+import type { CursorPages } from './useCursorPages';
+import { Button, Spinner } from './ui';
+
+/**
+ * The one list table of the admin and deployment screens: a labelled `<table>`, its columns,
+ * and the row buttons (Edit, Delete …) that every list offers. Screens describe columns and
+ * actions; markup, class names and accessible names stay the same everywhere, so the e2e
+ * suite and keyboard users meet one table, not six variants of it.
+ */
+export interface Column<T> {
+  /** Header content; an empty header should still say what the column is (`label`). */
+  header: ReactNode;
+  /** Accessible name of a header without visible text (a checkbox column, an icon column). */
+  label?: string;
+  cell: (row: T) => ReactNode;
+  /** Classes of both the header and the cells (`num`, `wrap-cell`, `check-col` …). */
+  className?: string;
+  /** Classes of the cells only (`strong`, `value-cell` …). */
+  cellClassName?: string;
+}
+
+export interface RowAction<T> {
+  label: string | ((row: T) => string);
+  /** The button's accessible name, naming the row: “Delete group Sales”. */
+  ariaLabel: (row: T) => string;
+  onClick: (row: T) => void;
+  /** Destructive actions are drawn in the danger colour. */
+  danger?: boolean;
+  /** Rows this action does not apply to (the button is left out, not disabled). */
+  hidden?: (row: T) => boolean;
+  disabled?: (row: T) => boolean;
+}
+
+export function DataTable<T>({
+  label,
+  rows,
+  rowKey,
+  columns,
+  actions = [],
+  className,
+  rowClassName,
+  selection,
+}: {
+  label: string;
+  rows: readonly T[];
+  rowKey: (row: T) => string | number;
+  columns: readonly Column<T>[];
+  actions?: readonly RowAction<T>[];
+  /** Extra table classes (`table-hover`, a screen's own layout class). */
+  className?: string;
+  rowClassName?: (row: T) => string | undefined;
+  /** Master-detail lists: a click on a row selects it; the selected row is marked for sight and for screen readers. */
+  selection?: { isSelected: (row: T) => boolean; onSelect: (row: T) => void };
+}) {
+  return (
+    <table className={['table', className].filter(Boolean).join(' ')} aria-label={label}>
+      <thead>
+        <tr>
+          {columns.map((c, i) => (
+            <th key={i} className={c.className} aria-label={c.label}>
+              {c.header}
+            </th>
+          ))}
+          {actions.length > 0 && <th className="actions-col" aria-label="Actions" />}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr
+            key={rowKey(row)}
+            className={[selection && 'clickable', selection?.isSelected(row) && 'selected', rowClassName?.(row)].filter(Boolean).join(' ') || undefined}
+            onClick={selection ? () => selection.onSelect(row) : undefined}
+            aria-selected={selection ? selection.isSelected(row) : undefined}
+          >
+            {columns.map((c, i) => (
+              <td key={i} className={[c.className, c.cellClassName].filter(Boolean).join(' ') || undefined}>
+                {c.cell(row)}
+              </td>
+            ))}
+            {actions.length > 0 && (
+              <td className="actions-col">
+                <RowActions row={row} actions={actions} />
+              </td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The small ghost buttons at the end of a row; also usable outside a DataTable. */
+export function RowActions<T>({ row, actions }: { row: T; actions: readonly RowAction<T>[] }) {
+  return (
+    <>
+      {actions
+        .filter((a) => !a.hidden?.(row))
+        .map((a) => {
+          const text = typeof a.label === 'function' ? a.label(row) : a.label;
+          return (
+            <button
+              key={text}
+              type="button"
+              className={`btn btn-ghost btn-small${a.danger ? ' danger-text' : ''}`}
+              disabled={a.disabled?.(row)}
+              onClick={(event) => {
+                // A row may be clickable itself (it opens the item); the button must not do both.
+                event.stopPropagation();
+                a.onClick(row);
+              }}
+              aria-label={a.ariaLabel(row)}
+            >
+              {text}
+            </button>
+          );
+        })}
+    </>
+  );
+}
+
+/** The first cell of a selectable row: a button, so the row is reachable by keyboard. */
+export function SelectLink({ onSelect, children }: { onSelect: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className="link strong" onClick={onSelect}>
+      {children}
+    </button>
+  );
+}
+
+/**
+ * The three states of a loaded list in one place: still loading (a spinner, only while the
+ * first answer is awaited), loaded and empty (the screen's own explanation), loaded with rows.
+ */
+export function ListState<T>({
+  rows,
+  loading,
+  loadingLabel,
+  empty,
+  children,
+}: {
+  rows: readonly T[] | null | undefined;
+  loading: boolean;
+  loadingLabel?: string;
+  empty: ReactNode;
+  children: (rows: readonly T[]) => ReactNode;
+}) {
+  if (!rows) return loading ? <Spinner label={loadingLabel} /> : null;
+  if (rows.length === 0) return <>{empty}</>;
+  return <>{children(rows)}</>;
+}
+
+/** Title of a panel with the number of its items, and the panel's buttons on the right. */
+export function PanelHead({ title, count, children }: { title: string; count?: number | null; children?: ReactNode }) {
+  return (
+    <div className="panel-head">
+      <h2>
+        {title} {count !== undefined && count !== null && <span className="count">{count}</span>}
+      </h2>
+      {children}
+    </div>
+  );
+}
+
+/** Previous/Next over the pages of a cursor list; `children` go before the page number. */
+export function CursorPager({ pages, label, children }: { pages: Pick<CursorPages<unknown>, 'page' | 'hasNext' | 'hasPrevious' | 'next' | 'previous' | 'loading'>; label?: string; children?: ReactNode }) {
+  return (
+    <div className="pager" aria-label={label}>
+      {children}
+      <span>Page {pages.page}</span>
+      <Button className="btn-small" onClick={pages.previous} disabled={!pages.hasPrevious || pages.loading}>
+        ‹ Previous
+      </Button>
+      <Button className="btn-small" onClick={pages.next} disabled={!pages.hasNext || pages.loading}>
+        Next ›
+      </Button>
+    </div>
+  );
+}
+
+/** A name cell with its optional description beneath (groups, policies, embed groups …). */
+export function NameAndDescription({ name, description }: { name: ReactNode; description?: string | null }) {
+  return (
+    <>
+      <div className="strong">{name}</div>
+      {description && <div className="muted small">{description}</div>}
+    </>
+  );
+}
