@@ -31,6 +31,9 @@ async function dashboards(): Promise<{ name: string; draft: Widget[] | null; pub
   return { name: body.name, draft: body.dashboardDraft?.widgets ?? null, published: body.dashboardPublished?.widgets ?? null, draftTitle: body.dashboardDraft?.title ?? null };
 }
 
+/** Charts redraw (animated) after the window changes size: let them finish before a screenshot. */
+const settle = (page: Page) => page.waitForTimeout(1500);
+
 const positionOf = async (widget: Locator) => (await widget.getAttribute('data-position'))!.split(',').map(Number);
 
 /** Presses the pointer on `from`, moves it by whole grid cells, releases: a drag as a user makes it. */
@@ -178,6 +181,7 @@ describe('workbook and dashboard editing', () => {
     expect(byId.get('chart-2')).toMatchObject({ position: { x: 0, y: 3, w: 8, h: 6 }, config: { title: 'Orders by status', chartType: 'bar', query: { measures: ['orders.count'], dimensions: ['orders.status'] } } });
 
     await page.setViewportSize({ width: 1024, height: 768 });
+    await settle(page);
     await screenshot(page, 'workbook-editor-saved-1024');
     await page.setViewportSize({ width: 1600, height: 1000 });
 
@@ -203,6 +207,7 @@ describe('workbook and dashboard editing', () => {
     expect(placed).toEqual(['1 / 5 | 1 / 4', '1 / 9 | 4 / 10']);
     await screenshot(page, 'workbook-published-reloaded-1600');
     await page.setViewportSize({ width: 1024, height: 768 });
+    await settle(page);
     await screenshot(page, 'workbook-published-reloaded-1024');
   });
 
@@ -224,6 +229,38 @@ describe('workbook and dashboard editing', () => {
     await page.getByRole('link', { name: 'Done' }).click();
     await page.getByRole('link', { name: 'Promote…' }).first().click();
     await poll(() => page.url()).toContain(`/promotions/${deploymentId}/${workbookId}`);
+  });
+
+  it('a saved draft that differs from the published dashboard is published from the workbook page', async () => {
+    const { page } = e2e;
+    await page.goto(`${e2e.server.url}/workbooks/${deploymentId}/${workbookId}/edit`);
+    const grid = page.getByRole('list', { name: 'Dashboard layout' });
+    await grid.locator('[data-widget-id="chart-2"] .dash-widget-title').click();
+    await page.getByRole('region', { name: 'Widget settings' }).getByLabel('Chart type').selectOption('table');
+    await grid.getByRole('table', { name: 'Orders by status' }).waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Control+s');
+    await poll(() => page.locator('.wb-save-state').innerText()).toBe('draft saved');
+
+    // At 1024×768 the editor keeps its settings beside the grid and nothing sticks out of the window.
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const overflow = await page.evaluate(() => {
+      const main = document.querySelector('.main')!;
+      return { page: document.documentElement.scrollWidth - window.innerWidth, main: main.scrollWidth - main.clientWidth };
+    });
+    expect(overflow).toEqual({ page: 0, main: 0 });
+    const side = (await page.getByRole('region', { name: 'Widget settings' }).boundingBox())!;
+    const gridBox = (await grid.boundingBox())!;
+    expect(side.x).toBeGreaterThan(gridBox.x + gridBox.width);
+    await screenshot(page, 'workbook-editor-table-1024');
+    await page.setViewportSize({ width: 1600, height: 1000 });
+
+    await page.getByRole('link', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Publish draft' }).click();
+    const published = page.getByRole('list', { name: 'Published dashboard widgets' });
+    await published.getByRole('table', { name: 'Orders by status' }).waitFor({ timeout: 30_000 });
+    const after = await dashboards();
+    expect(after.published!.find((w) => w.id === 'chart-2')!.config.chartType).toBe('table');
+    await poll(() => page.getByRole('button', { name: 'Publish draft' }).count()).toBe(0);
   });
 
   it('no console errors', () => {

@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import { getWorkbook, type DashboardConfig, type WorkbookDetail } from '../../../../src-shared/api/workbooks';
+import { getWorkbook, publishWorkbookDashboard, type DashboardConfig, type WorkbookDetail } from '../../../../src-shared/api/workbooks';
 import type { Deployment } from '../../../../src-shared/api/deployments';
 import { navigate } from '../../app/router';
 import { api } from '../../app/session';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../lib/ui';
 import { useQuery } from '../../lib/useQuery';
+import { useAction } from '../../lib/useAction';
+import { isDirty } from './editing';
 import { DashboardGrid } from './DashboardGrid';
 import { columnsOf, gridMetrics } from './dashboard';
 import { deploymentLabel } from './data';
@@ -28,6 +30,15 @@ export function WorkbookView({
   const query = useQuery((signal) => api.call(getWorkbook, { params: { deploymentId, workbookId }, signal }), [deploymentId, workbookId], 'Loading the workbook');
   const workbook = query.data;
   const [renaming, setRenaming] = useState(false);
+  const publishing = useAction('Publishing the draft');
+  // A saved draft that differs from what is published can be published from here as it is.
+  const unpublished = Boolean(workbook?.dashboardDraft) && isDirty(workbook?.dashboardDraft ?? null, workbook?.dashboardPublished ?? null);
+  const publishDraft = async () => {
+    const done = await publishing.run(() => api.call(publishWorkbookDashboard, { params: { deploymentId, workbookId } }));
+    if (!done) return;
+    navigate(workbookPath(deploymentId, workbookId, 'published'), { replace: true });
+    query.reload();
+  };
   const shown: DashboardVersion = version ?? (workbook && !workbook.dashboardPublished && workbook.dashboardDraft ? 'draft' : 'published');
   const config = workbook ? (shown === 'draft' ? workbook.dashboardDraft : workbook.dashboardPublished) : null;
 
@@ -41,6 +52,7 @@ export function WorkbookView({
         <span>{workbook?.name ?? `#${workbookId}`}</span>
       </nav>
       <ProblemBanner error={query.error} />
+      <ProblemBanner error={publishing.error} onDismiss={() => publishing.setError(null)} />
       {!workbook ? (
         query.loading && <Spinner label="Loading the workbook…" />
       ) : (
@@ -54,6 +66,11 @@ export function WorkbookView({
                 Refresh
               </Button>
               {workbook.canManage && <Button onClick={() => setRenaming(true)}>Rename…</Button>}
+              {workbook.canManage && unpublished && (
+                <Button busy={publishing.busy} onClick={() => void publishDraft()} title="Publish the saved draft">
+                  Publish draft
+                </Button>
+              )}
               {workbook.canManage && (workbook.dashboardDraft || workbook.dashboardPublished) && (workbook.dashboardDraft ?? workbook.dashboardPublished)?.kind !== 'APP' && (
                 <AppLink to={editPath(deploymentId, workbookId)} className="btn btn-default">
                   Edit dashboard
