@@ -105,4 +105,18 @@ export const downloadDashboardExport = defineRoute({
   response: Type.String({ format: 'binary', description: 'PNG or PDF bytes; Content-Type says which' }),
 });
 
-export const dashboardExportsRoutes = { startDashboardExport, getDashboardExport, downloadDashboardExport };
+export const cancelDashboardExport = defineRoute({
+  method: 'DELETE',
+  path: `${D}/dashboard-exports/{jobId}`,
+  operationId: 'cancelDashboardExport',
+  tag: TAG,
+  summary: 'Request cancellation of a dashboard export (202)',
+  description:
+    'Visible to who requested it and to admins. A queued export ends CANCELLED at once; a running one stops between widget queries ' +
+    'or while rendering, ends CANCELLED and leaves no file. An export that already ended is returned unchanged.',
+  params: JobParams,
+  status: 202,
+  response: DashboardExport,
+});
+
+export const dashboardExportsRoutes = { startDashboardExport, getDashboardExport, downloadDashboardExport, cancelDashboardExport };

@@ -1,5 +1,6 @@
 import { rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import {
   CONTENT_TYPES,
   DashboardExportErrorCodes as Codes,
@@ -192,6 +193,13 @@ function requireExport(ctx: ServiceContext, deploymentId: number, jobId: string,
 export const getExport = (ctx: ServiceContext, deploymentId: number, jobId: string, principal: Principal): DashboardExport =>
   toExport(ctx, requireExport(ctx, deploymentId, jobId, principal));
 
+/** Asks a queued or running export to stop (an ended one is returned as it is). */
+export function cancelExport(ctx: ServiceContext, deploymentId: number, jobId: string, principal: Principal): DashboardExport {
+  const row = requireExport(ctx, deploymentId, jobId, principal);
+  getJobRunner(ctx).requestCancel(row.job_id);
+  return toExport(ctx, row);
+}
+
 /** The file to stream, once rendered. */
 export function exportFile(ctx: ServiceContext, deploymentId: number, jobId: string, principal: Principal): { path: string; size: number; contentType: string; fileName: string } {
   const row = requireExport(ctx, deploymentId, jobId, principal);
@@ -208,14 +216,24 @@ export function exportFile(ctx: ServiceContext, deploymentId: number, jobId: str
  * Each top-level CHART widget's query, run on the deploy branch as the user the dashboard is
  * rendered as (their access policies apply), one at a time; a failure is kept as its reason.
  */
-async function widgetData(ctx: ServiceContext, deploymentId: number, userId: number | null, dashboard: DashboardConfig, signal: AbortSignal): Promise<Record<string, WidgetQueryOutcome>> {
+async function widgetData(
+  ctx: ServiceContext,
+  deploymentId: number,
+  userId: number | null,
+  dashboard: DashboardConfig,
+  signal: AbortSignal,
+  progress: JobContext['progress'],
+): Promise<Record<string, WidgetQueryOutcome>> {
   const out: Record<string, WidgetQueryOutcome> = {};
   const principal = userId === null ? null : principalOfUser(ctx, userId);
-  for (const widget of dashboard.widgets ?? []) {
+  const queries = (dashboard.widgets ?? []).flatMap((widget) => {
     const query = widgetQueryOf(widget);
-    if (!query) continue;
+    return query ? [{ id: widget.id, query }] : [];
+  });
+  for (const [index, { id, query }] of queries.entries()) {
     signal.throwIfAborted();
-    out[widget.id] = principal ? await runWidgetQuery(ctx, deploymentId, principal, query, signal) : { ok: false, message: 'the export has no user to run its queries as.' };
+    progress(`querying widget ${index + 1} of ${queries.length}`, 10 + Math.floor((30 * index) / queries.length));
+    out[id] = principal ? await runWidgetQuery(ctx, deploymentId, principal, query, signal) : { ok: false, message: 'the export has no user to run its queries as.' };
   }
   return out;
 }
@@ -224,18 +242,31 @@ async function widgetData(ctx: ServiceContext, deploymentId: number, userId: num
 export async function runExport(ctx: ServiceContext, job: Job<ExportJobInputs>, jobCtx: JobContext): Promise<ExportJobResult> {
   const i = job.inputs;
   jobCtx.progress('querying', 10);
-  const data = await widgetData(ctx, job.deploymentId!, i.renderAsUserId, i.dashboard, jobCtx.signal);
+  const data = await widgetData(ctx, job.deploymentId!, i.renderAsUserId, i.dashboard, jobCtx.signal, (stage, percent) => jobCtx.progress(stage, percent));
   jobCtx.progress('rendering', 40);
-  // Rendered and written on a compute thread; a cancel stops it there.
-  const path = join(exportsDir(ctx, job.deploymentId!), `${job.id}.${i.format}`);
-  const file = await runCompute(
+  // Rendered on a compute thread (a cancel stops it there); written here only if not cancelled.
+  const rendered = await runCompute(
     ctx,
     'renderExportFile',
-    { dashboard: i.dashboard, format: i.format, name: i.name, width: i.width, createdAt: job.createdAt, path, data },
+    { dashboard: i.dashboard, format: i.format, name: i.name, width: i.width, createdAt: job.createdAt, data },
     { signal: jobCtx.signal },
   );
+  jobCtx.signal.throwIfAborted();
   jobCtx.progress('writing', 80);
-  ctx.db.transaction(() => ctx.db.prepare('UPDATE dashboard_exports SET file_path = ?, size = ? WHERE job_id = ?').run(path, file.size, job.id))();
+  const path = join(exportsDir(ctx, job.deploymentId!), `${job.id}.${i.format}`);
+  const file: ExportJobResult = { size: rendered.bytes.byteLength, sha256: rendered.sha256 };
+  try {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await writeFile(`${path}.tmp`, rendered.bytes, { mode: 0o600 });
+    jobCtx.signal.throwIfAborted();
+    await rename(`${path}.tmp`, path);
+    ctx.db.transaction(() => ctx.db.prepare('UPDATE dashboard_exports SET file_path = ?, size = ? WHERE job_id = ?').run(path, file.size, job.id))();
+  } catch (error) {
+    // Cancelled (or failed) while writing: the export has no file unless it completes.
+    rmSync(`${path}.tmp`, { force: true });
+    rmSync(path, { force: true });
+    throw error;
+  }
   jobCtx.log(`rendered ${i.format.toUpperCase()} of ${file.size} bytes`);
   return file;
 }

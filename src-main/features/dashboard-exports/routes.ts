@@ -6,7 +6,7 @@ import type { Principal } from '../../http/auth';
 import { REPLY_SENT, type Api, type ReplySent, type RouteOptions } from '../../http/route';
 import { getJobRunner } from '../../platform/jobs';
 import { onDeploymentDeleted } from '../deployments';
-import { EXPORT_KIND, exportFile, exportsDir, getExport, removeExportFile, runExport, startExport, type ExportJobInputs, type ExportJobResult } from './exports';
+import { cancelExport, EXPORT_KIND, exportFile, exportsDir, getExport, removeExportFile, runExport, startExport, type ExportJobInputs, type ExportJobResult } from './exports';
 import { DEPLOYMENT_READ_CREDENTIALS, DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
 
 interface Args<D> {
@@ -41,6 +41,7 @@ export function registerDashboardExportRoutes(api: Api): void {
 
   route(contract.startDashboardExport, ({ params, body, principal }) => startExport(ctx, params.deploymentId, principal, body));
   route(contract.getDashboardExport, ({ params, principal }) => getExport(ctx, params.deploymentId, params.jobId, principal));
+  route(contract.cancelDashboardExport, ({ params, principal }) => cancelExport(ctx, params.deploymentId, params.jobId, principal));
   route(contract.downloadDashboardExport, ({ params, principal, reply }) => {
     const file = exportFile(ctx, params.deploymentId, params.jobId, principal);
     reply
