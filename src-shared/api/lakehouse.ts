@@ -61,6 +61,7 @@ export const LakehouseErrorCodes = {
   INVALID_CONFIGURATION: 'LAKEHOUSE_INVALID_CONFIGURATION',
   TARGET_NAME_CONFLICT: 'LAKEHOUSE_TARGET_NAME_CONFLICT',
   TARGET_REQUIRED: 'LAKEHOUSE_TARGET_REQUIRED',
+  VIEW_OF_OTHER_DATA_SOURCE: 'LAKEHOUSE_VIEW_OF_OTHER_DATA_SOURCE',
   RUN_ACTIVE: 'LAKEHOUSE_RUN_ACTIVE',
   RUN_NOT_FOUND: 'LAKEHOUSE_RUN_NOT_FOUND',
   PREVIEW_NOT_FOUND: 'LAKEHOUSE_PREVIEW_NOT_FOUND',
@@ -126,6 +127,12 @@ export function checkNamePattern(pattern: string): NamePatternCheck {
 }
 
 // ---- settings ----------------------------------------------------------------------------------------
+
+/** The scope rule, stated on every operation that resolves a scope. */
+const SCOPE_RULE =
+  'The scope holds only views whose cubes use this data source: `all` and `pattern` never include a view of another data source ' +
+  '(nor count it toward the 128-view limit); a `selected` view of another data source is planned and blocked with ' +
+  '`MODEL_PUBLISH_OTHER_DATA_SOURCE`, and saving settings that select one is refused with 422 `LAKEHOUSE_VIEW_OF_OTHER_DATA_SOURCE`.';
 
 const ObjectName = (description: string) => Type.String({ minLength: 1, maxLength: 255, description });
 
@@ -370,7 +377,8 @@ export const putLakehouseMetricViewIntegration = defineRoute({
   summary: 'Create or update the publication settings of a lakehouse data source',
   description:
     'Needs SchemaUpdate. `expectedConfigurationVersion` is 0 to create, else the current version; a stale version is refused with 409 ' +
-    '`LAKEHOUSE_CONFIGURATION_VERSION_CONFLICT` and nothing changes.',
+    '`LAKEHOUSE_CONFIGURATION_VERSION_CONFLICT` and nothing changes. ' +
+    SCOPE_RULE,
   params: IntegrationParams,
   body: Type.Object(
     {
@@ -402,7 +410,7 @@ export const startLakehouseMetricViewSync = defineRoute({
   operationId: 'startLakehouseMetricViewSync',
   tag: TAG,
   summary: 'Start a publication run',
-  description: 'Reads the latest successful deployed build. 409 `LAKEHOUSE_RUN_ACTIVE` while another run is active. Needs SchemaUpdate.',
+  description: `Reads the latest successful deployed build. 409 \`LAKEHOUSE_RUN_ACTIVE\` while another run is active. Needs SchemaUpdate. ${SCOPE_RULE}`,
   params: IntegrationParams,
   body: StartRunInput,
   status: 202,
@@ -454,7 +462,7 @@ export const startLakehouseMetricViewPreview = defineRoute({
   operationId: 'startLakehouseMetricViewPreview',
   tag: TAG,
   summary: 'Start a preview of what a run would publish',
-  description: 'Needs SchemaRead or SchemaUpdate. Request and result are kept at most 7 days.',
+  description: `Needs SchemaRead or SchemaUpdate. Request and result are kept at most 7 days. ${SCOPE_RULE}`,
   params: DeploymentParams,
   body: StartPreviewInput,
   status: 202,

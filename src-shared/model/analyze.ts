@@ -33,6 +33,11 @@ export interface LakehousePublishAnalysis {
 export interface LakehouseOptions {
   /** The target data source has a catalog setting, so two-part `schema.table` sources can be qualified. */
   catalogConfigured?: boolean;
+  /**
+   * The lakehouse data source the view would be published to. A view none of whose cubes use it
+   * belongs to another data source and is blocked (`MODEL_PUBLISH_OTHER_DATA_SOURCE`).
+   */
+  dataSource?: string;
 }
 
 const PUSHABLE_MEASURE_TYPES = new Set(['count', 'count_distinct', 'sum', 'avg', 'min', 'max']);
@@ -94,6 +99,28 @@ function scopeOf(view: CompiledView, lookup: ModelLookup): Scope {
     }
   }
   return { view, cubes: [...cubes.values()], edges: [...edges.values()], pathEdges, cyclic };
+}
+
+/** The data sources of a view's cubes; a view that joins no cube is on `default`, where the platform places it. */
+function dataSourcesOf(scope: Scope): string[] {
+  const sources = [...new Set(scope.cubes.map((c) => c.dataSource))];
+  return sources.length > 0 ? sources : ['default'];
+}
+
+/** Data source names are matched without regard to case, as the service matches them in its URLs. */
+export function usesDataSource(sources: string[], dataSource: string): boolean {
+  const wanted = dataSource.toLowerCase();
+  return sources.some((s) => s.toLowerCase() === wanted);
+}
+
+/**
+ * The data sources a view reads through its cubes (usually one). A lakehouse publication's scope
+ * holds only the views on its own data source.
+ */
+export function viewDataSources(model: CompiledModel, viewName: string): string[] {
+  const lookup = lookupOf(model);
+  const view = lookup.view(viewName);
+  return view ? dataSourcesOf(scopeOf(view, lookup)) : [];
 }
 
 function sourceMeasure(member: ViewMember, view: CompiledView, lookup: ModelLookup): Measure | undefined {
@@ -274,7 +301,10 @@ export function analyzeLakehousePublishWith(lookup: ModelLookup, viewName: strin
   }
 
   // Rule 6: one data source, one root, qualified sources.
-  const sources = [...new Set(scope.cubes.map((c) => c.dataSource))];
+  const sources = dataSourcesOf(scope);
+  if (opts.dataSource !== undefined && !usesDataSource(sources, opts.dataSource)) {
+    block(C.PUBLISH_OTHER_DATA_SOURCE, `its cubes use data source ${sources.map((s) => `'${s}'`).join(', ')}, not '${opts.dataSource}' that this publication writes to`, view.loc);
+  }
   if (sources.length > 1) block(C.PUBLISH_MIXED_DATA_SOURCES, `its cubes use several data sources (${sources.join(', ')})`, view.loc);
   if (view.joinPaths.length > 0 && !view.root) {
     block(C.PUBLISH_AMBIGUOUS_ROOT, `its join paths start from different cubes (${[...new Set(view.joinPaths.map((p) => p[0]))].join(', ')}); a metric view needs one root`, view.loc);

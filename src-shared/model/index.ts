@@ -2,7 +2,7 @@
 
 export { compileModel, createIncrementalCompiler } from './compiler';
 export type { IncrementalCompiler } from './compiler';
-export { analyzeWarehousePush, analyzeLakehousePublish, analyzeWarehousePushWith, analyzeLakehousePublishWith, lookupOf } from './analyze';
+export { analyzeWarehousePush, analyzeLakehousePublish, analyzeWarehousePushWith, analyzeLakehousePublishWith, lookupOf, usesDataSource, viewDataSources } from './analyze';
 export type { LakehouseOptions, LakehousePublishAnalysis, ModelLookup, SkippedFeature, WarehousePushAnalysis } from './analyze';
 export { DiagnosticCodes } from './codes';
 export type { DiagnosticCode } from './codes';

@@ -151,7 +151,7 @@ describe('drydock API commands', { timeout: 120_000 }, () => {
     expect(missing.stderr).toMatch(/^JOB_NOT_FOUND: /);
   });
 
-  it('push --all pushes every view of the branch', async () => {
+  it('push --all pushes every view of the branch on a warehouse data source (not the lakehouse view order_trends)', async () => {
     // The sample's orders_overview uses measures a semantic view cannot hold; make it a simple one.
     const simple = 'views:\n  - name: orders_overview\n    cubes:\n      - join_path: orders\n        includes: [status, count]\n';
     bCommit = await deployFiles(api, b, { 'model/views/orders_overview.yml': simple });
@@ -164,20 +164,26 @@ describe('drydock API commands', { timeout: 120_000 }, () => {
   it('publish runs a lakehouse publication: exit 0 when every view published, 1 with PUBLICATION_PARTIAL otherwise', async () => {
     const build = await waitForBuildOf(api, b, bCommit);
     expect(build.buildStatus, build.detail).toBe('succeeded');
-    await saveSettings(api, b, { enabled: true, selectionMode: 'selected', selectedViews: ['product_sales'], targetCatalog: 'main', targetSchema: 'default', targetNamePrefix: 'cli_' });
+    // order_trends is the sample's view on the lakehouse data source `lake`.
+    await saveSettings(api, b, { enabled: true, selectionMode: 'selected', selectedViews: ['order_trends'], targetCatalog: 'main', targetSchema: 'default', targetNamePrefix: 'cli_' });
     const preview = await drydock('publish', '--preview', '-d', 'cli-b', '--json');
     expect(preview.status, preview.stderr).toBe(0);
-    expect(jsonOf(preview).result.views).toEqual([expect.objectContaining({ viewName: 'product_sales', target: 'main.default.cli_product_sales', action: 'create' })]);
+    expect(jsonOf(preview).result.views).toEqual([expect.objectContaining({ viewName: 'order_trends', target: 'main.default.cli_order_trends', action: 'create' })]);
     const run = await drydock('publish', '-d', 'cli-b', '--json');
     expect(run.status, run.stderr).toBe(0);
-    expect(jsonOf(run)).toMatchObject({ job: { kind: 'publish', status: 'COMPLETED', dataSourceName: 'lake' }, result: { views: [{ viewName: 'product_sales', outcome: 'created' }] } });
-    // customer_directory has access policies, which a metric view cannot carry.
+    expect(jsonOf(run)).toMatchObject({ job: { kind: 'publish', status: 'COMPLETED', dataSourceName: 'lake' }, result: { views: [{ viewName: 'order_trends', outcome: 'created' }] } });
+    // A second lakehouse view with an access policy, which a metric view cannot carry.
+    const restricted = 'views:\n  - name: restricted_trends\n    cubes:\n      - join_path: order_history\n        includes: [status, count]\n    access_policy:\n      - group: analysts\n        member_level:\n          includes: "*"\n';
+    bCommit = await deployFiles(api, b, { 'model/views/restricted_trends.yml': restricted });
+    expect((await waitForBuildOf(api, b, bCommit)).buildStatus).toBe('succeeded');
+    // `all` holds only the views on `lake`: the sample's warehouse views are not in it.
     await saveSettings(api, b, { enabled: true, selectionMode: 'all', targetCatalog: 'main', targetSchema: 'default', targetNamePrefix: 'cli_' });
     const partial = await drydock('publish', '-d', 'cli-b');
     expect(partial.status).toBe(1);
-    expect(partial.stdout).toMatch(/\ncustomer_directory\s+main\.default\.cli_customer_directory\s+blocked\s+MODEL_PUBLISH_ACCESS_POLICY\n/);
-    expect(partial.stdout).toMatch(/\nproduct_sales\s+main\.default\.cli_product_sales\s+unchanged\s+-\n/);
-    expect(partial.stderr).toMatch(/PUBLICATION_PARTIAL: [12] of 3 views did not publish\./);
+    expect(partial.stdout).toMatch(/\nrestricted_trends\s+main\.default\.cli_restricted_trends\s+blocked\s+MODEL_PUBLISH_ACCESS_POLICY\n/);
+    expect(partial.stdout).toMatch(/\norder_trends\s+main\.default\.cli_order_trends\s+unchanged\s+-\n/);
+    expect(partial.stdout).not.toMatch(/product_sales|customer_directory|orders_overview/);
+    expect(partial.stderr).toMatch(/PUBLICATION_PARTIAL: 1 of 2 views did not publish\./);
   });
 
   it('load-table prints the inferred columns and imports every row; a bad file exits 1 with its code and imports nothing', async () => {

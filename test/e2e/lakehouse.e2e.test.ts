@@ -4,7 +4,8 @@ import { screenshot, startE2E, type E2E } from './support';
 /**
  * Lakehouse metric view publication on the Syncs screen against a real `drydock serve`: a new
  * deployment holds the sample project and a lakehouse data source `lake` on the local
- * Databricks emulator.
+ * Databricks emulator. The sample's view on `lake` is `order_trends`; its warehouse views are
+ * outside the lakehouse's scope.
  */
 
 interface SettingsBody {
@@ -17,7 +18,7 @@ interface RunBody {
   views: { viewName: string; outcome: string; reasons: { code: string; message: string }[] }[];
 }
 
-const VIEW = 'product_sales';
+const VIEW = 'order_trends';
 const RUN_TIMEOUT = 30_000;
 
 let e2e: E2E;
@@ -70,12 +71,15 @@ describe('Syncs screen: lakehouse metric view publication in a real browser', ()
     await expect(form.getByLabel('Catalog').inputValue()).resolves.toBe('main');
     await form.getByLabel('Schema').fill('default');
     await form.getByRole('radio', { name: /Selected views/ }).check();
+    // Only the views on `lake` are offered: the sample's warehouse views are not.
     await form.getByRole('checkbox', { name: VIEW, exact: true }).check();
+    await expect(form.getByRole('checkbox', { name: 'product_sales', exact: true }).count()).resolves.toBe(0);
     // Pattern mode validates inline with the service's grammar.
     await form.getByRole('radio', { name: /Views matching a pattern/ }).check();
-    await form.getByLabel('Name pattern').fill('product.*sales.*');
+    await form.getByLabel('Name pattern').fill('order.*trend.*');
     await form.getByText(/A second "\.\*"/).waitFor();
-    await form.getByLabel('Name pattern').fill('^product_');
+    // `^order` also names the warehouse view orders_overview, which is not on this data source.
+    await form.getByLabel('Name pattern').fill('^order');
     await form.getByText(/Matches 1:/).waitFor();
     await form.getByRole('radio', { name: /Selected views/ }).check();
     await form.getByLabel('Deletion policy').selectOption('delete-managed');
@@ -139,7 +143,7 @@ describe('Syncs screen: lakehouse metric view publication in a real browser', ()
     const table = page.getByRole('table', { name: 'Previewed views' });
     await table.waitFor({ timeout: RUN_TIMEOUT });
     const row = table.getByRole('row').filter({ hasText: VIEW }).first();
-    await expect(row.textContent()).resolves.toMatch(/main\.default\.product_sales/);
+    await expect(row.textContent()).resolves.toMatch(/main\.default\.order_trends/);
     await expect(row.textContent()).resolves.toMatch(/create/);
     const yaml = page.locator(`[aria-label="Metric view YAML of ${VIEW}"] .view-lines`);
     await yaml.waitFor();
@@ -171,7 +175,7 @@ describe('Syncs screen: lakehouse metric view publication in a real browser', ()
     const file = await api<{ content: string }>('GET', `${B()}/data-model/files?branchName=${encodeURIComponent(branch)}&path=${encodeURIComponent(path)}`);
     const content = `${file.content.trimEnd()}\n\n    access_policy:\n      - group: analysts\n        member_level:\n          includes: "*"\n`;
     await api('PUT', `${B()}/data-model/files?branchName=${encodeURIComponent(branch)}`, { files: [{ path, content }] });
-    await api('POST', `${B()}/commit`, { branchName: branch, message: 'Restrict product_sales to analysts' });
+    await api('POST', `${B()}/commit`, { branchName: branch, message: 'Restrict order_trends to analysts' });
     const merged = await api<{ commit: string }>('POST', `${B()}/merge-to-default`, { branchName: branch });
     // Wait for the deploy branch's build of the merge commit to succeed.
     await expect

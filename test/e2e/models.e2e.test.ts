@@ -76,7 +76,7 @@ describe('Models screen in a real browser', () => {
     await editor(page).getByText('ecommerce.orders').first().waitFor();
     await page.getByText('Read-only — enter dev mode to edit').waitFor();
     // The compiler worker checked the branch: the sample has no errors, and the push/publish analyzers warn.
-    await problems(page).getByText(/^\s*8 files · [\d.]+ ms$/).waitFor();
+    await problems(page).getByText(/^\s*10 files · [\d.]+ ms$/).waitFor();
     await expect(errorRows(page).count()).resolves.toBe(0);
     await problems(page).getByText('Warehouse push').first().waitFor();
     await problems(page).getByText('Lakehouse publish').first().waitFor();

@@ -8,9 +8,13 @@ import type { TestService } from './service';
 /** What the HTTP-only helpers need: an in-process test service, or a `drydock serve` process (test/support/cli.ts). */
 export type ApiCaller = Pick<TestService, 'call'>;
 
-/** Orders over the emulator's seeded `main.default` tables (`default.x` + the data source catalog `main`). */
+/**
+ * Orders over the lakehouse emulator's seeded `main.default` tables (`default.x` + the data source
+ * catalog `main`), on the lakehouse data source `lake`: only views of its cubes are in its scope.
+ */
 export const ORDERS_CUBE = `cubes:
   - name: orders
+    data_source: lake
     sql_table: default.orders
     title: Orders
     description: One row per order
@@ -46,6 +50,7 @@ export const ORDERS_CUBE = `cubes:
 
 export const CUSTOMERS_CUBE = `cubes:
   - name: customers
+    data_source: lake
     sql_table: default.customers
     joins:
       - name: orders

@@ -1,7 +1,8 @@
 // `drydock push VIEW… --schema S`: a warehouse semantic view push job.
 import { dataModelRoutes, type FileContent, type FileList } from '../../../src-shared/api/data-model';
 import { warehouseSyncRoutes, type PushResult } from '../../../src-shared/api/warehouse-sync';
-import { compileModel, isModelSourcePath, type ModelFile } from '../../../src-shared/model';
+import { deploymentsRoutes } from '../../../src-shared/api/deployments';
+import { compileModel, isModelSourcePath, viewDataSources, type ModelFile } from '../../../src-shared/model';
 import type { ConnectionOptions } from '../api/connection';
 import { getJobResult } from '../api/jobs';
 import { listAll } from '../api/resolve';
@@ -18,9 +19,14 @@ export interface PushOptions extends ConnectionOptions {
   idempotencyKey?: string;
 }
 
-/** Views of a branch, compiled here from its model files (the API has no list of views). */
+/**
+ * Views of a branch on the deployment's warehouse data sources, compiled here from its model files
+ * (the API has no list of views). Views of a lakehouse data source are published, not pushed.
+ */
 async function viewsOfBranch(ctx: CommandContext, deploymentId: number, branch: string | undefined): Promise<string[]> {
   const params = { deploymentId };
+  const settings = await ctx.conn.client.call(deploymentsRoutes.getDeploymentSettings, { params });
+  const warehouses = new Set(settings.dataSources.filter((d) => d.kind === 'warehouse').map((d) => d.name.toLowerCase()));
   const branchQuery = branch ? { branchName: branch } : {};
   const listing = await listAll(
     async (after) =>
@@ -36,7 +42,10 @@ async function viewsOfBranch(ctx: CommandContext, deploymentId: number, branch: 
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));
-  return Object.keys(compileModel(files).model.views).sort();
+  const { model } = compileModel(files);
+  return Object.keys(model.views)
+    .filter((view) => viewDataSources(model, view).every((ds) => warehouses.has(ds.toLowerCase())))
+    .sort();
 }
 
 export default async function push(options: PushOptions, views: string[] = []): Promise<number> {
@@ -48,7 +57,7 @@ export default async function push(options: PushOptions, views: string[] = []): 
   if (options.all) {
     ctx.progress.update('Reading the views of the branch…');
     viewNames = await viewsOfBranch(ctx, deployment.id, options.branch).finally(() => ctx.progress.stop());
-    if (viewNames.length === 0) throw new CliError('NO_VIEWS', `The branch ${options.branch ?? deployment.deployBranch} has no views to push.`);
+    if (viewNames.length === 0) throw new CliError('NO_VIEWS', `The branch ${options.branch ?? deployment.deployBranch} has no views on a warehouse data source to push.`);
   }
   const started = await conn.client.call(warehouseSyncRoutes.startWarehouseSemanticViewSync, {
     params: { deploymentId: deployment.id },

@@ -57,6 +57,7 @@ export const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
   [C.PUBLISH_UNFLATTENED_EXTENDS]: 'Publish: extends could not be flattened',
   [C.PUBLISH_ACCESS_POLICY]: 'Publish: access policies are not carried over',
   [C.PUBLISH_MIXED_DATA_SOURCES]: 'Publish: the view mixes data sources',
+  [C.PUBLISH_OTHER_DATA_SOURCE]: 'Publish: the view is on another data source',
   [C.PUBLISH_AMBIGUOUS_ROOT]: 'Publish: the view has no single root cube',
   [C.PUBLISH_CATALOG_REQUIRED]: 'Publish: the data source needs a catalog',
   [C.PUBLISH_UNSUPPORTED]: 'Publish: a feature has no metric view equivalent',

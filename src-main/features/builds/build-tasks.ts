@@ -49,8 +49,3 @@ export function snapshotModel(file: string): CompiledModel {
   models.set(file, model);
   return model;
 }
-
-/** Names and visibility of a snapshot's views (what a publication scope is resolved against). */
-export function snapshotViews(input: { file: string }): { name: string; public: boolean }[] {
-  return Object.values(snapshotModel(input.file).views).map((view) => ({ name: view.name, public: view.public }));
-}

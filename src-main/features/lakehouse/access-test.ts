@@ -81,6 +81,7 @@ export async function runAccessTest(
   let known = false;
   if (build?.status === 'succeeded') {
     const found = await sourcesFromBuild(ctx, build.id, {
+      dataSource: ds.name,
       catalog: ds.catalog,
       scope: saved ?? { selectionMode: 'all' },
       settings: { targetCatalog, targetSchema, ...(saved ?? {}) },

@@ -3,23 +3,31 @@
 // generate on the HTTP thread. Runs on a compute thread (workers/compute-worker.ts).
 import { snapshotModel } from '../builds/build-tasks';
 import { isQuery, joinSources, planView, type TargetSettings, type ViewPlan } from './plan';
-import { resolveScope, type ResolvedScope, type ScopeInput } from './scope';
+import { resolveScope, scopeModelOf, scopeViewsOf, type ResolvedScope, type ScopeInput, type ScopeView } from './scope';
 
 export interface PlanPublicationInput {
   /** The deployed build's snapshot file. */
   snapshotFile: string;
+  /** The lakehouse data source published to: its scope holds only the views on it. */
+  dataSource: string;
   /** The data source's catalog setting. */
   catalog: string | null;
   scope: ScopeInput;
   settings: TargetSettings;
 }
 
+/** Names, visibility and data sources of a snapshot's views (what a publication scope is resolved against). */
+export function snapshotViews(input: { file: string }): ScopeView[] {
+  return scopeViewsOf(snapshotModel(input.file));
+}
+
 /** The views a scope resolves to and, unless there are too many, the plan of each. */
 export function planPublication(input: PlanPublicationInput): { scope: ResolvedScope; plans: ViewPlan[] } {
   const model = snapshotModel(input.snapshotFile);
-  const scope = resolveScope(model, input.scope);
+  const scope = resolveScope(scopeModelOf(model), input.scope, input.dataSource);
   if (scope.tooLarge) return { scope, plans: [] };
-  return { scope, plans: scope.views.map((view) => planView(model, { catalog: input.catalog }, input.settings, view)) };
+  const ds = { name: input.dataSource, catalog: input.catalog };
+  return { scope, plans: scope.views.map((view) => planView(model, ds, input.settings, view)) };
 }
 
 /** The tables the views in scope read (what an access test checks SELECT on). */

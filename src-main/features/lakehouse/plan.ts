@@ -29,8 +29,9 @@ export function targetOf(settings: TargetSettings, viewName: string): TargetName
 }
 
 /** The metric view YAML of a view, or why it is blocked, and where it would be written. */
-export function planView(model: CompiledModel, ds: { catalog: string | null }, settings: TargetSettings, viewName: string): ViewPlan {
+export function planView(model: CompiledModel, ds: { name: string; catalog: string | null }, settings: TargetSettings, viewName: string): ViewPlan {
   const generated = generateMetricViewYaml(model, viewName, {
+    dataSource: ds.name,
     catalog: ds.catalog,
     rootSource: settings.rootSourceOverrides?.[viewName] ?? null,
   });

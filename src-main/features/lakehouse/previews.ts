@@ -147,7 +147,7 @@ export async function startPreview(ctx: ServiceContext, deploymentId: number, bo
   const inputs = previewInputs(ds, deploymentId, body, saved);
   const build = await buildForPublication(ctx, deploymentId, userId);
   const deployed = build?.status === 'succeeded' ? await deployedViews(ctx, build.id) : null;
-  if (deployed) checkScopeAgainstModel(deployed, { ...inputs.scope, ...inputs.settings } as LakehouseConfiguration);
+  if (deployed) checkScopeAgainstModel(deployed, { ...inputs.scope, ...inputs.settings } as LakehouseConfiguration, ds.name);
   const runner = getJobRunner(ctx);
   const row = ctx.db.transaction((): PreviewRow => {
     const job = runner.enqueue<PreviewInputs>({ kind: PREVIEW_JOB_KIND, deploymentId, inputs, createdBy: userId });
@@ -180,7 +180,7 @@ async function executePreview(ctx: ServiceContext, job: Job<PreviewInputs, Previ
   }
 
   // Generated on a compute thread from the build's snapshot.
-  const planning = await planFromBuild(ctx, build.id, { catalog: ds.catalog, scope: scopeInput, settings }, jobCtx.signal);
+  const planning = await planFromBuild(ctx, build.id, { dataSource: ds.name, catalog: ds.catalog, scope: scopeInput, settings }, jobCtx.signal);
   if (!planning) throw new JobFailure(Codes.NO_SUCCESSFUL_BUILD, `Build ${build.id} has no snapshot to preview; deploy again.`);
   const { scope, plans } = planning;
   if (scope.tooLarge) throw new JobFailure(Codes.SCOPE_TOO_LARGE, `The scope resolves to ${scope.matched} views; at most 128 are published per data source.`);

@@ -201,7 +201,7 @@ export async function startRun(ctx: ServiceContext, deploymentId: number, dataSo
   }
   const build = await buildForPublication(ctx, deploymentId, userId);
   const deployed = build?.status === 'succeeded' ? await deployedViews(ctx, build.id) : null;
-  if (deployed && settings.configuration.enabled) checkScopeAgainstModel(deployed, settings.configuration);
+  if (deployed && settings.configuration.enabled) checkScopeAgainstModel(deployed, settings.configuration, ds.name);
   const runner = getJobRunner(ctx);
   const row = ctx.db
     .transaction((): RunRow => {
@@ -377,7 +377,7 @@ async function executeRun(ctx: ServiceContext, job: Job<RunInputs, RunResult>, j
   jobCtx.progress('planning', 4);
   const publishing = configuration.enabled && isPublicationActive(ctx, deploymentId);
   const planning = publishing
-    ? await planFromBuild(ctx, build.id, { catalog: ds.catalog, scope: configuration, settings: configuration }, jobCtx.signal)
+    ? await planFromBuild(ctx, build.id, { dataSource: ds.name, catalog: ds.catalog, scope: configuration, settings: configuration }, jobCtx.signal)
     : { scope: { views: [], matched: 0, tooLarge: false }, plans: [] as ViewPlan[] };
   if (!planning) return failRun(Codes.NO_SUCCESSFUL_BUILD, `Build ${build.id} has no snapshot to publish from; deploy again.`);
   const { scope, plans } = planning;

@@ -158,15 +158,39 @@ export function normalizeConfiguration(input: LakehouseConfigurationInput): Lake
   return configuration;
 }
 
-/** Refuses scopes the latest deployed build resolves to more than 128 views, or to clashing target names. */
-export function checkScopeAgainstModel(model: ScopeModel, configuration: LakehouseConfiguration): void {
-  const scope = resolveScope(model, configuration);
+/**
+ * Refuses scopes the latest deployed build resolves to more than 128 views of the data source, or
+ * to clashing target names; with `refuseOtherSource` (saving settings) also selected views of the
+ * deployed model that are on another data source.
+ */
+export function checkScopeAgainstModel(
+  model: ScopeModel,
+  configuration: LakehouseConfiguration,
+  dataSource: string,
+  options: { refuseOtherSource?: boolean } = {},
+): void {
+  const scope = resolveScope(model, configuration, dataSource);
   if (scope.tooLarge) {
     throw new ApiError(
       422,
       Codes.SCOPE_TOO_LARGE,
-      `The ${configuration.selectionMode} scope resolves to ${scope.matched} views of the deployed model; at most ${MAX_VIEWS_PER_SCOPE} are published per data source.`,
+      `The ${configuration.selectionMode} scope resolves to ${scope.matched} views of data source "${dataSource}" in the deployed model; at most ${MAX_VIEWS_PER_SCOPE} are published per data source.`,
       { matched: scope.matched, limit: MAX_VIEWS_PER_SCOPE },
+    );
+  }
+  if (options.refuseOtherSource && scope.otherSource.length > 0) {
+    const list = scope.otherSource.map((o) => `${o.view} (${o.dataSources.join(', ')})`).join(', ');
+    throw new ApiError(
+      422,
+      Codes.VIEW_OF_OTHER_DATA_SOURCE,
+      `Only views whose cubes use data source "${dataSource}" can be published through its integration; these selected views are on another data source: ${list}.`,
+      {
+        views: scope.otherSource,
+        errors: scope.otherSource.map((o) => ({
+          pointer: `/body/configuration/selectedViews/${(configuration.selectedViews ?? []).indexOf(o.view)}`,
+          detail: `View ${o.view} uses data source ${o.dataSources.join(', ')}, not "${dataSource}".`,
+        })),
+      },
     );
   }
   const seen = new Map<string, string>();
@@ -197,7 +221,7 @@ export async function saveSettings(
   const configuration = normalizeConfiguration(input);
   const build = getLatestSuccessfulBuild(ctx, deploymentId);
   const deployed = build ? await deployedViews(ctx, build.id) : null;
-  if (deployed) checkScopeAgainstModel(deployed, configuration);
+  if (deployed) checkScopeAgainstModel(deployed, configuration, ds.name, { refuseOtherSource: true });
   const now = ctx.clock.now().toISOString();
   return ctx.db.transaction((): LakehouseSettings => {
     const current = findSettings(ctx, deploymentId, ds.name);

@@ -37,6 +37,8 @@ export interface MetricViewYamlOptions {
   rootSource?: string | null;
   /** The lakehouse analysis of the view, when the caller already ran it. */
   analysis?: LakehousePublishAnalysis;
+  /** The data source published to: a view of another data source is blocked. */
+  dataSource?: string;
 }
 
 export interface MetricViewYaml {
@@ -61,7 +63,7 @@ export function generateMetricViewYaml(model: CompiledModel, viewName: string, o
   const catalog = options.catalog?.trim() ? options.catalog.trim() : null;
   const rootSource = options.rootSource?.trim() ? options.rootSource.trim() : null;
   const view = model.views[viewName];
-  const analysis = options.analysis ?? analyzeLakehousePublish(model, viewName, { catalogConfigured: catalog !== null });
+  const analysis = options.analysis ?? analyzeLakehousePublish(model, viewName, { catalogConfigured: catalog !== null, dataSource: options.dataSource });
   const blockedReasons = analysis.blockedReasons
     // An explicit root source stands in for the root cube's table, so its missing catalog does not matter.
     .filter((d) => !(rootSource && view?.root && d.code === C.PUBLISH_CATALOG_REQUIRED && d.member === view.root))

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileModel, DiagnosticCodes as C } from '../../../src-shared/model';
+import { compileModel, DiagnosticCodes as C, viewDataSources } from '../../../src-shared/model';
 import type { ModelFile } from '../../../src-shared/model';
 import { base, compile, CUSTOMERS, errors, ORDERS, withCode, yaml } from './helpers';
 
@@ -80,8 +80,10 @@ describe('the sample project', () => {
     expect(errors(result)).toEqual([]);
     expect(result.diagnostics.filter((d) => d.severity === 'warning')).toEqual([]);
     const { cubes, views } = result.model;
-    expect(Object.keys(cubes).sort()).toEqual(['customers', 'line_items', 'orders', 'product_categories', 'products']);
-    expect(Object.keys(views).sort()).toEqual(['customer_directory', 'orders_overview', 'product_sales']);
+    expect(Object.keys(cubes).sort()).toEqual(['customers', 'line_items', 'order_history', 'orders', 'product_categories', 'products']);
+    expect(Object.keys(views).sort()).toEqual(['customer_directory', 'order_trends', 'orders_overview', 'product_sales']);
+    // One view on the lakehouse data source `lake` (what its publication holds), the others on the warehouse.
+    expect(Object.keys(views).filter((v) => viewDataSources(result.model, v).includes('lake'))).toEqual(['order_trends']);
     const measureTypes = new Set(Object.values(cubes).flatMap((c) => Object.values(c.measures).map((m) => m.type)));
     for (const t of ['count', 'count_distinct', 'count_distinct_approx', 'sum', 'avg', 'min', 'max', 'number', 'string', 'time', 'boolean']) {
       expect(measureTypes.has(t as never), t).toBe(true);

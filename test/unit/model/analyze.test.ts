@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeLakehousePublish, analyzeWarehousePush, DiagnosticCodes as C } from '../../../src-shared/model';
+import { analyzeLakehousePublish, analyzeWarehousePush, DiagnosticCodes as C, viewDataSources } from '../../../src-shared/model';
 import { base, compile, CUSTOMERS, errors, ORDERS, VIEW, withCode } from './helpers';
 
 function modelOf(extra: Record<string, string> = {}) {
@@ -117,6 +117,19 @@ describe('lakehouse publication (spec lakehouse rules 6–7)', () => {
     const model = modelOf({ 'model/cubes/customers.yml': customers, 'model/views/overview.yml': view });
     expect(codes(analyzeLakehousePublish(model, 'overview', { catalogConfigured: true }).blockedReasons)).toEqual([C.PUBLISH_MIXED_DATA_SOURCES]);
     expect(codes(analyzeLakehousePublish(model, 'two_roots', { catalogConfigured: true }).blockedReasons)).toEqual([C.PUBLISH_MIXED_DATA_SOURCES, C.PUBLISH_AMBIGUOUS_ROOT]);
+  });
+
+  it('lakehouse scope: a view none of whose cubes use the published data source is MODEL_PUBLISH_OTHER_DATA_SOURCE; its own data source (any case) is not', () => {
+    const onLake = (text: string) => text.replace(/( {4}sql_table: [^\n]+\n)/, '$1    data_source: lake\n');
+    const model = modelOf({ 'model/cubes/orders.yml': onLake(ORDERS), 'model/cubes/customers.yml': onLake(CUSTOMERS) });
+    expect(viewDataSources(model, 'overview')).toEqual(['lake']);
+    expect(codes(analyzeLakehousePublish(model, 'overview', { catalogConfigured: true, dataSource: 'lake' }).blockedReasons)).toEqual([]);
+    expect(codes(analyzeLakehousePublish(model, 'overview', { catalogConfigured: true, dataSource: 'LAKE' }).blockedReasons)).toEqual([]);
+    const other = analyzeLakehousePublish(model, 'overview', { catalogConfigured: true, dataSource: 'default' });
+    expect(codes(other.blockedReasons)).toEqual([C.PUBLISH_OTHER_DATA_SOURCE]);
+    expect(other.blockedReasons[0]!.message).toContain("'lake'");
+    // Cubes that name no data source are on `default`.
+    expect(viewDataSources(modelOf({}), 'overview')).toEqual(['default']);
   });
 
   it('rule 6: non-equality, one-to-many and cyclic joins are MODEL_VIEW_JOIN_NOT_REPRESENTABLE', () => {

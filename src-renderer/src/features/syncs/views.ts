@@ -1,4 +1,4 @@
-import { analyzeWarehousePush, type CompiledModel } from '../../../../src-shared/model';
+import { analyzeWarehousePush, viewDataSources, type CompiledModel } from '../../../../src-shared/model';
 
 /**
  * The views of a branch's model, for the view pickers. The service has no list of views, so the
@@ -10,6 +10,8 @@ export interface ModelViewInfo {
   file: string;
   /** Public views are the ones `all` and pattern scopes publish. */
   public: boolean;
+  /** The data sources of the view's cubes: a lakehouse integration publishes only views on its own. */
+  dataSources: string[];
   pushable: boolean;
   /** Why the view cannot become a semantic view (empty when pushable). */
   pushIssues: string[];
@@ -35,6 +37,7 @@ export function viewsOf(model: CompiledModel): ModelViewInfo[] {
         title: typeof view.title === 'string' ? view.title : null,
         file: view.file,
         public: view.public,
+        dataSources: viewDataSources(model, view.name),
         pushable: push.pushable,
         pushIssues: push.issues.filter((d) => d.severity === 'error').map((d) => d.message),
         skipped: push.skipped,

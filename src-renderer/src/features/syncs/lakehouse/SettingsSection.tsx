@@ -54,7 +54,10 @@ export function SettingsSection(props: {
   const set = <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => onChange({ ...form, [key]: value });
   const errors = formErrors(form);
   const shown = (key: keyof typeof errors, apiField: string) => (touched || saveError ? errors[key] : null) ?? errorFor(saveError, apiField);
-  const publicViews = props.views.filter((v) => v.public);
+  // Only views whose cubes use this data source are in its scope (a warehouse view is not).
+  const ownViews = props.views.filter((v) => v.dataSources.some((ds) => ds.toLowerCase() === props.dataSource.toLowerCase()));
+  const otherCount = props.views.length - ownViews.length;
+  const publicViews = ownViews.filter((v) => v.public);
   const pattern = form.selectionMode === 'pattern' ? patternMatches(form.namePattern, publicViews.map((v) => v.name)) : null;
 
   const submit = (event?: FormEvent) => {
@@ -119,7 +122,9 @@ export function SettingsSection(props: {
           </div>
           {form.selectionMode === 'all' && (
             <div className="field-hint">
-              {props.viewsLoading ? 'Reading the model…' : `${publicViews.length} public view${publicViews.length === 1 ? '' : 's'} in the model on the deploy branch.`}
+              {props.viewsLoading
+                ? 'Reading the model…'
+                : `${publicViews.length} public view${publicViews.length === 1 ? '' : 's'} on data source ${props.dataSource} in the model on the deploy branch${otherCount > 0 ? ` (${otherCount} on other data sources are not published here)` : ''}.`}
             </div>
           )}
           {form.selectionMode === 'selected' && (
@@ -127,7 +132,11 @@ export function SettingsSection(props: {
               <label id="lh-views-label" htmlFor="lh-views">
                 Views
               </label>
-              <ViewPicker id="lh-views" views={props.views} loading={props.viewsLoading} selected={form.selectedViews} onChange={(names) => set('selectedViews', names)} mode="publish" />
+              <ViewPicker
+                id="lh-views"
+                views={ownViews}
+                emptyText={`The model has no views on data source ${props.dataSource} on this branch.`}
+                loading={props.viewsLoading} selected={form.selectedViews} onChange={(names) => set('selectedViews', names)} mode="publish" />
               {props.viewsError && <div className="field-error">{props.viewsError.detail}</div>}
               {shown('selectedViews', 'configuration.selectedViews') && <div className="field-error">{shown('selectedViews', 'configuration.selectedViews')}</div>}
             </div>
@@ -191,7 +200,7 @@ export function SettingsSection(props: {
 
         <fieldset className="sy-fieldset">
           <legend>Per-view overrides</legend>
-          <Overrides rows={form.overrides} views={props.views} onChange={(rows) => set('overrides', rows)} error={shown('overrides', 'configuration.targetNameOverrides') ?? errorFor(saveError, 'configuration.rootSourceOverrides')} />
+          <Overrides rows={form.overrides} views={ownViews} onChange={(rows) => set('overrides', rows)} error={shown('overrides', 'configuration.targetNameOverrides') ?? errorFor(saveError, 'configuration.rootSourceOverrides')} />
         </fieldset>
 
         <div className="form-actions sy-form-actions">

@@ -29,7 +29,15 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
     viewNames: viewNames.length === 0 ? 'Choose at least one view.' : null,
     schema: schema.trim() === '' ? 'Name the warehouse schema to create the semantic views in.' : null,
   };
-  const notPushable = (views.data?.views ?? []).filter((v) => viewNames.includes(v.name) && !v.pushable);
+  // A view on a lakehouse (or other) data source is published there, never pushed to a warehouse.
+  const pushViews = useMemo(() => {
+    const warehouses = new Set(settings.dataSources.filter((d) => d.kind === 'warehouse').map((d) => d.name.toLowerCase()));
+    return (views.data?.views ?? []).map((v) => {
+      const others = v.dataSources.filter((ds) => !warehouses.has(ds.toLowerCase()));
+      return others.length === 0 ? v : { ...v, pushable: false, pushIssues: [...v.pushIssues, `Its cubes use data source ${others.join(', ')}, which is not a warehouse.`] };
+    });
+  }, [views.data, settings.dataSources]);
+  const notPushable = pushViews.filter((v) => viewNames.includes(v.name) && !v.pushable);
   const warehouse = settings.dataSources.find((d) => d.name === 'default' && d.kind === 'warehouse') ?? settings.dataSources.find((d) => d.kind === 'warehouse');
 
   const submit = async (event?: FormEvent) => {
@@ -56,7 +64,7 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
     }
   };
 
-  const example = viewNames[0] ?? views.data?.views.find((v) => v.pushable)?.name ?? 'orders';
+  const example = viewNames[0] ?? pushViews.find((v) => v.pushable)?.name ?? 'orders';
 
   return (
     <Dialog
@@ -119,7 +127,7 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
           </label>
           <ViewPicker
             id="push-views"
-            views={views.data?.views ?? []}
+            views={pushViews}
             loading={views.loading}
             selected={viewNames}
             onChange={(names) => (setViewNames(names), setError((x) => withoutField(x, 'viewNames')))}
