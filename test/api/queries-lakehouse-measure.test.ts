@@ -1,4 +1,4 @@
-// Lakehouse round trip over HTTP: the sample model's view published as a metric view by a real
+// Lakehouse round trip over HTTP: the sample model's lakehouse view (order_trends, on `lake`) published as a metric view by a real
 // lakehouse run (the API's sync), then Databricks' own query over it — `SELECT dim, MEASURE(m) FROM
 // catalog.schema.view GROUP BY ALL` on the data source's SQL endpoint — gives the numbers the model
 // query gives through the data API (`cubejs-api/v1/load`).
@@ -19,51 +19,53 @@ beforeAll(async () => {
 // Generous: closing the service (DuckDB, worker threads) is slow on a loaded machine.
 afterAll(async () => svc?.stop(), 180_000);
 
-async function modelRevenueByStatus(filters: unknown[] = []): Promise<Map<string, { revenue: number; units: number }>> {
+async function modelRevenueByStatus(filters: unknown[] = []): Promise<Map<string, { revenue: number; count: number }>> {
   const load = await svc.call('POST', `/deployments/${deploymentId}/cubejs-api/v1/load`, {
-    body: { query: { measures: ['product_sales.revenue', 'product_sales.units_sold'], dimensions: ['product_sales.order_status'], filters } },
+    body: { query: { measures: ['order_trends.revenue', 'order_trends.count'], dimensions: ['order_trends.status'], filters } },
   });
   expect(load.status, load.text).toBe(200);
   const rows = load.body.data as Record<string, string>[];
-  return new Map(rows.map((r) => [r['product_sales.order_status']!, { revenue: Number(r['product_sales.revenue']), units: Number(r['product_sales.units_sold']) }]));
+  return new Map(rows.map((r) => [r['order_trends.status']!, { revenue: Number(r['order_trends.revenue']), count: Number(r['order_trends.count']) }]));
 }
 
 describe('a metric view published by a lakehouse run answers MEASURE() queries with the model’s numbers', () => {
-  it('publishes product_sales, then MEASURE(revenue), MEASURE(units_sold) by order status equal the data API’s load', async () => {
-    await saveSettings(svc, deploymentId, { selectionMode: 'selected', selectedViews: ['product_sales'], targetNamePrefix: 'mv_' });
+  it('publishes order_trends, then MEASURE(revenue), MEASURE(count) by status equal the data API’s load', async () => {
+    await saveSettings(svc, deploymentId, { selectionMode: 'all', targetNamePrefix: 'mv_' });
     const run = await publish(svc, deploymentId);
     expect(run.status, JSON.stringify(run)).toBe('COMPLETED');
-    expect(viewOf(run.views, 'product_sales')).toMatchObject({ outcome: 'created', target: 'main.default.mv_product_sales' });
+    // `all` holds the sample's one view on `lake`; its warehouse views are not published here.
+    expect(run.viewNames).toEqual(['order_trends']);
+    expect(viewOf(run.views, 'order_trends')).toMatchObject({ outcome: 'created', target: 'main.default.mv_order_trends' });
 
     const res = await svc.call('POST', sqlUrl(), {
-      body: { sql: 'SELECT order_status, MEASURE(revenue), MEASURE(units_sold) FROM main.default.mv_product_sales GROUP BY ALL ORDER BY order_status' },
+      body: { sql: 'SELECT status, MEASURE(revenue), MEASURE(count) FROM main.default.mv_order_trends GROUP BY ALL ORDER BY status' },
     });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ dataSource: 'lake', engine: 'local lakehouse', columns: ['order_status', 'measure(revenue)', 'measure(units_sold)'], truncated: false });
+    expect(res.body).toMatchObject({ dataSource: 'lake', engine: 'local lakehouse', columns: ['status', 'measure(revenue)', 'measure(count)'], truncated: false });
     const model = await modelRevenueByStatus();
     expect(model.size).toBeGreaterThan(1);
     expect(res.body.rowCount).toBe(model.size);
     for (const row of res.body.rows as Record<string, string | number>[]) {
-      const expected = model.get(String(row.order_status));
-      expect(expected, `model row for ${row.order_status}`).toBeDefined();
+      const expected = model.get(String(row.status));
+      expect(expected, `model row for ${row.status}`).toBeDefined();
       expect(Number(row['measure(revenue)'])).toBeCloseTo(expected!.revenue, 2);
-      expect(Number(row['measure(units_sold)'])).toBe(expected!.units);
+      expect(Number(row['measure(count)'])).toBe(expected!.count);
     }
   });
 
   it('a WHERE on a dimension gives the model query’s filtered numbers', async () => {
     const res = await svc.call('POST', sqlUrl(), {
-      body: { sql: "SELECT order_status, MEASURE(revenue) FROM main.default.mv_product_sales WHERE order_status <> ? GROUP BY ALL", params: ['returned'] },
+      body: { sql: "SELECT status, MEASURE(revenue) FROM main.default.mv_order_trends WHERE status <> ? GROUP BY ALL", params: ['returned'] },
     });
     expect(res.status, res.text).toBe(200);
-    const model = await modelRevenueByStatus([{ member: 'product_sales.order_status', operator: 'notEquals', values: ['returned'] }]);
+    const model = await modelRevenueByStatus([{ member: 'order_trends.status', operator: 'notEquals', values: ['returned'] }]);
     expect(res.body.rowCount).toBe(model.size);
-    expect((res.body.rows as { order_status: string }[]).map((r) => r.order_status).sort()).toEqual([...model.keys()].sort());
-    for (const row of res.body.rows as Record<string, string>[]) expect(Number(row['measure(revenue)'])).toBeCloseTo(model.get(row.order_status!)!.revenue, 2);
+    expect((res.body.rows as { status: string }[]).map((r) => r.status).sort()).toEqual([...model.keys()].sort());
+    for (const row of res.body.rows as Record<string, string>[]) expect(Number(row['measure(revenue)'])).toBeCloseTo(model.get(row.status!)!.revenue, 2);
   });
 
   it('a measure without MEASURE() is refused with Databricks’ error class, as a 400', async () => {
-    const res = await svc.call('POST', sqlUrl(), { body: { sql: 'SELECT order_status, revenue FROM main.default.mv_product_sales GROUP BY ALL' } });
+    const res = await svc.call('POST', sqlUrl(), { body: { sql: 'SELECT status, revenue FROM main.default.mv_order_trends GROUP BY ALL' } });
     expect(res.status, res.text).toBe(400);
     expect(res.body.code).toBe('SQL_INVALID');
     expect(res.body.detail).toMatch(/MEASURE/);
