@@ -8,7 +8,7 @@
 // and merges therefore invalidate exactly what they changed, whoever made them.
 import { LRUCache } from 'lru-cache';
 import type { ValidationResult } from '../../src-shared/api/data-model';
-import { createIncrementalCompiler, isModelSourcePath, type CompileVerdict, type IncrementalCompiler } from '../../src-shared/model';
+import { createIncrementalCompiler, diagnosticJson, isModelSourcePath, type CompileVerdict, type IncrementalCompiler } from '../../src-shared/model';
 import { blobIdOf, modelTreeOf, readBlobs } from './model-source';
 
 export interface ValidateInput {
@@ -51,17 +51,7 @@ function outputOf(result: CompileVerdict, fileCount: number): Omit<ValidateOutpu
     fileCount,
     errorCount: diagnostics.filter((d) => d.severity === 'error').length,
     warningCount: diagnostics.filter((d) => d.severity === 'warning').length,
-    diagnostics: diagnostics.map((d) => ({
-      severity: d.severity,
-      code: d.code,
-      message: d.message,
-      file: d.file,
-      line: d.line,
-      column: d.column,
-      ...(d.member !== undefined ? { member: d.member } : {}),
-      ...(d.frame !== undefined ? { frame: d.frame } : {}),
-      ...(d.reason !== undefined ? { reason: d.reason } : {}),
-    })),
+    diagnostics: diagnostics.map(diagnosticJson),
   };
 }
 

@@ -48,3 +48,4 @@ export type {
   ViewMember,
   ViewMemberKind,
 } from './types';
+export { diagnosticJson } from './types';

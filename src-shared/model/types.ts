@@ -20,6 +20,24 @@ export interface Diagnostic {
   reason?: string;
 }
 
+/**
+ * A diagnostic as the validate response and `drydock validate --format json` write it: the fixed
+ * keys in a fixed order, the optional ones only when set (a compiler's diagnostic may carry more).
+ */
+export function diagnosticJson(d: Diagnostic): Diagnostic {
+  return {
+    severity: d.severity,
+    code: d.code,
+    message: d.message,
+    file: d.file,
+    line: d.line,
+    column: d.column,
+    ...(d.member !== undefined ? { member: d.member } : {}),
+    ...(d.frame !== undefined ? { frame: d.frame } : {}),
+    ...(d.reason !== undefined ? { reason: d.reason } : {}),
+  };
+}
+
 export interface ModelFile {
   path: string;
   content: string;

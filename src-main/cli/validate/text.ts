@@ -1,6 +1,6 @@
 // Text and JSON reports of `drydock validate`. Text lines start with `path:line:column` (relative
 // to the working directory), the form terminals, editors and CI log viewers turn into links.
-import type { Diagnostic } from '../../../src-shared/model';
+import { diagnosticJson, type Diagnostic } from '../../../src-shared/model';
 import { displayPath, type ValidationReport } from './project';
 
 const ANSI = { red: 31, yellow: 33, cyan: 36, dim: 2, bold: 1, green: 32 } as const;
@@ -40,17 +40,7 @@ export function jsonReport(report: ValidationReport): string {
       warningCount: report.warningCount,
       infoCount: report.infoCount,
       maxWarnings: report.maxWarnings ?? null,
-      diagnostics: report.diagnostics.map((d) => ({
-        severity: d.severity,
-        code: d.code,
-        message: d.message,
-        file: d.file,
-        line: d.line,
-        column: d.column,
-        ...(d.member !== undefined ? { member: d.member } : {}),
-        ...(d.frame !== undefined ? { frame: d.frame } : {}),
-        ...(d.reason !== undefined ? { reason: d.reason } : {}),
-      })),
+      diagnostics: report.diagnostics.map(diagnosticJson),
     },
     null,
     2,
