@@ -27,6 +27,7 @@ import { registerGitHostRoutes } from './git-host';
 import { registerDashboardExportRoutes } from './dashboard-exports';
 import { registerProfileRoutes } from './profiles';
 import { registerQueryRoutes } from './queries';
+import { registerEventRoutes } from './events';
 
 /** Every area's routes. Each area registers itself with one line here. */
 export async function registerFeatures(api: Api): Promise<void> {
@@ -58,4 +59,5 @@ export async function registerFeatures(api: Api): Promise<void> {
   registerDashboardExportRoutes(api);
   registerProfileRoutes(api);
   registerQueryRoutes(api);
+  registerEventRoutes(api);
 }

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
 import swagger from '@fastify/swagger';
@@ -157,6 +157,8 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
   });
 
   const authenticator = new Authenticator(ctx.db, ctx.tokens, ctx.clock);
+  // Long-lived answers (the live-events stream) check their credential again while they run.
+  ctx.services.authenticate = (request: FastifyRequest) => authenticator.authenticate(request);
 
   // DNS-rebinding guard: only the loopback names this server listens on are served.
   app.addHook('onRequest', async (request, reply) => {

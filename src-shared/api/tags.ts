@@ -39,6 +39,10 @@ export const TAGS = [
   { name: 'Emulator Tables', description: 'Tables of the local emulators, and loading CSV or Parquet files into them.' },
   { name: 'OpenAPI Spec', description: 'This document, and service health.' },
   {
+    name: 'Live Events',
+    description: 'Drydock: what changed, as it changes (jobs, model files, branches, builds, writes), as server-sent events or a JSON page.',
+  },
+  {
     name: 'Remote Profiles',
     description: 'Drydock: other Drydock services or platform tenants this app talks to (credentials in the keychain), and promotions and publishes to them.',
   },

@@ -54,7 +54,7 @@ async function appendToLine(page: Page, anchor: string, text: string): Promise<v
 }
 
 describe('two windows edit the same file', () => {
-  it('the second save is refused and opens a compare-and-merge view instead of overwriting', async () => {
+  it('the second save is refused and opens a compare-and-merge view instead of overwriting', { timeout: 300_000 }, async () => {
     const { page } = e2e;
     await page.goto(`${e2e.server.url}/models/${deploymentId}`);
     await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
@@ -72,14 +72,17 @@ describe('two windows edit the same file', () => {
     await poll(() => second.getByLabel('Branch', { exact: true }).inputValue()).toBe(dev.branchName);
     await openFile(second, 'orders.yml');
 
+    // Window 2 starts changing the description (unsaved, based on the version it opened).
+    await appendToLine(second, 'description:', ' Edited in window two.');
+
     // Window 1 changes the title and saves.
     await appendToLine(page, 'title: Orders', ' (window one)');
     await page.keyboard.press('Control+S');
     await poll(() => page.getByText('● Unsaved').count()).toBe(0);
     expect(await fileOn(dev.branchName, ORDERS)).toContain('title: Orders (window one)');
 
-    // Window 2, still on the version it opened, changes the description and saves.
-    await appendToLine(second, 'description:', ' Edited in window two.');
+    // Window 2 hears of the save (live events) but keeps its edit on the version it was made from; its save is refused.
+    await second.waitForTimeout(1000);
     await second.keyboard.press('Control+S');
     const dialog = second.getByRole('dialog', { name: `${ORDERS} changed since you opened it` });
     await dialog.waitFor();
@@ -101,6 +104,8 @@ describe('two windows edit the same file', () => {
     await modified.locator('.view-line').filter({ hasText: 'title: Orders' }).first().click();
     await second.keyboard.press('End');
     await second.keyboard.type(' (window one)');
+    // Meanwhile window 1 edits again (unsaved): it will be the stale one.
+    await appendToLine(page, 'title: Orders (window one)', '!');
     await dialog.getByRole('button', { name: 'Save merged version' }).click();
     await poll(() => dialog.count()).toBe(0);
     await poll(() => second.getByText('● Unsaved').count()).toBe(0);
@@ -109,7 +114,7 @@ describe('two windows edit the same file', () => {
     expect(merged).toContain('Edited in window two.');
 
     // Window 1 is now the stale one: its next save asks too, and "Use their version" takes the merge.
-    await appendToLine(page, 'title: Orders (window one)', '!');
+    await page.waitForTimeout(1000);
     await page.keyboard.press('Control+S');
     const back = page.getByRole('dialog', { name: `${ORDERS} changed since you opened it` });
     await back.waitFor();

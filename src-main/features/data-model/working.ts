@@ -11,6 +11,7 @@ import {
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/problem';
+import { publishEvent } from '../../platform/events';
 import { GitRepository, pathsShadowedByFiles, type FlatTree } from '../../platform/repo';
 import { assertWritable, loadBranch } from './branches';
 import { assertUnchanged, type Expectation } from './preconditions';
@@ -150,7 +151,11 @@ async function editWorkingTree(
       const file = before.files.get(path);
       return file ? (await fileSummary(repo, file)).sha256 : null;
     });
-    await applyEdits(ctx, deploymentId, principal, before, await edit(before));
+    const changes = await edit(before);
+    await applyEdits(ctx, deploymentId, principal, before, changes);
+    // Other windows (and this one) learn each path's new version: a window holding it skips the reload.
+    const files = [...changes].map(([path, content]) => ({ path, sha256: content === null ? null : createHash('sha256').update(content, 'utf8').digest('hex') }));
+    publishEvent(ctx, { type: 'files', deploymentId, branch, files });
     // The head cannot move while the repository is held, so only the edits need reading again.
     const after = { head: before.head, edits: workingEdits(ctx, deploymentId, branch) };
     return { branchName: branch, headCommit: before.commit, uncommittedChanges: uncommittedChanges(after) };

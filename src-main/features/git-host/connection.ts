@@ -10,6 +10,7 @@ import {
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { ApiError, invalidField } from '../../http/problem';
+import { publishEvent } from '../../platform/events';
 import type { RemoteEndpoint } from '../../platform/repo';
 import { connectUpstream, disconnectUpstream, onUpstreamFetched, probeUpstream, setUpstreamResolver, type UpstreamConnection } from '../data-model';
 import { onDeploymentDeleted } from '../deployments';
@@ -264,6 +265,7 @@ export function setUpConnections(ctx: ServiceContext): void {
     ctx.db
       .prepare('UPDATE git_host_connections SET last_fetch_at = ?, last_fetch_error_code = ?, last_fetch_error = ? WHERE deployment_id = ?')
       .run(at, error?.code ?? null, error?.message ?? null, deploymentId);
+    publishEvent(ctx, { type: 'upstream', deploymentId });
   });
   // The row goes with the deployment (foreign key); its credentials live outside SQLite.
   onDeploymentDeleted(ctx, async (deploymentId) => {

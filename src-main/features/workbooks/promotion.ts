@@ -10,6 +10,7 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { paginateArray, pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../http/problem';
+import { publishEvent } from '../../platform/events';
 import { userSummary } from '../identity';
 import { canEditDeployment, canReadDeployment, canSeeWorkbook, deploymentExists } from '../workspace-items';
 import { diffDashboards } from './dashboard';
@@ -169,6 +170,26 @@ export function applyPromotion(
   input: ApplyPromotionInput,
 ): WorkbookPromotion {
   assertPromotionCredential(principal);
+  const promotion = applyInTransaction(ctx, principal, deploymentId, workbookId, input);
+  // The target side changed too: its screens (provenance card, history) hear it as a write of theirs.
+  if (promotion.target.workbookId !== null) {
+    publishEvent(ctx, {
+      type: 'write',
+      deploymentId: promotion.target.deploymentId,
+      operationId: 'applyWorkbookPromotion',
+      params: { deploymentId: String(promotion.target.deploymentId), workbookId: String(promotion.target.workbookId) },
+    });
+  }
+  return promotion;
+}
+
+function applyInTransaction(
+  ctx: ServiceContext,
+  principal: Principal,
+  deploymentId: number,
+  workbookId: number,
+  input: ApplyPromotionInput,
+): WorkbookPromotion {
   return ctx.db.transaction(() => {
     const source = requireWorkbook(ctx, principal, deploymentId, workbookId);
     assertTargetDeployment(ctx, principal, input.targetDeploymentId, 'edit');

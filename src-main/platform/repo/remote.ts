@@ -4,6 +4,7 @@ import nodeHttp from 'isomorphic-git/http/node';
 import type { GitHttpRequest, HttpClient } from 'isomorphic-git';
 import { copyMissingObjects, deleteLocalBranch, pushLocal } from './local-transport';
 import { RemoteError } from './remote-error';
+import { notifyRefChange } from './repository';
 
 export { RemoteError, type RemoteErrorCode } from './remote-error';
 
@@ -159,6 +160,7 @@ export async function setRemoteTrackingHeads(gitdir: string, heads: Map<string, 
     if (!heads.has(name)) await git.deleteRef({ fs, gitdir, ref: `refs/remotes/${REMOTE}/${name}` });
   }
   for (const [name, oid] of heads) await git.writeRef({ fs, gitdir, ref: `refs/remotes/${REMOTE}/${name}`, value: oid, force: true });
+  notifyRefChange({ gitdir, remote: true });
 }
 
 /** Forgets every remote-tracking ref (before connecting to another repository). */
@@ -197,6 +199,7 @@ export async function fetchRemote(gitdir: string, endpoint: RemoteEndpoint, opti
     signal.throwIfAborted();
     // An empty repository sends nothing and prunes nothing: it has no branches.
     if (result.fetchHead === null) await setRemoteTrackingHeads(gitdir, new Map());
+    else notifyRefChange({ gitdir, remote: true });
     const heads = await remoteTrackingHeads(gitdir);
     const named = result.defaultBranch?.replace(/^refs\/heads\//, '') ?? null;
     return { heads, defaultBranch: named && heads.has(named) ? named : null };
@@ -224,6 +227,7 @@ export async function pushBranch(gitdir: string, endpoint: RemoteEndpoint, branc
     if (endpoint.kind === 'local') {
       const before = await pushLocal(gitdir, endpoint.gitdir, oid, remoteBranch);
       await git.writeRef({ fs, gitdir, ref: `refs/remotes/${REMOTE}/${remoteBranch}`, value: oid, force: true });
+      notifyRefChange({ gitdir, remote: true });
       return { before, after: oid };
     }
     await configureOrigin(gitdir, endpoint.url);
@@ -250,6 +254,7 @@ export async function pushBranch(gitdir: string, endpoint: RemoteEndpoint, branc
       },
     });
     if (!result.ok) throw new RemoteError('PUSH_REJECTED', `${endpoint.url} refused the push: ${result.error ?? 'no reason given'}.`);
+    notifyRefChange({ gitdir, remote: true });
     return { before, after };
   }).catch((error: unknown) => {
     if (error instanceof RemoteError && error.code === 'PUSH_REJECTED' && said.length > 0) {

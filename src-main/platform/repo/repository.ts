@@ -117,6 +117,21 @@ const treeCache = new LruCache<string, FlatTree>(256);
 const blobInfoCache = new LruCache<string, { size: number; sha256: string }>(20_000);
 const locks = new KeyedMutex();
 
+/** What moved: a local branch (`commit` null when deleted), or the remote-tracking refs (`remote`). */
+export type RefChange = { gitdir: string; branch: string; commit: string | null } | { gitdir: string; remote: true };
+const refListeners = new Set<(change: RefChange) => void>();
+
+/** Tells the listeners (the live-events bus) that a ref moved; a listener's failure never fails the write. */
+export function notifyRefChange(change: RefChange): void {
+  for (const listener of refListeners) {
+    try {
+      listener(change);
+    } catch {
+      // ignored: the ref already moved
+    }
+  }
+}
+
 const toBytes = (content: Uint8Array | string): Uint8Array =>
   typeof content === 'string' ? new TextEncoder().encode(content) : content;
 
@@ -141,6 +156,12 @@ export class GitRepository {
   /** Runs `fn` outside every repository's lock, even when called from inside one (for detached background work). */
   static detached<T>(fn: () => T): T {
     return locks.outside(fn);
+  }
+
+  /** Calls `listener` after every ref move of any repository in this process (live events). */
+  static onRefChange(listener: (change: RefChange) => void): () => void {
+    refListeners.add(listener);
+    return () => refListeners.delete(listener);
   }
 
   /** Runs `fn` as this repository's only writer (re-entrant within the same async chain). */
@@ -339,6 +360,7 @@ export class GitRepository {
     await this.exclusive(async () => {
       await this.requireHead(name);
       await git.deleteRef({ fs, gitdir: this.gitdir, ref: `refs/heads/${name}` });
+      notifyRefChange({ gitdir: this.gitdir, branch: name, commit: null });
     });
   }
 
@@ -477,5 +499,6 @@ export class GitRepository {
       fs.closeSync(handle);
     }
     fs.renameSync(lockFile, refFile);
+    notifyRefChange({ gitdir: this.gitdir, branch, commit });
   }
 }

@@ -6,6 +6,7 @@ import { useSession } from './session';
 import { SignIn } from './SignIn';
 import { missingOperations } from './capabilities';
 import { useProfile } from './profile';
+import { startLiveEvents } from './live';
 import { NotServed, ProfileSwitcher } from './ProfileSwitcher';
 import { ProblemBanner, Spinner } from '../lib/ui';
 import { toShownError, type ShownError } from '../lib/errors';
@@ -47,6 +48,9 @@ function Shell() {
   useEffect(() => {
     document.title = screen ? `${screen.title} · Drydock` : 'Drydock';
   }, [screen]);
+
+  // One live-events stream while signed in: screens refresh from it without a reload.
+  useEffect(() => startLiveEvents(), []);
 
   const active = useProfile((s) => s.active);
   const check = useProfile((s) => s.check);

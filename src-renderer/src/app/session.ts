@@ -35,6 +35,9 @@ let baseUrl = '';
 
 const bridge = () => window.drydock;
 
+/** The local service's `Authorization` value (the live-events stream sends it). */
+export const currentAuthorization = (): string | null => authHeader;
+
 async function renewDesktopConnection(): Promise<boolean> {
   const desktop = bridge();
   if (!desktop) return false;

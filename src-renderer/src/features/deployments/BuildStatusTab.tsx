@@ -18,6 +18,7 @@ export function BuildStatusTab({ deployment }: { deployment: Deployment }) {
     (signal) => api.call(getDeploymentBuildStatus, { params: { deploymentId: deployment.id }, query: { branch }, signal }),
     [deployment.id, branch],
     `Loading the build status of ${branch}`,
+    (e) => (e.type === 'build' || e.type === 'branch') && e.deploymentId === deployment.id && e.branch === branch,
   );
   const environments = useQuery(
     (signal) => fetchAllPages((after) => api.call(listEnvironments, { params: { deploymentId: deployment.id }, query: { first: 500, ...(after ? { after } : {}) }, signal })),

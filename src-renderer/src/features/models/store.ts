@@ -17,7 +17,9 @@ import {
   type ValidationResult,
   type WorkingState,
 } from '../../../../src-shared/api/data-model';
+import type { LiveEvent } from '../../../../src-shared/api/events';
 import { onServiceChange, registerLeaveGuard } from '../../app/endpoint';
+import { onLiveEvent } from '../../lib/live';
 import { api, useSession } from '../../app/session';
 import { toShownError, type ShownError } from '../../lib/errors';
 import { fetchAllPages } from '../../lib/paging';
@@ -213,7 +215,15 @@ export const useModels = create<ModelsState>((set, get) => {
         const versions = Object.fromEntries(contents.map((c) => [c.path, c.sha256]));
         const shown = get().openPath;
         const openPath = shown && saved[shown] !== undefined ? shown : null;
-        const kept = Object.fromEntries(Object.entries(get().buffers).filter(([path]) => saved[path] !== undefined));
+        const before = get();
+        const kept = Object.fromEntries(Object.entries(before.buffers).filter(([path]) => saved[path] !== undefined));
+        // An unsaved edit stays based on the version it was made from: if the file changed meanwhile
+        // (another window, a pull), its save is refused and the merge view opens, instead of overwriting.
+        for (const [path, text] of Object.entries(kept)) {
+          if (!sameBranch || text === before.saved[path] || before.saved[path] === undefined) continue;
+          saved[path] = before.saved[path];
+          if (before.versions[path]) versions[path] = before.versions[path];
+        }
         set({ files: files.sort(byPath), saved, versions, buffers: kept, openPath });
         worker().reset(
           contents.map((c) => ({ path: c.path, content: kept[c.path] ?? c.content })),
@@ -483,4 +493,35 @@ onServiceChange(() => {
 registerLeaveGuard(() => {
   const unsaved = dirtyPaths(useModels.getState()).length;
   return unsaved > 0 ? `${unsaved} unsaved file${unsaved === 1 ? '' : 's'} in Models would be discarded.` : null;
+});
+
+// Live events: another window's save, a commit, merge, pull or fetch shows here without a reload.
+// Decided after a short pause, against the state then, so this window's own saves (whose versions
+// it already holds by then) cause no reload.
+let liveEvents: LiveEvent[] = [];
+let liveTimer: ReturnType<typeof setTimeout> | null = null;
+const LIVE_TYPES = new Set<LiveEvent['type']>(['files', 'branch', 'upstream', 'resync']);
+
+function applyLiveEvents(): void {
+  const events = liveEvents;
+  liveEvents = [];
+  liveTimer = null;
+  const s = useModels.getState();
+  if (s.deploymentId === null || s.branchName === null) return;
+  const shown = currentBranch(s);
+  const mine = events.filter((e) => e.type === 'resync' || e.deploymentId === s.deploymentId);
+  const reloadBranch = mine.some(
+    (e) =>
+      e.type === 'resync' ||
+      (e.type === 'files' && e.branch === s.branchName && e.files.some((f) => (s.versions[f.path] ?? null) !== f.sha256)) ||
+      (e.type === 'branch' && e.branch === s.branchName && e.commit !== (shown?.headCommit ?? null)),
+  );
+  if (reloadBranch) void s.refresh();
+  else if (mine.some((e) => e.type === 'upstream' || e.type === 'branch')) void s.loadBranches();
+}
+
+onLiveEvent((event) => {
+  if (!LIVE_TYPES.has(event.type)) return;
+  liveEvents.push(event);
+  liveTimer ??= setTimeout(applyLiveEvents, 300);
 });

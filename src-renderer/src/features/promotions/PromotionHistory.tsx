@@ -9,6 +9,7 @@ import { deploymentLabel } from '../workbooks/data';
 import { HashChip } from '../workbooks/HashChip';
 import { AppLink, workbookPath } from '../workbooks/links';
 import { changeCounts } from './diff';
+import { liveWorkbookWrite } from '../../lib/live';
 
 const PAGE = 20;
 
@@ -32,6 +33,7 @@ export function PromotionHistory({
     (signal) => api.call(listWorkbookPromotions, { params: { deploymentId, workbookId }, query: { first: PAGE }, signal }),
     [deploymentId, workbookId, version],
     'Loading the promotion history',
+    liveWorkbookWrite(deploymentId, workbookId),
   );
   const [items, setItems] = useState<WorkbookPromotion[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);

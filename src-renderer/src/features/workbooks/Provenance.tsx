@@ -6,12 +6,14 @@ import { useQuery } from '../../lib/useQuery';
 import { deploymentLabel } from './data';
 import { HashChip } from './HashChip';
 import { AppLink, workbookPath } from './links';
+import { liveWorkbookWrite } from '../../lib/live';
 
 export function useProvenance(deploymentId: number, workbookId: number, version = 0) {
   return useQuery(
     (signal) => api.call(getWorkbookProvenance, { params: { deploymentId, workbookId }, signal }),
     [deploymentId, workbookId, version],
     'Loading the promotion provenance',
+    liveWorkbookWrite(deploymentId, workbookId),
   );
 }
 

@@ -4,6 +4,7 @@ import { listWorkbooks, type Workbook } from '../../../../src-shared/api/workboo
 import { api } from '../../app/session';
 import { fetchAllPages } from '../../lib/paging';
 import { useQuery, type Query } from '../../lib/useQuery';
+import { liveWriteOf } from '../../lib/live';
 
 /** Every deployment the caller can read (pickers and names of the other side of a promotion). */
 export function useDeploymentList(): Query<Deployment[]> {
@@ -28,6 +29,7 @@ export function useWorkbookList(deploymentId: number | null, search: string, ver
     },
     [deploymentId, search.trim(), version],
     'Loading workbooks',
+    liveWriteOf(deploymentId, (operationId) => /workbook|promotion/i.test(operationId)),
   );
 }
 

@@ -46,7 +46,8 @@ export function UpstreamBar({ deploymentId, branch }: { deploymentId: number; br
   const refresh = useModels((s) => s.refresh);
   const setNotice = useModels((s) => s.setNotice);
   const setError = useModels((s) => s.setError);
-  const connection = useQuery((signal) => api.call(getDeploymentGitConnection, { params: { deploymentId }, signal }), [deploymentId], 'Loading the repository connection');
+  const connection = useQuery((signal) => api.call(getDeploymentGitConnection, { params: { deploymentId }, signal }), [deploymentId], 'Loading the repository connection', (e) =>
+    (e.type === 'upstream' || e.type === 'branch') && e.deploymentId === deploymentId);
   const [busy, setBusy] = useState<'fetch' | 'pull' | 'push' | null>(null);
   const [connecting, setConnecting] = useState(false);
   const [settings, setSettings] = useState(false);

@@ -21,6 +21,7 @@ import { PreviewSection } from './PreviewSection';
 import { runsGroup, trackRun } from './runs';
 import { RunsSection } from './RunsSection';
 import { SettingsSection, type Conflict } from './SettingsSection';
+import { liveBuildOf } from '../../../lib/live';
 
 const SECTIONS: { id: LakehouseSection; title: string }[] = [
   { id: 'settings', title: 'Settings' },
@@ -89,7 +90,7 @@ function DataSourcePanel({ deploymentId, settings, dataSource, section, runId }:
   const views = useModelViews(deploymentId, settings.deployBranch);
   const runsTick = useTick(runsGroup(deploymentId, dataSource));
   // Publication reads the latest successful build of the deploy branch: show which one that is.
-  const build = useQuery((signal) => api.call(getDeploymentBuildStatus, { params: { deploymentId }, signal }), [deploymentId, section, runsTick], 'Loading the build status');
+  const build = useQuery((signal) => api.call(getDeploymentBuildStatus, { params: { deploymentId }, signal }), [deploymentId, section, runsTick], 'Loading the build status', liveBuildOf(deploymentId));
 
   const saved = useQuery(
     async (signal) => {

@@ -20,6 +20,7 @@ import { OutcomeChart } from './OutcomeChart';
 import { outcomeSummary, RUN_OUTCOME_INFO } from './outcomes';
 import { IssueList } from './PreviewSection';
 import { runsGroup, trackRun } from './runs';
+import { liveJobOf } from '../../../lib/live';
 
 const PAGE = 50;
 
@@ -34,6 +35,7 @@ export function RunsSection({ deploymentId, dataSource, runId, canPublish }: { d
     (signal) => api.call(listLakehouseMetricViewSyncs, { params: { deploymentId, dataSourceName: dataSource }, query: { first: limit }, signal }),
     [deploymentId, dataSource, limit, tick, manual],
     'Loading publication runs',
+    liveJobOf(deploymentId),
   );
   const items = runs.data?.items ?? [];
 
@@ -181,6 +183,7 @@ function RunDetail({ deploymentId, dataSource, runId, tick, onCancel }: { deploy
     (signal) => api.call(getLakehouseMetricViewSync, { params: { deploymentId, dataSourceName: dataSource, runId }, signal }),
     [deploymentId, dataSource, runId, tick],
     'Loading the run',
+    (e) => e.type === 'job' && e.job.id === runId,
   );
   useEffect(() => {
     if (run.data) trackRun(deploymentId, dataSource, run.data.runId, run.data.status);

@@ -43,6 +43,7 @@ export function JobDetail({ deploymentId, direction, syncJobId }: { deploymentId
     (signal) => api.call(direction === 'push' ? getWarehouseSemanticViewSync : getWarehouseSemanticViewPull, { params, signal }),
     [deploymentId, direction, syncJobId, version, tick],
     'Loading the job',
+    (e) => e.type === 'job' && e.job.id === syncJobId,
   );
   const data = job.data;
   const status = data?.status;

@@ -11,6 +11,7 @@ import { useGroupActive, useTick } from '../tracker';
 import { isTerminal, requestOf, stageLabel, STATUS_FILTERS, statusesOf, trackerGroup, trackJob, type StatusFilter } from './jobs';
 import { PullDialog } from './PullDialog';
 import { PushDialog } from './PushDialog';
+import { liveJobOf } from '../../../lib/live';
 
 const PAGE = 50;
 
@@ -56,6 +57,7 @@ export function WarehousePanel({ deploymentId, settings }: { deploymentId: numbe
     },
     [deploymentId, filter, direction, limit, tick, manual],
     'Loading sync jobs',
+    liveJobOf(deploymentId),
   );
 
   useEffect(() => {

@@ -1,0 +1,2 @@
+/** Live events: the stream route and the sources feeding the bus (see `platform/events`). */
+export { registerEventRoutes, isVisibleTo } from './routes';
