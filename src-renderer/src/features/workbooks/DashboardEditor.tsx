@@ -63,6 +63,8 @@ function Editor({ workbook, deploymentId }: { workbook: WorkbookDetail; deployme
   const [initial] = useState(config);
   const [selectedId, setSelectedId] = useState<string | null>(() => topLevelWidgets(config)[0]?.id ?? null);
   const [deleting, setDeleting] = useState<string | null>(null);
+  // What the service publishes (to tell whether the saved draft still waits to be published).
+  const [live, setLive] = useState<DashboardConfig | null>(workbook.dashboardPublished);
   const [published, setPublished] = useState(false);
   const catalog = useQuery((signal) => loadCatalog(deploymentId, null, true, signal), [deploymentId], 'Loading the model');
   const save = useAction('Saving the draft');
@@ -71,6 +73,7 @@ function Editor({ workbook, deploymentId }: { workbook: WorkbookDetail; deployme
   // Unsaved: differs from the saved draft, or (no draft yet) from what the editor started with.
   const dirty = isDirty(config, saved ?? initial);
   const noDraft = saved === null;
+  const waitsToPublish = dirty || noDraft || isDirty(saved, live);
   const guard = useUnsavedGuard(dirty, `The dashboard of “${workbook.name}”`);
 
   const change = (next: DashboardConfig) => {
@@ -92,6 +95,7 @@ function Editor({ workbook, deploymentId }: { workbook: WorkbookDetail; deployme
     const result = await publish.run(() => api.call(publishWorkbookDashboard, { params: { deploymentId, workbookId }, ...(body ? { body } : {}) }));
     if (!result) return;
     setSaved(result.dashboardDraft);
+    setLive(result.dashboardPublished);
     if (result.dashboardDraft) setConfig(result.dashboardDraft);
     setPublished(true);
   };
@@ -127,12 +131,18 @@ function Editor({ workbook, deploymentId }: { workbook: WorkbookDetail; deployme
         </div>
         <div className="actions">
           <span role="status" className="wb-save-state">
-            {dirty || noDraft ? <Badge tone="warn">{noDraft && !dirty ? 'no draft saved' : 'unsaved changes'}</Badge> : published ? <Badge tone="good">published</Badge> : <Badge tone="good">draft saved</Badge>}
+            {dirty || noDraft ? (
+              <Badge tone="warn">{noDraft && !dirty ? 'no draft saved' : 'unsaved changes'}</Badge>
+            ) : waitsToPublish ? (
+              <Badge tone="info">draft saved</Badge>
+            ) : (
+              <Badge tone="good">published</Badge>
+            )}
           </span>
           <Button onClick={() => void saveDraft()} busy={save.busy} disabled={!dirty && !noDraft} title="Save the draft (Ctrl+S)">
             Save draft
           </Button>
-          <Button variant="primary" onClick={() => void publishNow()} busy={publish.busy}>
+          <Button variant="primary" onClick={() => void publishNow()} busy={publish.busy} disabled={!waitsToPublish} title={waitsToPublish ? 'Publish what the editor shows' : 'The published dashboard is what the editor shows'}>
             Publish
           </Button>
           <AppLink to={workbookPath(deploymentId, workbookId)} className="btn btn-ghost">
@@ -143,7 +153,7 @@ function Editor({ workbook, deploymentId }: { workbook: WorkbookDetail; deployme
       <ProblemBanner error={save.error} onDismiss={() => save.setError(null)} />
       <ProblemBanner error={publish.error} onDismiss={() => publish.setError(null)} />
       {published && (
-        <div className="notice wb-published" role="status">
+        <div className="report report-good wb-published" role="status">
           Published. <AppLink to={workbookPath(deploymentId, workbookId, 'published')}>See the published dashboard</AppLink> or{' '}
           <AppLink to={promotionPath(deploymentId, workbookId)}>promote it to another deployment…</AppLink>
         </div>
