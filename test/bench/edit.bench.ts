@@ -43,7 +43,13 @@ export async function run(): Promise<void> {
     );
     const B = `/build/api/v1/deployments/${created.id as number}`;
     const files = bigProject();
-    await commitFiles(service.ctx, created.id as number, 'main', files, 'big model', AUTHOR);
+    const { commit } = await commitFiles(service.ctx, created.id as number, 'main', files, 'big model', AUTHOR);
+    // The commit starts a build (a full compile on a compute thread): let it end so it does not share the measurements.
+    for (;;) {
+      const build = await call('GET', `/api/v1/deployments/${created.id as number}/build-status`);
+      if (build.commit === commit && (build.buildStatus === 'succeeded' || build.buildStatus === 'failed')) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     const dev = await call('POST', `${B}/dev-mode`);
     const branch = encodeURIComponent((dev.branch as { branchName: string }).branchName);
     const t = performance.now();
