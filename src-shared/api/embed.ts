@@ -1,3 +1,4 @@
+import { DashboardFilter } from './notifications';
 import { Type, type Static } from 'typebox';
 import { defineRoute, Nullable, Page, PageQuery, Timestamp } from './contract';
 import { EmbedTenantName } from './embed-access';
@@ -357,17 +358,29 @@ export const runEmbedDashboardPython = defineRoute({
   tag: E,
   summary: 'Run a dashboard’s Python widget with the session’s filters',
   description:
-    'This local service has no Python runtime: after checking the dashboard and the caller’s access it answers ' +
-    '501 `PYTHON_RUNTIME_UNAVAILABLE` rather than invent a result.',
+    'Runs the published widget’s `config.python` in a sandbox (Pyodide, CPython on WebAssembly, on a worker thread; no network, ' +
+    'no host files) with `filters` (the request’s dashboard filters, validated: `is_empty`/`is_not_empty` take no values, the ' +
+    'other operators at least one) and `widget` bound as globals. What the script assigns to `result` (JSON-serializable) is ' +
+    'returned with what it printed. A script running longer than 10 s is stopped (422 `PYTHON_TIME_LIMIT`); one needing more ' +
+    'than 256 MB gets a MemoryError and is reported 422 `PYTHON_MEMORY_LIMIT`; an exception is 422 `PYTHON_ERROR` with the ' +
+    'traceback. 422 `WIDGET_HAS_NO_PYTHON` for a widget without code. Embed sessions need signed embedding and read access.',
   params: DashboardParams,
   body: Type.Object(
     {
       widgetId: Type.String({ minLength: 1, maxLength: 128 }),
-      filters: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 200 })),
+      filters: Type.Optional(Type.Array(DashboardFilter, { maxItems: 200 })),
     },
     { additionalProperties: false },
   ),
-  response: Type.Object({}, { additionalProperties: true, description: 'Never returned by this service (see 501)' }),
+  response: Type.Object({
+    widgetId: Type.String(),
+    result: Type.Unknown({ description: 'The JSON value the script assigned to `result` (null when it set none)' }),
+    stdout: Type.String({ description: 'What the script printed' }),
+    filters: Type.Array(Type.Object({ member: Type.String(), operator: Type.String(), values: Type.Array(Type.String()) }), {
+      description: 'The filters the script received',
+    }),
+    durationMs: Type.Integer(),
+  }),
 });
 
 const EmbedUserRef = Type.Object({ id: Type.Integer(), name: Nullable(Type.String()), email: Nullable(Type.String()) });

@@ -208,12 +208,11 @@ describe('embed dashboard comments', () => {
 });
 
 describe('POST /api/v1/embed/dashboard/{publicId}/python-run', () => {
-  it('checks access and the widget, then answers 501 PYTHON_RUNTIME_UNAVAILABLE (no Python runtime offline)', async () => {
+  it('a widget without Python code (config.python) answers 422 WIDGET_HAS_NO_PYTHON, for an embed session and for a user', async () => {
     const res = await svc.call('POST', `/api/v1/embed/dashboard/${publicId}/python-run`, { body: { widgetId: 'py-1', filters: [] }, auth: as.alice });
-    expect(res.status).toBe(501);
-    expect(res.body.code).toBe('PYTHON_RUNTIME_UNAVAILABLE');
-    expect(res.body.detail).toContain('Python runtime');
-    expect((await svc.call('POST', `/api/v1/embed/dashboard/${publicId}/python-run`, { body: { widgetId: 'py-1' } })).status).toBe(501);
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('WIDGET_HAS_NO_PYTHON');
+    expect((await svc.call('POST', `/api/v1/embed/dashboard/${publicId}/python-run`, { body: { widgetId: 'py-1' } })).body.code).toBe('WIDGET_HAS_NO_PYTHON');
   });
 
   it('answers 404 for an unknown widget and 403 without embed access', async () => {

@@ -2,7 +2,9 @@ import type { Static } from 'typebox';
 import type { EmbedDashboard } from '../../../src-shared/api/embed';
 import type { ServiceContext } from '../../context';
 import { assertAccess, type Principal } from '../../http/auth';
-import { ApiError, forbidden, notFound } from '../../http/problem';
+import { ApiError, badRequest, forbidden, notFound } from '../../http/problem';
+import { VALUELESS_OPERATORS, type DashboardFilter } from '../../../src-shared/api/notifications';
+import { pythonSandbox } from './python-sandbox';
 import { effectiveEmbedAccess } from '../embed';
 import { parseDashboard } from '../workbooks';
 import { findWorkbookByPublicId, type WorkbookRow } from '../workbooks';
@@ -65,20 +67,73 @@ export function assertEmbedCanOpen(ctx: ServiceContext, principal: Principal, ro
   }
 }
 
+/** The Python code of a widget: `config.python`. */
+function widgetPython(widget: { config?: Record<string, unknown> | null }): string | null {
+  const code = widget.config?.python;
+  return typeof code === 'string' && code.trim() !== '' ? code : null;
+}
+
+/** `is_empty` / `is_not_empty` take no values; every other operator needs at least one (as notification filters). */
+function checkFilters(filters: DashboardFilter[]): { member: string; operator: string; values: string[] }[] {
+  return filters.map((filter, index) => {
+    const values = filter.values ?? [];
+    const valueless = VALUELESS_OPERATORS.includes(filter.operator);
+    if (valueless && values.length > 0) {
+      throw badRequest('FILTER_VALUES_NOT_ALLOWED', `Filter ${index} (${filter.operator}) tests the member itself and takes no values.`, {
+        errors: [{ pointer: `/body/filters/${index}/values`, detail: `${filter.operator} takes no values` }],
+      });
+    }
+    if (!valueless && values.length === 0) {
+      throw badRequest('FILTER_VALUES_REQUIRED', `Filter ${index} (${filter.operator}) needs at least one value.`, {
+        errors: [{ pointer: `/body/filters/${index}/values`, detail: `${filter.operator} needs values` }],
+      });
+    }
+    return { member: filter.member, operator: filter.operator, values };
+  });
+}
+
 /**
- * A filtered Python run of a dashboard widget. Access and the widget are checked as for a real
- * run; then, since this service has no Python runtime, it answers 501 rather than invent a result.
+ * A filtered Python run of a dashboard widget: access and the widget are checked, the filters
+ * validated, and the widget's `config.python` runs in the Pyodide sandbox (a worker thread, with a
+ * time and a memory limit) with `filters` (the request's dashboard filters) and `widget` bound.
+ * What the script assigns to `result` (JSON) is the answer, with what it printed.
  */
-export function runPython(ctx: ServiceContext, principal: Principal, publicId: string, widgetId: string): never {
+export async function runPython(ctx: ServiceContext, principal: Principal, publicId: string, body: { widgetId: string; filters?: DashboardFilter[] }) {
   const row = requireDashboard(ctx, publicId);
   if (principal.via === 'embed') assertEmbedCanOpen(ctx, principal, row);
   else assertAccess(principal, ['deploymentRead'], row.deployment_id);
   const published = parseDashboard(row.dashboard_published);
   if (!published) throw notFound(`A published dashboard of ${publicId}`, 'DASHBOARD_NOT_PUBLISHED');
-  if (!(published.widgets ?? []).some((w) => w.id === widgetId)) throw notFound(`Widget "${widgetId}" of dashboard ${publicId}`, 'WIDGET_NOT_FOUND');
-  throw new ApiError(
-    501,
-    'PYTHON_RUNTIME_UNAVAILABLE',
-    'This local service has no Python runtime, so it cannot run the widget’s Python code. Run the dashboard on the hosted platform to get its result.',
-  );
+  const widget = (published.widgets ?? []).find((w) => w.id === body.widgetId);
+  if (!widget) throw notFound(`Widget "${body.widgetId}" of dashboard ${publicId}`, 'WIDGET_NOT_FOUND');
+  const code = widgetPython(widget as { config?: Record<string, unknown> | null });
+  if (code === null) {
+    throw new ApiError(422, 'WIDGET_HAS_NO_PYTHON', `Widget "${body.widgetId}" of dashboard ${publicId} has no Python code (config.python).`);
+  }
+  const filters = checkFilters(body.filters ?? []);
+  const sandbox = pythonSandbox(ctx);
+  const { limits } = sandbox;
+  const outcome = await sandbox.run(code, { filters, widget: { id: widget.id, type: widget.type, config: widget.config ?? null } });
+  switch (outcome.kind) {
+    case 'ok':
+      return { widgetId: body.widgetId, result: outcome.result, stdout: outcome.stdout, filters, durationMs: outcome.durationMs };
+    case 'timeout':
+      throw new ApiError(422, 'PYTHON_TIME_LIMIT', `The widget's Python code ran longer than ${limits.timeoutMs / 1000} s and was stopped.`, {
+        limitMs: limits.timeoutMs,
+      });
+    case 'memory':
+      throw new ApiError(422, 'PYTHON_MEMORY_LIMIT', `The widget's Python code needed more than ${limits.memoryLimitBytes / 1024 / 1024} MB and was stopped (${outcome.message}).`, {
+        limitBytes: limits.memoryLimitBytes,
+      });
+    case 'error':
+      if (outcome.errorType === 'TypeError' && /JSON serializable/.test(outcome.message)) {
+        throw new ApiError(422, 'PYTHON_RESULT_NOT_JSON', `The widget's \`result\` is not JSON: ${outcome.message}`);
+      }
+      throw new ApiError(422, 'PYTHON_ERROR', `The widget's Python code raised ${outcome.message}`, {
+        pythonError: { type: outcome.errorType, message: outcome.message, traceback: outcome.traceback },
+        stdout: outcome.stdout,
+      });
+    case 'unavailable':
+      throw new ApiError(503, 'PYTHON_RUNTIME_UNAVAILABLE', outcome.message);
+  }
 }

@@ -23,7 +23,7 @@ export function registerEmbedSessionRoutes({ route, ctx }: Api): void {
   });
 
   route(api.updateEmbedDashboard, admin, ({ principal, params, body }) => setSignedEmbedding(ctx, principal, params.publicId, body.signedEmbeddingEnabled));
-  route(api.runEmbedDashboardPython, embed, ({ principal, params, body }) => runPython(ctx, principal, params.publicId, body.widgetId));
+  route(api.runEmbedDashboardPython, embed, ({ principal, params, body }) => runPython(ctx, principal, params.publicId, body));
 
   route(api.listEmbedComments, comments, ({ principal, params, query }) => listComments(ctx, commentScope(ctx, principal, params.publicId), query));
   route(api.createEmbedComment, comments, ({ principal, params, body }) => createComment(ctx, commentScope(ctx, principal, params.publicId), body));
