@@ -59,7 +59,20 @@ class ReferenceChecker {
   /** Check every reference of a SQL snippet written in `where` (e.g. "measure 'orders.total'"). */
   sql(sql: string | undefined, where: string, loc: SourceLocation, member: string, missingMember: Severity = 'error'): void {
     if (!sql) return;
-    for (const ref of scanSql(sql).refs) this.path(ref.path, where, loc, member, ref.sqlCall, missingMember);
+    const scan = scanSql(sql);
+    // In a JavaScript model `${customers.}` never parses (a syntax error already) and `{…}` is literal text.
+    if (!/\.[cm]?js$/i.test(loc.file)) {
+      for (const text of scan.incomplete) {
+        this.diagnostics.push(diagAt('error', C.INCOMPLETE_REFERENCE, `Incomplete reference ${text} in ${where}: a member name must follow the dot (${loc.file})`, loc, member));
+      }
+    }
+    // The platform compiles `{CUBE}.` with nothing after it; the SQL fails once a query uses the member.
+    for (const text of scan.danglingDots) {
+      this.diagnostics.push(
+        diagAt('warning', C.DANGLING_COLUMN_DOT, `${text.slice(0, -1)} is followed by a dot but no column in ${where}: name the column (${text.slice(0, -1)}.column) or drop the dot; queries that use it fail (${loc.file})`, loc, member),
+      );
+    }
+    for (const ref of scan.refs) this.path(ref.path, where, loc, member, ref.sqlCall, missingMember);
   }
 
   /** A member path written without braces (drill_members, levels): `x`, `CUBE.x`, `cube.x`. */

@@ -14,6 +14,14 @@ export interface SqlScan {
   templated: boolean;
   /** Runtime context variables (security context, filter params): SQL that is not static. */
   contextual: boolean;
+  /**
+   * References cut short after a dot (`{customers.}`, `{CUBE.id.}`, `{.}`), as written.
+   * The platform parses a YAML reference as an expression and refuses these; in JavaScript models the
+   * same text is a syntax error of `${…}` or literal text.
+   */
+  incomplete: string[];
+  /** A cube written as a table with a dot and no column after it (`{CUBE}.`), as written. */
+  danglingDots: string[];
 }
 
 export const CONTEXT_VARIABLES = new Set([
@@ -33,7 +41,10 @@ const PATH = /^\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(\.sql\(\))?\s*$/;
 const CONTEXT_HEAD = /^\s*([A-Za-z_]\w*)/;
 
 const scanCache = new Map<string, SqlScan>();
-const NO_REFS: SqlScan = { refs: [], templated: false, contextual: false };
+const NO_REFS: SqlScan = { refs: [], templated: false, contextual: false, incomplete: [], danglingDots: [] };
+const INCOMPLETE = /^[A-Za-z_.][\w.]*$/;
+// `{CUBE}.` followed by no column: end of text, a space before no name, punctuation.
+const DANGLING_DOT = /\{\s*[A-Za-z_]\w*\s*\}\.(?!\s*[\w"`[{$*])/g;
 
 export function scanSql(sql: string): SqlScan {
   if (!sql.includes('{')) return NO_REFS;
@@ -42,6 +53,7 @@ export function scanSql(sql: string): SqlScan {
   const templated = /\{\{|\{%|\{#/.test(sql);
   const text = templated ? sql.replace(/\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|\{#[\s\S]*?#\}/g, ' ') : sql;
   const refs: SqlReference[] = [];
+  const incomplete: string[] = [];
   let contextual = false;
   BRACE.lastIndex = 0;
   let m: RegExpExecArray | null;
@@ -54,12 +66,17 @@ export function scanSql(sql: string): SqlScan {
     }
     const p = PATH.exec(inner);
     if (p) refs.push({ path: p[1]!.split('.'), sqlCall: !!p[2] });
+    else {
+      const t = inner.trim();
+      if (INCOMPLETE.test(t) && t.endsWith('.')) incomplete.push(m[0]);
+    }
   }
+  const danglingDots = [...text.matchAll(DANGLING_DOT)].map((d) => d[0]);
   // Context variables whose arguments contain braces or parentheses are not matched above.
   if (!contextual && /\{\s*(SECURITY_CONTEXT|security_context|securityContext|FILTER_PARAMS|FILTER_GROUP|COMPILE_CONTEXT|SQL_UTILS|sql_utils|sqlUtils)\b/.test(text)) {
     contextual = true;
   }
-  const scan = { refs, templated, contextual };
+  const scan = { refs, templated, contextual, incomplete, danglingDots };
   if (scanCache.size > 50_000) scanCache.clear();
   scanCache.set(sql, scan);
   return scan;

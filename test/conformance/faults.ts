@@ -70,6 +70,8 @@ export const FAULTS: Fault[] = [
   onEntry('public not a boolean', 'measures', any, (e) => (e.public = 'yes')),
   onEntry('primary_key not a boolean', 'dimensions', (e) => e.primary_key === true, (e) => (e.primary_key = 'yes')),
   onEntry('measure sql references an unknown member', 'measures', withSql, (e) => (e.sql = sql('{no_such_member} + 1'))),
+  onEntry('measure sql references a cube with no member after the dot', 'measures', withSql, (e) => (e.sql = sql('{CUBE.} + 1'))),
+  onEntry('dimension sql reference cut short after a member', 'dimensions', (e) => e.primary_key !== true && withSql(e), (e) => (e.sql = sql('{CUBE.id.}'))),
   onEntry('rolling window trailing unparsable', 'measures', (e) => 'rolling_window' in e, (e) => (e.rolling_window = { trailing: '7 parsecs' })),
   onEntry('rolling window key unknown', 'measures', (e) => 'rolling_window' in e, (e) => (e.rolling_window = { trailing: '7 day', window: 'x' })),
   onEntry('measure filter without sql', 'measures', (e) => 'filters' in e, (e) => (e.filters = [{ condition: sql('1 = 1') }])),

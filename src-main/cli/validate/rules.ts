@@ -28,6 +28,8 @@ export const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
   [C.DUPLICATE_JOIN]: 'A cube joins the same cube twice',
   [C.DUPLICATE_VIEW_GROUP]: 'Two view groups have the same name',
   [C.UNRESOLVED_REFERENCE]: 'A reference names no member',
+  [C.INCOMPLETE_REFERENCE]: 'A reference ends with a dot and no member name ({customers.})',
+  [C.DANGLING_COLUMN_DOT]: 'A cube used as a table is followed by a dot and no column ({CUBE}.)',
   [C.UNKNOWN_CUBE]: 'A reference names an unknown cube',
   [C.UNKNOWN_EXTENDS]: 'extends names an unknown cube or view',
   [C.EXTENDS_CYCLE]: 'extends forms a cycle',

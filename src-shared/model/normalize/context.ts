@@ -290,5 +290,7 @@ export function sqlOf(entry: RawEntry | undefined, ctx: Ctx, what: string, membe
     ctx.dynamic = true;
     return '';
   }
-  return ctx.string(entry, what, member);
+  const sql = ctx.string(entry, what, member);
+  // The platform reads a YAML reference written with a leading dot (`{.city}`) as the name after it.
+  return sql !== undefined && sql.includes('{.') && !/\.[cm]?js$/i.test(ctx.file) ? sql.replace(/\{(\s*)\.+(?=[A-Za-z_])/g, '{$1') : sql;
 }

@@ -87,6 +87,51 @@ describe('checks the platform makes', () => {
     expect(d.message).toContain("'payments'");
   });
 
+  it('a reference cut short after the dot ({customers.}) is an error the platform also refuses', () => {
+    const cube = ORDERS.replace('sql: amount', 'sql: "{customers.} + 1"');
+    const d = single(compile(base({ 'model/cubes/orders.yml': cube })), C.INCOMPLETE_REFERENCE);
+    expect(d).toMatchObject({ severity: 'error', file: 'model/cubes/orders.yml', line: 23, column: 14, member: 'orders.total' });
+    expect(d.message).toContain('{customers.}');
+    expect(d.message).toContain('a member name must follow the dot');
+  });
+
+  it('incomplete references in every spelling: {CUBE.}, {orders.id.}, {.}, in join SQL too', () => {
+    for (const text of ['{CUBE.}', '{ orders.id. }', '{.}']) {
+      const cube = ORDERS.replace('sql: status', `sql: "${text}"`);
+      const d = single(compile(base({ 'model/cubes/orders.yml': cube })), C.INCOMPLETE_REFERENCE);
+      expect(d.member).toBe('orders.status');
+      expect(d.message).toContain(text);
+    }
+    const joined = ORDERS.replace('{customers.id}', '{customers.}');
+    const d = single(compile(base({ 'model/cubes/orders.yml': joined })), C.INCOMPLETE_REFERENCE);
+    expect(d).toMatchObject({ severity: 'error', member: 'orders.customers' });
+  });
+
+  it('a reference with a leading dot reads as the name after it, as the platform reads it ({.status} is {status})', () => {
+    expect(compile(base({ 'model/cubes/orders.yml': ORDERS.replace('sql: amount', 'sql: "{.status}"') })).diagnostics).toEqual([]);
+    const d = single(compile(base({ 'model/cubes/orders.yml': ORDERS.replace('sql: amount', 'sql: "{.nope}"') })), C.UNRESOLVED_REFERENCE);
+    expect(d.message).toContain('{nope}');
+  });
+
+  it('a cube as a table with a dot and no column ({CUBE}.) is a warning, as the platform compiles it', () => {
+    const cube = ORDERS.replace('sql: status', 'sql: "{CUBE}."');
+    const result = compile(base({ 'model/cubes/orders.yml': cube }));
+    const d = single(result, C.DANGLING_COLUMN_DOT);
+    expect(d).toMatchObject({ severity: 'warning', member: 'orders.status' });
+    expect(result.valid).toBe(true);
+    // A column after the dot, quoted or not, is fine.
+    for (const sql of ['{CUBE}.status', '{CUBE}.\\"status\\"', 'lower({CUBE}.status)']) {
+      expect(withCode(compile(base({ 'model/cubes/orders.yml': ORDERS.replace('sql: status', `sql: "${sql}"`) })), C.DANGLING_COLUMN_DOT)).toEqual([]);
+    }
+  });
+
+  it('in a JavaScript model `{customers.}` is literal text (the platform accepts it) and `${CUBE}.` still warns', () => {
+    const js = 'cube(`shop`, {\n  sql_table: `shop.t`,\n  dimensions: {\n    id: { sql: `id`, type: `number`, primary_key: true },\n    a: { sql: `{customers.}`, type: `string` },\n    b: { sql: `${CUBE}.`, type: `string` },\n  },\n});\n';
+    const result = compile({ 'model/cubes/shop.js': js });
+    expect(withCode(result, C.INCOMPLETE_REFERENCE)).toEqual([]);
+    expect(single(result, C.DANGLING_COLUMN_DOT)).toMatchObject({ member: 'shop.b', severity: 'warning' });
+  });
+
   it('unknown cube in extends', () => {
     const result = compile(base({ 'model/cubes/big_orders.yml': 'cubes:\n  - name: big_orders\n    extends: orderz\n' }));
     const d = single(result, C.UNKNOWN_EXTENDS);

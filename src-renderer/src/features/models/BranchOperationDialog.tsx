@@ -8,6 +8,7 @@ import { DiffView } from './DiffView';
 import { MergeValidation, useBranchValidation, useMergeOutcome } from './MergeCheck';
 import { pushLine } from './upstream/conflict';
 import { dirtyPaths, useModels } from './store';
+import { goTo } from './navigation';
 
 export type BranchOperation = 'commit' | 'pull' | 'merge' | 'merge-to-default';
 
@@ -65,7 +66,7 @@ export function BranchOperationDialog({ operation, branch, deployBranch, onClose
   const saveAll = useModels((s) => s.save);
   const refresh = useModels((s) => s.refresh);
   const setNotice = useModels((s) => s.setNotice);
-  const openFile = useModels((s) => s.openFile);
+  const openFile = goTo;
   const showOutcome = useMergeOutcome((s) => s.show);
   const [acknowledged, setAcknowledged] = useState(false);
   const [preview, setPreview] = useState<BranchOperationResult | null>(null);

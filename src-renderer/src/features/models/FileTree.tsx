@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { Diagnostic } from '../../../../src-shared/model';
 import { ModelsIcon } from './icons';
 import { currentBranch, dirtyPaths, isEditable, useModels } from './store';
+import { goTo } from './navigation';
 import { plural } from '../../lib/plural';
 
 interface TreeNode {
@@ -70,7 +71,7 @@ export function FileTree({ onNew, onRename, onDelete }: { onNew: () => void; onR
   // Files are on their way while the branch list or the branch loads.
   const loading = useModels((s) => s.filesLoading || (s.branchName === null && s.error === null));
   const openPath = useModels((s) => s.openPath);
-  const openFile = useModels((s) => s.openFile);
+  const openFile = goTo;
   const dirty = useModels(useShallow(dirtyPaths));
   const editable = useModels((s) => isEditable(currentBranch(s)));
   const diagnostics = useModels((s) => s.analysis.diagnostics);

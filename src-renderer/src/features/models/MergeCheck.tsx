@@ -11,7 +11,7 @@ import { toShownError, type ShownError } from '../../lib/errors';
 import { plural } from '../../lib/plural';
 import { ProblemBanner, Spinner } from '../../lib/ui';
 import { ModelsIcon } from './icons';
-import { useModels } from './store';
+import { goTo } from './navigation';
 
 const SHOWN_ERRORS = 5;
 const BUILD_POLL_MS = 1500;
@@ -111,7 +111,7 @@ const finished = (state: BuildState, commit: string | null) => (commit === null 
 export function MergeOutcome() {
   const outcome = useMergeOutcome((s) => s.outcome);
   const clear = useMergeOutcome((s) => s.clear);
-  const openFile = useModels((s) => s.openFile);
+  const openFile = goTo;
   const [build, setBuild] = useState<BuildState | null>(null);
   const [error, setError] = useState<ShownError | null>(null);
 

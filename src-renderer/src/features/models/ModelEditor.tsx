@@ -1,10 +1,13 @@
 // Monaco for the Models screen (loaded lazily: it is most of the screen's weight). One Monaco model per
 // file of the branch, kept while the branch is shown so each file keeps its undo history; diagnostics
-// as markers; completion, go to definition and hovers from the worker's symbol index; Ctrl/Cmd+S saves.
+// as markers; completion, go to definition, find all references (Shift+F12) and hovers from the
+// worker's symbol index; Ctrl/Cmd+S saves, Ctrl/Cmd+P opens quick open, Alt+Left/Right go back/forward.
 import { useEffect, useRef } from 'react';
 import type { editor as MonacoEditor, IDisposable, languages } from 'monaco-editor';
 import { monaco, themeFor } from '../../lib/editor/monaco';
 import { completionsAt, definitionAt, describeDefinition, markerRange, type SuggestionKind } from './language';
+import { goBack, goForward, goTo, openQuickOpen, registerCursor } from './navigation';
+import { findReferences } from './references';
 import { currentBranch, isEditable, useModels } from './store';
 import type { Diagnostic } from '../../../../src-shared/model';
 
@@ -144,7 +147,33 @@ export default function ModelEditor() {
       },
     });
 
+    const mac = /Mac|iPhone|iPad/.test(navigator.platform);
+    editor.addAction({ id: 'drydock.quickOpen', label: 'Go to file or member…', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyP], run: openQuickOpen });
+    editor.addAction({
+      id: 'drydock.goBack',
+      label: 'Go back',
+      keybindings: [mac ? monaco.KeyMod.WinCtrl | monaco.KeyCode.Minus : monaco.KeyMod.Alt | monaco.KeyCode.LeftArrow],
+      run: goBack,
+    });
+    editor.addAction({
+      id: 'drydock.goForward',
+      label: 'Go forward',
+      keybindings: [mac ? monaco.KeyMod.WinCtrl | monaco.KeyMod.Shift | monaco.KeyCode.Minus : monaco.KeyMod.Alt | monaco.KeyCode.RightArrow],
+      run: goForward,
+    });
+    const unregisterCursor = registerCursor(() => {
+      const model = editor.getModel();
+      const path = model ? pathOfUri(model.uri) : null;
+      const position = editor.getPosition();
+      return path ? { path, line: position?.lineNumber ?? 1, column: position?.column ?? 1 } : null;
+    });
+
     const symbols = () => useModels.getState().analysis.symbols;
+    /** Text of every file of the branch as the user sees it (unsaved edits included). */
+    const branchTexts = () => {
+      const s = useModels.getState();
+      return Object.keys(s.saved).map((path) => ({ path, text: models.current.get(path)?.getValue() ?? s.buffers[path] ?? s.saved[path]! }));
+    };
     for (const language of LANGUAGES) {
       disposables.push(
         monaco.languages.registerCompletionItemProvider(language, {
@@ -185,6 +214,20 @@ export default function ModelEditor() {
             return { uri: targetModel.uri, range: new monaco.Range(target.line, target.column, target.line, target.column) };
           },
         }),
+        monaco.languages.registerReferenceProvider(language, {
+          provideReferences(model, position, context) {
+            const path = pathOfUri(model.uri);
+            if (!path) return [];
+            const target = definitionAt(model.getValue(), position.lineNumber, position.column, path, symbols());
+            if (!target) return [];
+            const found = findReferences(branchTexts(), symbols(), target).filter((r) => context.includeDeclaration || !r.isDefinition);
+            return found.flatMap((r) => {
+              // The peek list previews each place: its file needs a model.
+              const refModel = r.file === path ? model : modelFor.current(r.file);
+              return refModel ? [{ uri: refModel.uri, range: new monaco.Range(r.line, r.startColumn, r.line, r.endColumn) }] : [];
+            });
+          },
+        }),
         monaco.languages.registerHoverProvider(language, {
           provideHover(model, position) {
             const path = pathOfUri(model.uri);
@@ -200,7 +243,7 @@ export default function ModelEditor() {
       );
     }
 
-    // Go to definition in another file: open it in this editor, at the definition.
+    // Go to definition or a reference in another file: open it in this editor, at the place (and remember where the user was).
     disposables.push(
       monaco.editor.registerEditorOpener({
         openCodeEditor(_source, resource, selectionOrPosition) {
@@ -211,7 +254,7 @@ export default function ModelEditor() {
             : selectionOrPosition
               ? { line: selectionOrPosition.startLineNumber, column: selectionOrPosition.startColumn }
               : { line: 1, column: 1 };
-          useModels.getState().openFile(path, at);
+          goTo(path, at);
           return true;
         },
       }),
@@ -256,6 +299,7 @@ export default function ModelEditor() {
       query.removeEventListener('change', onScheme);
       unsubscribeDiagnostics();
       unsubscribeText();
+      unregisterCursor();
       for (const d of disposables) d.dispose();
       editor.dispose();
       for (const model of modelMap.values()) model.dispose();

@@ -15,6 +15,7 @@ import { DeleteFileDialog, NewFileDialog, RenameFileDialog } from './FileDialogs
 import { FileTree } from './FileTree';
 import { ModelsIcon } from './icons';
 import { ProblemsPanel } from './ProblemsPanel';
+import { HistoryButtons, QuickOpen } from './QuickOpen';
 import { UpstreamBar } from './upstream/UpstreamBar';
 import { StaleWriteDialog } from './StaleWriteDialog';
 import { MergeOutcome } from './MergeCheck';
@@ -292,6 +293,7 @@ function Workbench({ deploymentId, deployments, view }: { deploymentId: number; 
           <FileTree onNew={() => setCreating(true)} onRename={setRenaming} onDelete={setDeleting} />
           <div className="models-main">
             <div className="editor-head">
+              <HistoryButtons />
               {s.openPath ? (
                 <>
                   <span className="editor-path" title={s.openPath}>
@@ -329,13 +331,15 @@ function Workbench({ deploymentId, deployments, view }: { deploymentId: number; 
                   <ModelsIcon name="file" size={28} />
                   <p>Pick a cube or view in the file tree.</p>
                   <p className="muted">
-                    {editable ? 'Diagnostics update as you type; Ctrl/Cmd+S saves; F12 goes to a reference’s definition.' : 'Turn on dev mode to edit files on your personal branch.'}
+                    {editable ? 'Diagnostics update as you type; Ctrl/Cmd+S saves.' : 'Turn on dev mode to edit files on your personal branch.'}
                   </p>
+                  <p className="muted">Ctrl/Cmd+P goes to a file or member; F12 to a definition; Shift+F12 lists references; Alt+←/→ go back and forward.</p>
                 </div>
               )}
             </div>
             <ProblemsPanel />
           </div>
+          <QuickOpen />
         </div>
       )}
 

@@ -3,6 +3,7 @@ import type { ModelDiagnostic } from '../../../../src-shared/api/data-model';
 import { Button } from '../../lib/ui';
 import { ModelsIcon } from './icons';
 import { useModels, type ServerVerdict } from './store';
+import { goTo } from './navigation';
 import { plural } from '../../lib/plural';
 
 type Severity = ModelDiagnostic['severity'];
@@ -59,7 +60,7 @@ function DiagnosticRow({ d, onOpen }: { d: ModelDiagnostic; onOpen: (d: ModelDia
 export function ProblemsPanel() {
   const analysis = useModels((s) => s.analysis);
   const openPath = useModels((s) => s.openPath);
-  const openFile = useModels((s) => s.openFile);
+  const openFile = goTo;
   const server = useModels((s) => s.server);
   const validating = useModels((s) => s.validating);
   const validate = useModels((s) => s.validateOnServer);

@@ -1,0 +1,154 @@
+// Editing comfort in Models (issue 14 item 9): quick open (Ctrl+P) of files and members, go back /
+// forward (Alt+Left/Right) across files, find all references (Shift+F12), and broken member
+// references (`{customers.}`) flagged by the compiler in the editor and the Problems panel.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { createDeployment, screenshot, startE2E, type E2E } from './support';
+
+const ORDERS = 'model/cubes/orders.yml';
+/** Waits with room for a loaded machine. */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 60_000 });
+
+let e2e: E2E;
+let deploymentId: number;
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  deploymentId = await createDeployment(e2e.server, 'editing-e2e');
+});
+afterAll(async () => {
+  await e2e?.teardown();
+});
+
+const fileText = async (path: string) =>
+  ((await e2e.server.api('GET', `/build/api/v1/deployments/${deploymentId}/data-model/files?branchName=main&path=${encodeURIComponent(path)}`)).body as { content: string }).content;
+/** 1-based line of the first line of `path` (on main) that contains `text`. */
+const lineOf = async (path: string, text: string) => (await fileText(path)).split('\n').findIndex((l) => l.includes(text)) + 1;
+
+const editor = (page: Page) => page.getByTestId('model-editor');
+const problems = (page: Page) => page.getByRole('region', { name: 'Problems' });
+const openFileName = (page: Page) => page.locator('.editor-head .editor-file').textContent();
+const cursorLine = (page: Page) => editor(page).locator('.line-numbers.active-line-number').textContent();
+const quickOpen = (page: Page) => page.getByRole('dialog', { name: 'Go to file or member' });
+
+async function both(page: Page, name: string): Promise<void> {
+  const size = page.viewportSize();
+  for (const [width, height] of [
+    [1024, 768],
+    [1600, 1000],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await screenshot(page, `${name}-${width}`);
+  }
+  if (size) await page.setViewportSize(size);
+}
+
+/** Puts the cursor on the first match of `text` after the start of the open file, at `offset` characters into it. */
+async function cursorAt(page: Page, text: string, offset = 0): Promise<void> {
+  await editor(page).locator('.view-lines').click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('Control+F');
+  await page.locator('.find-widget textarea, .find-widget input').first().fill(text);
+  await poll(() => page.locator('.find-widget .matchesCount').textContent()).toMatch(/^1 of \d+/);
+  await page.keyboard.press('Escape');
+  await poll(() => page.locator('.find-widget.visible').count()).toBe(0);
+  await page.keyboard.press('ArrowLeft');
+  for (let i = 0; i < offset; i++) await page.keyboard.press('ArrowRight');
+}
+
+async function quickOpenTo(page: Page, query: string, expected: RegExp): Promise<void> {
+  await page.keyboard.press('Control+P');
+  await quickOpen(page).waitFor();
+  // The list starts in its text field: typing filters at once.
+  await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('File, cube, view or member');
+  await page.keyboard.type(query);
+  await poll(() => quickOpen(page).getByRole('option', { selected: true }).textContent()).toMatch(expected);
+  await page.keyboard.press('Enter');
+  await poll(() => quickOpen(page).isVisible()).toBe(false);
+}
+
+describe('editing comfort in Models', () => {
+  it('quick open (Ctrl+P) goes to a member’s definition line, and to a file, by keyboard alone', async () => {
+    const { page } = e2e;
+    await page.goto(`${e2e.server.url}/models/${deploymentId}`);
+    await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
+    await page.getByRole('tree', { name: 'Model files' }).getByRole('treeitem', { name: /^orders\.yml/ }).waitFor();
+    await problems(page).getByText(/^\s*\d+ files · [\d.]+ ms$/).waitFor();
+
+    await page.keyboard.press('Control+P');
+    await quickOpen(page).waitFor();
+    await page.keyboard.type('total_amou');
+    await poll(() => quickOpen(page).getByRole('option', { selected: true }).textContent()).toMatch(/measureorders\.total_amount/);
+    await both(page, 'editing-quick-open');
+    await page.keyboard.press('Enter');
+    await poll(() => openFileName(page)).toBe('orders.yml');
+    await poll(() => cursorLine(page)).toBe(String(await lineOf(ORDERS, 'name: total_amount')));
+
+    // Down arrow picks the next match; a file by part of its path.
+    await quickOpenTo(page, 'directory.yml', /filemodel\/views\/customer_directory\.yml/);
+    await poll(() => openFileName(page)).toBe('customer_directory.yml');
+    await quickOpenTo(page, 'customers.full_name', /dimensioncustomers\.full_name/);
+    await poll(() => openFileName(page)).toBe('customers.yml');
+    await poll(() => cursorLine(page)).toBe(String(await lineOf('model/cubes/customers.yml', 'name: full_name')));
+  });
+
+  it('go back and forward (Alt+Left / Alt+Right) retrace the jumps across files', async () => {
+    const { page } = e2e;
+    await page.keyboard.press('Alt+ArrowLeft');
+    await poll(() => openFileName(page)).toBe('customer_directory.yml');
+    await page.keyboard.press('Alt+ArrowLeft');
+    await poll(() => openFileName(page)).toBe('orders.yml');
+    await poll(() => cursorLine(page)).toBe(String(await lineOf(ORDERS, 'name: total_amount')));
+    await page.keyboard.press('Alt+ArrowRight');
+    await poll(() => openFileName(page)).toBe('customer_directory.yml');
+    // The buttons do the same and say their keys.
+    await page.getByRole('button', { name: 'Go forward (Alt+→)' }).click();
+    await poll(() => openFileName(page)).toBe('customers.yml');
+    await poll(() => page.getByRole('button', { name: 'Go forward (Alt+→)' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Go back (Alt+←)' }).click();
+    await poll(() => openFileName(page)).toBe('customer_directory.yml');
+  });
+
+  it('find all references (Shift+F12) lists every use of a member across the branch', async () => {
+    const { page } = e2e;
+    await quickOpenTo(page, 'orders.yml', /filemodel\/cubes\/orders\.yml/);
+    await cursorAt(page, '{total_amount}', 2);
+    await page.keyboard.press('Shift+F12');
+    const peek = page.locator('.peekview-widget');
+    await peek.waitFor();
+    // Its definition, `{total_amount}`, the pre-aggregation and the view that includes it.
+    const tree = peek.locator('.ref-tree');
+    await tree.getByText('orders_overview.yml').waitFor();
+    await poll(() => peek.locator('.peekview-title').textContent()).toMatch(/References \(4\)/);
+    await both(page, 'editing-references');
+    // Enter on a place in another file opens that file there.
+    await tree.getByText('orders_overview.yml').click();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await poll(() => openFileName(page)).toBe('orders_overview.yml');
+    await poll(() => cursorLine(page)).toBe(String(await lineOf('model/views/orders_overview.yml', '- total_amount')));
+    await page.keyboard.press('Alt+ArrowLeft');
+    await poll(() => openFileName(page)).toBe('orders.yml');
+  });
+
+  it('a broken member reference ({customers.}) is an error in the editor and in Problems', async () => {
+    const { page } = e2e;
+    await page.getByRole('switch', { name: 'Dev mode' }).click();
+    await poll(() => page.getByRole('switch', { name: 'Dev mode' }).getAttribute('aria-checked')).toBe('true');
+    await page.getByText(/^editing /).waitFor();
+    await quickOpenTo(page, 'orders.statuses', /measureorders\.statuses/);
+    await cursorAt(page, '{CUBE}.status, ', '{CUBE}.status'.length);
+    await page.keyboard.type(' || {customers.}');
+    const row = problems(page).getByRole('button', { name: /Incomplete reference \{customers\.\}/ });
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toMatch(/orders\.statuses/);
+    await editor(page).locator('.squiggly-error').first().waitFor();
+    await both(page, 'editing-broken-reference');
+    await page.getByRole('button', { name: 'Discard' }).click();
+    await poll(() => problems(page).getByRole('button', { name: /Incomplete reference/ }).count()).toBe(0);
+  });
+
+  it('no console errors or CSP violations', () => {
+    expect(e2e.problems).toEqual([]);
+  });
+});
