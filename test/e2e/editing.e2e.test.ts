@@ -148,6 +148,45 @@ describe('editing comfort in Models', () => {
     await poll(() => problems(page).getByRole('button', { name: /Incomplete reference/ }).count()).toBe(0);
   });
 
+  it('lineage of a view: built from its cubes and tables, used by its pushed semantic view and a dashboard; nodes open the item', async () => {
+    const { page, server } = e2e;
+    const D = `/api/v1/deployments/${deploymentId}`;
+    const push = await server.api('POST', `${D}/warehouse-semantic-view-syncs`, { schema: 'PUBLIC', prefix: 'LINEAGE_', viewNames: ['orders_overview'] });
+    expect(push.status).toBe(202);
+    const syncJobId = (push.body as { syncJobId: string }).syncJobId;
+    await poll(async () => ((await server.api('GET', `${D}/warehouse-semantic-view-syncs/${syncJobId}`)).body as { status: string }).status).toBe('COMPLETED');
+    const dashboard = {
+      title: 'Order lineage',
+      kind: 'CLASSIC',
+      layout: { cols: { lg: 12 }, rowHeight: 40, margin: [10, 10] },
+      widgets: [{ id: 'kpi', type: 'CHART', position: { x: 0, y: 0, w: 4, h: 3 }, config: { title: 'Revenue', chartType: 'number', query: { measures: ['orders_overview.total_amount'] } } }],
+    };
+    const workbook = await server.api('POST', `${D}/workbooks`, { name: 'Order lineage', slug: 'order-lineage', dashboardDraft: dashboard });
+    expect(workbook.status).toBe(201);
+    const workbookId = (workbook.body as { id: number }).id;
+
+    // "Show lineage" from the editor's context menu, on the view's file.
+    await quickOpenTo(page, 'orders_overview.yml', /filemodel\/views\/orders_overview\.yml/);
+    await editor(page).locator('.view-lines').click({ button: 'right' });
+    await page.locator('.context-view .action-label', { hasText: 'Show lineage of this cube or view' }).click();
+    await page.waitForURL(new RegExp(`/models/${deploymentId}/lineage/orders_overview$`));
+    const graph = page.getByRole('group', { name: 'Lineage graph' });
+    await graph.getByRole('button', { name: /^semantic view .*LINEAGE_ORDERS_OVERVIEW/i }).waitFor();
+    for (const name of [/^view orders_overview/, /^cube orders /, /^cube customers /, /^dashboard Order lineage/]) await graph.getByRole('button', { name }).waitFor();
+    await graph.getByText('ecommerce.orders').waitFor();
+    await both(page, 'editing-lineage');
+
+    // A cube node opens its definition in the editor; the dashboard node its workbook.
+    await graph.getByRole('button', { name: /^cube customers / }).click();
+    await poll(() => openFileName(page)).toBe('customers.yml');
+    await poll(() => cursorLine(page)).toBe(String(await lineOf('model/cubes/customers.yml', 'name: customers')));
+    await page.goto(`${server.url}/models/${deploymentId}/lineage/orders`);
+    await graph.getByRole('button', { name: /^view orders_overview/ }).waitFor();
+    await both(page, 'editing-lineage-cube');
+    await graph.getByRole('button', { name: /^dashboard Order lineage/ }).click();
+    await page.waitForURL(new RegExp(`/workbooks/${deploymentId}/${workbookId}$`));
+  });
+
   it('no console errors or CSP violations', () => {
     expect(e2e.problems).toEqual([]);
   });

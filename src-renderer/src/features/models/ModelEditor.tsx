@@ -8,6 +8,8 @@ import { monaco, themeFor } from '../../lib/editor/monaco';
 import { completionsAt, definitionAt, describeDefinition, markerRange, type SuggestionKind } from './language';
 import { goBack, goForward, goTo, openQuickOpen, registerCursor } from './navigation';
 import { findReferences } from './references';
+import { navigate } from '../../app/router';
+import { entityHere, lineagePath } from './lineage/paths';
 import { currentBranch, isEditable, useModels } from './store';
 import type { Diagnostic } from '../../../../src-shared/model';
 
@@ -160,6 +162,16 @@ export default function ModelEditor() {
       label: 'Go forward',
       keybindings: [mac ? monaco.KeyMod.WinCtrl | monaco.KeyMod.Shift | monaco.KeyCode.Minus : monaco.KeyMod.Alt | monaco.KeyCode.RightArrow],
       run: goForward,
+    });
+    editor.addAction({
+      id: 'drydock.showLineage',
+      label: 'Show lineage of this cube or view',
+      contextMenuGroupId: 'navigation',
+      contextMenuOrder: 3,
+      run: () => {
+        const id = useModels.getState().deploymentId;
+        if (id !== null) navigate(lineagePath(id, entityHere()));
+      },
     });
     const unregisterCursor = registerCursor(() => {
       const model = editor.getModel();

@@ -16,6 +16,7 @@ import { FileTree } from './FileTree';
 import { ModelsIcon } from './icons';
 import { ProblemsPanel } from './ProblemsPanel';
 import { HistoryButtons, QuickOpen } from './QuickOpen';
+import { LineageView } from './lineage/LineageView';
 import { UpstreamBar } from './upstream/UpstreamBar';
 import { StaleWriteDialog } from './StaleWriteDialog';
 import { MergeOutcome } from './MergeCheck';
@@ -71,7 +72,8 @@ export default function ModelsScreen({ subpath }: ScreenProps) {
     );
   }
   if (requested === null) return <Spinner />;
-  return <Workbench deploymentId={requested} view={subpath[1] === 'data' ? 'data' : 'files'} deployments={deployments.data.map((d) => ({ id: d.id, name: d.name }))} />;
+  const view = subpath[1] === 'data' ? 'data' : subpath[1] === 'lineage' ? 'lineage' : 'files';
+  return <Workbench deploymentId={requested} view={view} lineageOf={view === 'lineage' ? subpath[2] : undefined} deployments={deployments.data.map((d) => ({ id: d.id, name: d.name }))} />;
 }
 
 /** ` · ↑1 ↓2` for a branch that tracks the team repository and differs from it. */
@@ -93,7 +95,7 @@ function roleLabel(branch: Branch, myId: number | undefined): string {
   return `${branch.branchName} · shared`;
 }
 
-function Workbench({ deploymentId, deployments, view }: { deploymentId: number; deployments: { id: number; name: string }[]; view: 'files' | 'data' }) {
+function Workbench({ deploymentId, deployments, view, lineageOf }: { deploymentId: number; deployments: { id: number; name: string }[]; view: 'files' | 'data' | 'lineage'; lineageOf?: string }) {
   const s = useModels(
     useShallow((state) => ({
       branches: state.branches,
@@ -168,7 +170,7 @@ function Workbench({ deploymentId, deployments, view }: { deploymentId: number; 
     return () => clearTimeout(timer);
   }, [s.notice, actions]);
 
-  const switchDeployment = (id: number) => actions.guardUnsaved('switch deployment', async () => navigate(`/models/${id}${view === 'data' ? '/data' : ''}`));
+  const switchDeployment = (id: number) => actions.guardUnsaved('switch deployment', async () => navigate(`/models/${id}${view === 'files' ? '' : `/${view}`}`));
   const switchBranch = (name: string) => actions.guardUnsaved(`switch to ${name}`, () => actions.openBranch(name));
   const toggleDevMode = () => {
     if (devBranch) actions.guardUnsaved('leave dev mode', () => actions.leaveDevMode());
@@ -271,10 +273,13 @@ function Workbench({ deploymentId, deployments, view }: { deploymentId: number; 
         tabs={[
           { id: 'files', title: 'Files', path: '' },
           { id: 'data', title: 'Data', path: '/data' },
+          { id: 'lineage', title: 'Lineage', path: lineageOf ? `/lineage/${encodeURIComponent(lineageOf)}` : '/lineage' },
         ]}
       />
 
-      {view === 'data' ? (
+      {view === 'lineage' ? (
+        <LineageView deploymentId={deploymentId} name={lineageOf ? decodeURIComponent(lineageOf) : undefined} />
+      ) : view === 'data' ? (
         <div className="models-data">
           {branch ? (
             <DataPreview

@@ -38,6 +38,9 @@ export function registerCursor(read: () => Place | null): () => void {
   };
 }
 
+/** Where the cursor is now (the open file's first line until the editor has loaded). */
+export const currentPlaceOf = (): Place | null => currentPlace();
+
 const same = (a: Place | null, b: Place) => a !== null && a.path === b.path && a.line === b.line;
 
 /** Opens `path` (at a place) and remembers where the user was, unless that is the same line. */
