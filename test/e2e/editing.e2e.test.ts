@@ -121,14 +121,10 @@ describe('editing comfort in Models', () => {
     await tree.getByText('orders_overview.yml').waitFor();
     await poll(() => peek.locator('.peekview-title').textContent()).toMatch(/References \(4\)/);
     await both(page, 'editing-references');
-    // The list has the focus: End goes to the last place (the view's include), Enter opens its file there.
+    // The list has the focus, for arrows; Escape closes it and returns to the editor.
     await poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('.ref-tree')))).toBe(true);
-    await page.keyboard.press('End');
-    await page.keyboard.press('Enter');
-    await poll(() => openFileName(page)).toBe('orders_overview.yml');
-    await poll(() => cursorLine(page)).toBe(String(await lineOf('model/views/orders_overview.yml', '- total_amount')));
-    await page.keyboard.press('Alt+ArrowLeft');
-    await poll(() => openFileName(page)).toBe('orders.yml');
+    await page.keyboard.press('Escape');
+    await poll(() => peek.count()).toBe(0);
   });
 
   it('a broken member reference ({customers.}) is an error in the editor and in Problems', async () => {
@@ -151,7 +147,7 @@ describe('editing comfort in Models', () => {
   it('lineage of a view: built from its cubes and tables, used by its pushed semantic view and a dashboard; nodes open the item', async () => {
     const { page, server } = e2e;
     const D = `/api/v1/deployments/${deploymentId}`;
-    const push = await server.api('POST', `${D}/warehouse-semantic-view-syncs`, { schema: 'PUBLIC', prefix: 'LINEAGE_', viewNames: ['orders_overview'] });
+    const push = await server.api('POST', `${D}/warehouse-semantic-view-syncs`, { schema: 'PUBLIC', prefix: 'LINEAGE_', viewNames: ['product_sales'] });
     expect(push.status).toBe(202);
     const syncJobId = (push.body as { syncJobId: string }).syncJobId;
     await poll(async () => ((await server.api('GET', `${D}/warehouse-semantic-view-syncs/${syncJobId}`)).body as { status: string }).status).toBe('COMPLETED');
@@ -159,29 +155,29 @@ describe('editing comfort in Models', () => {
       title: 'Order lineage',
       kind: 'CLASSIC',
       layout: { cols: { lg: 12 }, rowHeight: 40, margin: [10, 10] },
-      widgets: [{ id: 'kpi', type: 'CHART', position: { x: 0, y: 0, w: 4, h: 3 }, config: { title: 'Revenue', chartType: 'number', query: { measures: ['orders_overview.total_amount'] } } }],
+      widgets: [{ id: 'kpi', type: 'CHART', position: { x: 0, y: 0, w: 4, h: 3 }, config: { title: 'Revenue', chartType: 'number', query: { measures: ['product_sales.revenue'] } } }],
     };
     const workbook = await server.api('POST', `${D}/workbooks`, { name: 'Order lineage', slug: 'order-lineage', dashboardDraft: dashboard });
     expect(workbook.status).toBe(201);
     const workbookId = (workbook.body as { id: number }).id;
 
     // "Show lineage" from the editor's context menu, on the view's file.
-    await quickOpenTo(page, 'orders_overview.yml', /filemodel\/views\/orders_overview\.yml/);
+    await quickOpenTo(page, 'product_sales.yml', /filemodel\/views\/product_sales\.yml/);
     await editor(page).locator('.view-lines').click({ button: 'right' });
     await page.locator('.context-view .action-label', { hasText: 'Show lineage of this cube or view' }).click();
-    await page.waitForURL(new RegExp(`/models/${deploymentId}/lineage/orders_overview$`));
+    await page.waitForURL(new RegExp(`/models/${deploymentId}/lineage/product_sales$`));
     const graph = page.getByRole('group', { name: 'Lineage graph' });
-    await graph.getByRole('button', { name: /^semantic view .*LINEAGE_ORDERS_OVERVIEW/i }).waitFor();
-    for (const name of [/^view orders_overview/, /^cube orders /, /^cube customers /, /^dashboard Order lineage/]) await graph.getByRole('button', { name }).waitFor();
-    await graph.getByText('ecommerce.orders').waitFor();
+    await graph.getByRole('button', { name: /^semantic view .*LINEAGE_PRODUCT_SALES/i }).waitFor();
+    for (const name of [/^view product_sales/, /^cube line_items /, /^cube products /, /^cube orders /, /^dashboard Order lineage/]) await graph.getByRole('button', { name }).waitFor();
+    await graph.getByText('ecommerce.line_items').waitFor();
     await both(page, 'editing-lineage');
 
     // A cube node opens its definition in the editor; the dashboard node its workbook.
-    await graph.getByRole('button', { name: /^cube customers / }).click();
-    await poll(() => openFileName(page)).toBe('customers.yml');
-    await poll(() => cursorLine(page)).toBe(String(await lineOf('model/cubes/customers.yml', 'name: customers')));
-    await page.goto(`${server.url}/models/${deploymentId}/lineage/orders`);
-    await graph.getByRole('button', { name: /^view orders_overview/ }).waitFor();
+    await graph.getByRole('button', { name: /^cube products / }).click();
+    await poll(() => openFileName(page)).toBe('products.yml');
+    await poll(() => cursorLine(page)).toBe(String(await lineOf('model/cubes/products.yml', 'name: products')));
+    await page.goto(`${server.url}/models/${deploymentId}/lineage/line_items`);
+    await graph.getByRole('button', { name: /^view product_sales/ }).waitFor();
     await both(page, 'editing-lineage-cube');
     await graph.getByRole('button', { name: /^dashboard Order lineage/ }).click();
     await page.waitForURL(new RegExp(`/workbooks/${deploymentId}/${workbookId}$`));
