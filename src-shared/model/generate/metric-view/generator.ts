@@ -8,7 +8,7 @@ import { DiagnosticCodes as C } from '../../codes';
 import { plainColumn, scanSql } from '../../references';
 import type { CompiledCube, CompiledModel, CompiledView, Dimension, Join, Measure, ViewMember } from '../../types';
 import { METRIC_VIEW_SPEC_VERSION, type MetricViewFieldSpec, type MetricViewIssue, type MetricViewJoinSpec, type MetricViewSpec } from './spec';
-import { backtick, closing, dequote, identifier, parenthesize, qualifyColumns, rewrite, splitTableName, Unsupported } from './sql-text';
+import { dequote, identifier, parenthesize, qualifyColumns, rewrite, splitTableName, Unsupported } from './sql-text';
 
 const AGGREGATE_TYPES = new Set(['count', 'count_distinct', 'count_distinct_approx', 'sum', 'avg', 'min', 'max']);
 
@@ -298,36 +298,6 @@ export class Generator {
   }
 
   // ---- expressions -----------------------------------------------------------------------------------------
-
-  /** Dequotes `"identifiers"` into backticked ones; strings and backticks stay. */
-  private dequote(sql: string): string {
-    let out = '';
-    for (let i = 0; i < sql.length; ) {
-      const ch = sql[i]!;
-      if (ch === "'" || ch === '`') {
-        const end = closing(sql, i, ch);
-        out += sql.slice(i, end);
-        i = end;
-      } else if (ch === '"') {
-        const end = closing(sql, i, '"');
-        out += backtick(sql.slice(i + 1, end - 1).replace(/""/g, '"'));
-        i = end;
-      } else {
-        out += ch;
-        i++;
-      }
-    }
-    return out;
-  }
-
-  /** Qualifies bare column names of plain SQL (no references) with `prefix`. */
-  private qualifyColumns(sql: string, prefix: string): string {
-    return rewrite(sql, {
-      reference: (inner) => `{${inner}}`,
-      column: (name) => `${prefix}.${name}`,
-      qualifier: (name) => name,
-    });
-  }
 
   /**
    * Model SQL of a member of `node` → metric view expression. `prefix` reaches the node's columns
