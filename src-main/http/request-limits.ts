@@ -8,8 +8,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problemBody } from './problem';
 
-/** Deepest nesting of arrays and objects accepted in a JSON body (dashboards and contexts need far less). */
-export const MAX_JSON_DEPTH = 64;
+export { exceedsJsonDepth, MAX_JSON_DEPTH } from '../platform/json/body';
+
 /** Longest request target (path and query) served; longer ones answer 414. */
 export const MAX_URL_LENGTH = 8 * 1024;
 
@@ -22,27 +22,6 @@ export const LimitCodes = {
   ABSOLUTE_FORM_REFUSED: 'ABSOLUTE_FORM_REFUSED',
   INVALID_URL: 'INVALID_URL',
 } as const;
-
-/**
- * True when `text` nests arrays/objects deeper than `limit`. A linear scan that skips string
- * contents, run before `JSON.parse` so no recursive code (parser, validator, handler) ever sees a
- * document deep enough to overflow the stack.
- */
-export function exceedsJsonDepth(text: string, limit = MAX_JSON_DEPTH): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c /* \ */) i++;
-      else if (c === 0x22 /* " */) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
-      if (++depth > limit) return true;
-    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth--;
-  }
-  return false;
-}
 
 /** The authority of an absolute-form request target (`GET http://host:port/path`), kept for the Host check. */
 const ABSOLUTE_AUTHORITY = Symbol('absolute-form authority');

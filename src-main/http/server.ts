@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { errorCodes, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
 import swagger from '@fastify/swagger';
@@ -16,7 +16,6 @@ import { ApiError, problemBody } from './problem';
 import {
   absoluteFormAuthority,
   answerClientError,
-  exceedsJsonDepth,
   frameworkProblem,
   LimitCodes,
   MAX_JSON_DEPTH,
@@ -24,6 +23,11 @@ import {
   rewriteAbsoluteForm,
 } from './request-limits';
 import { optionalBodyOperations } from './route';
+import { parseJsonBody, type JsonBody } from '../platform/json/body';
+import { WorkerPools } from '../platform/workers/pools';
+
+/** JSON bodies from this size on are parsed on a compute thread (below it, the hand-off costs more than it saves). */
+const OFF_THREAD_JSON_BYTES = 256 * 1024;
 
 /** Strict CSP for the UI: scripts and styles only from the service itself; workers for Monaco. */
 export const CONTENT_SECURITY_POLICY = [
@@ -99,20 +103,31 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
   app.decorateRequest('principal', null);
 
   // JSON bodies: nesting is bounded before parsing, so no recursive code sees a 5,000-level document.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // Large bodies (upload chunks, big file writes) are decoded and parsed on a compute thread: a
+  // 5 MB body would hold the HTTP thread for tens of milliseconds. The rules are the same either way
+  // (platform/json/body.ts).
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    // `Content-Type: application/json` with no body (or only whitespace) is no body: operations whose
-    // body is optional accept it, the others answer 400 for the missing body like any client leaving it out.
-    if ((body as string).trim() === '') {
-      done(null, undefined);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    const bytes = body as Buffer;
+    const answer = (read: JsonBody) => {
+      // `Content-Type: application/json` with no body (or only whitespace) is no body: operations whose
+      // body is optional accept it, the others answer 400 for the missing body like any client leaving it out.
+      if (read.kind === 'blank') done(null, undefined);
+      else if (read.kind === 'too-deep') {
+        done(new ApiError(400, LimitCodes.JSON_TOO_DEEP, `The JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
+      } else if (read.kind === 'invalid') done(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY(), undefined);
+      else done(null, read.value);
+    };
+    const workers = ctx.services.workers;
+    if (bytes.byteLength < OFF_THREAD_JSON_BYTES || !(workers instanceof WorkerPools)) {
+      answer(parseJsonBody(bytes));
       return;
     }
-    if (exceedsJsonDepth(body as string)) {
-      done(new ApiError(400, LimitCodes.JSON_TOO_DEEP, `The JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
-      return;
-    }
-    parseJson(request, body as string, done);
+    // Fastify hands over a fresh copy of the body (never a view of the socket's buffer): it can move.
+    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    workers
+      .runCompute<JsonBody>('parseJsonBody', bytes, whole ? { transferList: [bytes.buffer as ArrayBuffer] } : {})
+      .then(answer, (error: unknown) => done(error as Error, undefined));
   });
 
   // Query strings and path params arrive as text and are coerced to their schema types; JSON bodies

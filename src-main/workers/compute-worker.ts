@@ -2,6 +2,7 @@
 // service runs with `runCompute(ctx, name, input)`. Tasks are pure functions of their input plus
 // read-only access to git objects and build snapshots; they never touch SQLite or HTTP.
 export { inspectUploadFile, decodeBase64Chunk } from './upload-tasks';
+export { parseJsonBody } from '../platform/json/body';
 export { buildCommit } from '../features/builds/build-tasks';
 export { planPublication, publicationSources, snapshotViews } from '../features/lakehouse/plan-tasks';
 export { planWarehousePush } from '../features/warehouse-sync/push-tasks';

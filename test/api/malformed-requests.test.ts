@@ -52,6 +52,42 @@ function expectProblem(res: RawResponse, status: number, code: string) {
   expect(body).toMatchObject({ status, code });
 }
 
+describe('large JSON bodies (parsed on a compute thread) follow the same rules as small ones', () => {
+  // Whitespace is valid around any JSON value: padding takes a body past the size parsed off-thread.
+  const pad = ' '.repeat(300 * 1024);
+  const answer = async (body: string) => {
+    const res = await svc.call('PUT', '/api/v1/tenant/settings', { body });
+    return { status: res.status, code: res.body?.code as string | undefined, detail: res.body?.detail as string | undefined };
+  };
+
+  it('a malformed, a too-deep and a prototype-poisoning body answer the same 400 at 300 KB as at 30 bytes, and change nothing', async () => {
+    const before = (await svc.call('GET', '/api/v1/tenant/settings')).body;
+    for (const [body, code] of [
+      ['{"applyThemeGlobally": tru', 'MALFORMED_JSON'],
+      [`{"applyThemeGlobally":${'['.repeat(100)}${']'.repeat(100)}}`, 'JSON_TOO_DEEP'],
+      ['{"__proto__": {"admin": true}}', 'MALFORMED_JSON'],
+      ['{"a": {"constructor": {"prototype": {"x": 1}}}}', 'MALFORMED_JSON'],
+    ] as const) {
+      const small = await answer(body);
+      expect(small, body).toMatchObject({ status: 400, code });
+      expect(await answer(`${pad}${body}`), body).toEqual(small);
+    }
+    expect((await svc.call('GET', '/api/v1/tenant/settings')).body).toEqual(before);
+  });
+
+  it('a valid body is read the same at 300 KB (with a byte-order mark too), and a blank one is no body', async () => {
+    const settings = (await svc.call('GET', '/api/v1/tenant/settings')).body as { applyThemeGlobally: boolean };
+    const flipped = !settings.applyThemeGlobally;
+    const res = await svc.call('PUT', '/api/v1/tenant/settings', { body: `\uFEFF{"applyThemeGlobally": ${flipped}}${pad}` });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expect((await svc.call('GET', '/api/v1/tenant/settings')).body.applyThemeGlobally).toBe(flipped);
+    // A required body left blank answers 400 for the missing body, whatever its size.
+    const blankSmall = await answer('   ');
+    expect(blankSmall.status).toBe(400);
+    expect(await answer(pad)).toEqual(blankSmall);
+  });
+});
+
 describe('JSON nesting depth', () => {
   const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 

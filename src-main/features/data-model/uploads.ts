@@ -237,7 +237,8 @@ export async function finishUpload(ctx: ServiceContext, deploymentId: number, pr
         missing: incomplete.map((f) => ({ path: f.path, missingRanges: f.missingRanges })),
       });
     }
-    const contents = upload.files.map((file, index) => assemble(ctx, uploadId, index, file.size));
+    const contents: Buffer[] = [];
+    for (const [index, file] of upload.files.entries()) contents.push(await assemble(ctx, uploadId, index, file.size));
     // Hashing and the UTF-8 check of every file run on compute threads.
     const checks = await Promise.all(upload.files.map((file, i) => runCompute(ctx, 'inspectUploadFile', { bytes: contents[i]!, sha256: file.sha256 })));
     const mismatched = upload.files.filter((_, i) => !checks[i]!.matches);
@@ -288,11 +289,21 @@ export async function finishUpload(ctx: ServiceContext, deploymentId: number, pr
   return push ? { ...finished, push } : finished;
 }
 
-function assemble(ctx: ServiceContext, uploadId: string, index: number, size: number): Buffer {
+/**
+ * A file's bytes from its chunks, read one chunk (at most 4 MB) at a time with a turn of the event
+ * loop in between: reading a 20 MB upload from SQLite in one go would hold the HTTP thread.
+ */
+async function assemble(ctx: ServiceContext, uploadId: string, index: number, size: number): Promise<Buffer> {
   const buffer = Buffer.alloc(size);
-  const chunks = ctx.db
-    .prepare('SELECT byte_offset, data FROM model_upload_chunks WHERE upload_id = ? AND file_index = ? ORDER BY byte_offset')
-    .all(uploadId, index) as { byte_offset: number; data: Buffer }[];
-  for (const chunk of chunks) chunk.data.copy(buffer, chunk.byte_offset);
+  const offsets = ctx.db
+    .prepare('SELECT byte_offset FROM model_upload_chunks WHERE upload_id = ? AND file_index = ? ORDER BY byte_offset')
+    .all(uploadId, index) as { byte_offset: number }[];
+  const read = ctx.db.prepare('SELECT data FROM model_upload_chunks WHERE upload_id = ? AND file_index = ? AND byte_offset = ?');
+  for (const { byte_offset: offset } of offsets) {
+    await new Promise((resolve) => setImmediate(resolve));
+    // A chunk dropped meanwhile leaves zeros, which the SHA-256 check then refuses.
+    const chunk = read.get(uploadId, index, offset) as { data: Buffer } | undefined;
+    chunk?.data.copy(buffer, offset);
+  }
   return buffer;
 }

@@ -1,0 +1,80 @@
+/**
+ * How the service reads a JSON request body, as one pure function so it runs the same on the HTTP
+ * thread (small bodies) and on a compute thread (large ones, e.g. 5 MB upload chunks, whose parse
+ * would otherwise hold the HTTP thread for tens of milliseconds).
+ *
+ * The rules are Fastify's default JSON parser's with `onProtoPoisoning` and
+ * `onConstructorPoisoning` set to `error` (secure-json-parse 4, BSD-3-Clause: a leading BOM is
+ * dropped; a body with a `__proto__` key, or a `constructor` key holding an object with a
+ * `prototype`, is refused), plus the service's own two: a blank body is no body, and nesting
+ * deeper than {@link MAX_JSON_DEPTH} is refused before anything parses it.
+ */
+
+/** Deepest nesting of arrays and objects accepted in a JSON body (dashboards and contexts need far less). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * True when `text` nests arrays/objects deeper than `limit`. A linear scan that skips string
+ * contents, run before `JSON.parse` so no recursive code (parser, validator, handler) ever sees a
+ * document deep enough to overflow the stack.
+ */
+export function exceedsJsonDepth(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth--;
+  }
+  return false;
+}
+
+export type JsonBody = { kind: 'blank' } | { kind: 'too-deep' } | { kind: 'invalid' } | { kind: 'value'; value: unknown };
+
+const suspectProto = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
+const suspectConstructor =
+  /"(?:c|\\u0063)(?:o|\\u006[Ff])(?:n|\\u006[Ee])(?:s|\\u0073)(?:t|\\u0074)(?:r|\\u0072)(?:u|\\u0075)(?:c|\\u0063)(?:t|\\u0074)(?:o|\\u006[Ff])(?:r|\\u0072)"\s*:/;
+const own = (value: object, key: string) => Object.prototype.hasOwnProperty.call(value, key);
+
+/** True when a parsed document carries a key that could poison a prototype (secure-json-parse's scan). */
+function poisoned(root: object): boolean {
+  let next: object[] = [root];
+  while (next.length > 0) {
+    const nodes = next;
+    next = [];
+    for (const node of nodes) {
+      if (own(node, '__proto__')) return true;
+      const ctor = (node as { constructor?: unknown }).constructor;
+      if (own(node, 'constructor') && ctor !== null && typeof ctor === 'object' && own(ctor, 'prototype')) return true;
+      for (const key in node) {
+        const value = (node as Record<string, unknown>)[key];
+        if (value && typeof value === 'object') next.push(value);
+      }
+    }
+  }
+  return false;
+}
+
+/** Reads a request body: text, or the raw bytes (decoded as UTF-8, invalid sequences replaced). */
+export function parseJsonBody(body: string | Uint8Array): JsonBody {
+  let text = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  // `Content-Type: application/json` with no body (or only whitespace) is no body.
+  if (text.trim() === '') return { kind: 'blank' };
+  if (exceedsJsonDepth(text)) return { kind: 'too-deep' };
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: 'invalid' };
+  }
+  if (value !== null && typeof value === 'object' && (suspectProto.test(text) || suspectConstructor.test(text)) && poisoned(value)) {
+    return { kind: 'invalid' };
+  }
+  return { kind: 'value', value };
+}
