@@ -382,8 +382,11 @@ class Engine {
         return s?.def.kind === 'view' ? s.view?.view : undefined;
       },
     };
-    const push = analyzeWarehousePushWith(lookup, state.def.name);
-    const publish = analyzeLakehousePublishWith(lookup, state.def.name, { catalogConfigured: this.options.catalogConfigured });
+    const targets = this.analyzerTargets(lookup, state.def.name);
+    const push = targets.push ? analyzeWarehousePushWith(lookup, state.def.name) : { issues: [] };
+    const publish = targets.publish
+      ? analyzeLakehousePublishWith(lookup, state.def.name, { catalogConfigured: targets.catalogConfigured })
+      : { blockedReasons: [], warnings: [] };
     const surfaced: Diagnostic[] = [];
     for (const issue of push.issues) {
       surfaced.push({ ...issue, severity: 'warning', code: C.NOT_PUSHABLE, reason: issue.code, message: `Not pushable as a warehouse semantic view — ${issue.message}` });
@@ -397,6 +400,25 @@ class Engine {
     deps.delete(key);
     this.link(key, deps, this.checkDependents);
     state.checkDiagnostics = [...state.checkDiagnostics, ...surfaced];
+  }
+
+  /** Which analyzers apply to a view: all of them unless the data sources are known (see `CompileOptions.dataSources`). */
+  private analyzerTargets(lookup: ModelLookup, viewName: string): { push: boolean; publish: boolean; catalogConfigured?: boolean } {
+    const known = this.options.dataSources;
+    if (!known) return { push: true, publish: true, catalogConfigured: this.options.catalogConfigured };
+    const view = lookup.view(viewName);
+    const names = new Set<string>();
+    for (const path of view?.joinPaths ?? []) {
+      for (const cubeName of path) {
+        const cube = lookup.cube(cubeName);
+        if (cube) names.add(cube.dataSource);
+      }
+    }
+    // A view that joins no cube is placed on `default`, as the platform does.
+    if (names.size === 0) names.add('default');
+    const sources = [...names].map((name) => known[name]);
+    const lake = sources.find((s) => s?.kind === 'lakehouse');
+    return { push: sources.some((s) => s?.kind === 'warehouse'), publish: lake !== undefined, catalogConfigured: Boolean(lake?.catalog) };
   }
 
   verdict(): CompileVerdict {

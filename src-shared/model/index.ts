@@ -12,6 +12,7 @@ export type { SqlReference, SqlScan } from './references';
 export { codeFrame } from './frame';
 export type {
   AccessPolicy,
+  AnalyzerDataSource,
   CompileOptions,
   CompileResult,
   CompileVerdict,

@@ -48,6 +48,19 @@ export interface CompileOptions {
   analyzers?: boolean;
   /** Passed to the lakehouse analyzer when `analyzers` is on: the data source has a catalog configured. */
   catalogConfigured?: boolean;
+  /**
+   * The deployment's data sources by name, when known. With them, a view is checked for a warehouse
+   * push only if its cubes read a warehouse source and for a lakehouse publication only if they read
+   * a lakehouse source (with that source's catalog): a warehouse view is never published and a
+   * lakehouse view never pushed, so their findings would be noise. Without them every view gets both.
+   */
+  dataSources?: Record<string, AnalyzerDataSource>;
+}
+
+export interface AnalyzerDataSource {
+  kind: 'warehouse' | 'lakehouse' | 'other';
+  /** Lakehouse: the catalog setting that qualifies two-part `schema.table` sources. */
+  catalog?: string | null;
 }
 
 export interface CompileResult {

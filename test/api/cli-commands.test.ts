@@ -103,7 +103,8 @@ describe('drydock API commands', { timeout: 120_000 }, () => {
   });
 
   it('a push the service refuses, and a push job that fails, exit 1 with the code', async () => {
-    const refused = await drydock('push', 'orders_overview', '-d', 'cli-a', '--schema', 'PUBLIC', '--json');
+    // The sample's order_funnel keeps a filtered measure on purpose, which a semantic view cannot hold.
+    const refused = await drydock('push', 'order_funnel', '-d', 'cli-a', '--schema', 'PUBLIC', '--json');
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(/^MODEL_NOT_PUSHABLE: /);
     expect(jsonOf(refused).error).toMatchObject({ code: 'MODEL_NOT_PUSHABLE', status: 422, errors: [{ pointer: '/body/viewNames/0' }] });
@@ -152,12 +153,12 @@ describe('drydock API commands', { timeout: 120_000 }, () => {
   });
 
   it('push --all pushes every view of the branch on a warehouse data source (not the lakehouse view order_trends)', async () => {
-    // The sample's orders_overview uses measures a semantic view cannot hold; make it a simple one.
-    const simple = 'views:\n  - name: orders_overview\n    cubes:\n      - join_path: orders\n        includes: [status, count]\n';
-    bCommit = await deployFiles(api, b, { 'model/views/orders_overview.yml': simple });
+    // The sample's order_funnel uses a measure a semantic view cannot hold; make it a simple one.
+    const simple = 'views:\n  - name: order_funnel\n    cubes:\n      - join_path: orders\n        includes: [status, count]\n';
+    bCommit = await deployFiles(api, b, { 'model/views/order_funnel.yml': simple });
     const result = await drydock('push', '--all', '-d', 'cli-b', '--schema', 'PUBLIC', '--prefix', 'ALL_', '--json');
     expect(result.status, result.stderr).toBe(0);
-    expect(jsonOf(result).result.views.map((v: { viewName: string }) => v.viewName)).toEqual(['customer_directory', 'orders_overview', 'product_sales']);
+    expect(jsonOf(result).result.views.map((v: { viewName: string }) => v.viewName)).toEqual(['customer_directory', 'order_funnel', 'orders_overview', 'product_sales']);
     expect(jsonOf(result).result.commit).toBe(bCommit);
   });
 
@@ -182,7 +183,7 @@ describe('drydock API commands', { timeout: 120_000 }, () => {
     expect(partial.status).toBe(1);
     expect(partial.stdout).toMatch(/\nrestricted_trends\s+main\.default\.cli_restricted_trends\s+blocked\s+MODEL_PUBLISH_ACCESS_POLICY\n/);
     expect(partial.stdout).toMatch(/\norder_trends\s+main\.default\.cli_order_trends\s+unchanged\s+-\n/);
-    expect(partial.stdout).not.toMatch(/product_sales|customer_directory|orders_overview/);
+    expect(partial.stdout).not.toMatch(/product_sales|customer_directory|orders_overview|order_funnel/);
     expect(partial.stderr).toMatch(/PUBLICATION_PARTIAL: 1 of 2 views did not publish\./);
   });
 

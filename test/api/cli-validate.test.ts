@@ -91,7 +91,7 @@ describe('drydock validate', { timeout: 120_000 }, () => {
   it('exits 0 on the sample project and says so in one line', async () => {
     const result = await runCli(['validate', SAMPLE], { cwd: ROOT });
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^✔ 0 errors, 0 warnings in 10 model files \(resources\/sample-project, \d+ ms\)\n$/);
+    expect(result.stdout).toMatch(/^✔ 0 errors, 0 warnings in 11 model files \(resources\/sample-project, \d+ ms\)\n$/);
   });
 
   it('exits 1 on errors and prints each as path:line:column, severity, message and code', async () => {

@@ -24,8 +24,10 @@ afterAll(async () => {
 });
 
 describe('Deployments screen in a real browser', () => {
-  it('signs in through the one-time login link and lands on an empty deployments list', async () => {
+  it('signs in through the one-time login link, lands on Models (a first run) and finds an empty deployments list', async () => {
     const { page } = e2e;
+    await page.getByRole('heading', { name: 'Welcome to Drydock' }).waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Deployments' }).click();
     await page.getByRole('heading', { name: /Deployments/ }).waitFor();
     await page.getByText('No deployments yet').waitFor();
     // The link worked once; opening it again is refused with the service's own words.
@@ -169,7 +171,7 @@ describe('Sign-in with an API key', () => {
       await page.getByRole('alert').getByText('That API key was not accepted.').waitFor();
       await screenshot(page, 'sign-in');
       await signInWithApiKey(page, e2e.server);
-      await page.getByRole('heading', { name: /Deployments/ }).waitFor();
+      await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
     } finally {
       await browser.close();
     }

@@ -129,8 +129,17 @@ export interface E2EBrowser {
   close(): Promise<void>;
 }
 
-/** A fresh chromium profile (own --user-data-dir) with one page. */
-export async function openBrowser(): Promise<E2EBrowser> {
+/**
+ * Where the app remembers that a user has seen the guided tour (src-renderer/src/features/tour/tour.ts):
+ * per service profile and user id. The bootstrap admin is user 1 on the local service.
+ */
+export const TOUR_SEEN_KEY = 'drydock.tour.seen.local.1';
+
+/**
+ * A fresh chromium profile (own --user-data-dir) with one page. The admin has seen the guided tour
+ * already (it would open over the screen under test) unless `tourSeen: false`.
+ */
+export async function openBrowser(options: { tourSeen?: boolean } = {}): Promise<E2EBrowser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (install Debian's chromium or set DRYDOCK_E2E_CHROMIUM).`);
   const userDataDir = mkdtempSync(join(tmpdir(), 'drydock-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -142,6 +151,15 @@ export async function openBrowser(): Promise<E2EBrowser> {
     locale: 'en-US',
     timezoneId: 'UTC',
   });
+  if (options.tourSeen !== false) {
+    await context.addInitScript((key) => {
+      try {
+        window.localStorage.setItem(key, 'seen before the test');
+      } catch {
+        // about:blank has no storage
+      }
+    }, TOUR_SEEN_KEY);
+  }
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(15_000);
   const problems: string[] = [];
@@ -200,11 +218,11 @@ export interface E2E extends E2EBrowser {
 }
 
 /** Server + browser, signed in through the login link unless told otherwise. */
-export async function startE2E(options: { signIn?: 'login-link' | 'none'; env?: Record<string, string> } = {}): Promise<E2E> {
+export async function startE2E(options: { signIn?: 'login-link' | 'none'; env?: Record<string, string>; tourSeen?: boolean } = {}): Promise<E2E> {
   const server = await startServer({ env: options.env });
   let browser: E2EBrowser;
   try {
-    browser = await openBrowser();
+    browser = await openBrowser({ tourSeen: options.tourSeen });
   } catch (error) {
     await server.stop();
     throw error;

@@ -10,6 +10,8 @@ import { startLiveEvents } from './live';
 import { NotServed, ProfileSwitcher } from './ProfileSwitcher';
 import { ProblemBanner, Spinner } from '../lib/ui';
 import { toShownError, type ShownError } from '../lib/errors';
+import { GuidedTour, useTourUserKey } from '../features/tour/GuidedTour';
+import { useTour } from '../features/tour/tour';
 
 export function App() {
   const status = useSession((s) => s.status);
@@ -75,6 +77,7 @@ function Shell() {
             ))}
         </main>
       </div>
+      <GuidedTour />
     </div>
   );
 }
@@ -113,6 +116,7 @@ function Sidebar({ current }: { current: Screen | undefined }) {
                   aria-current={current?.id === s.id ? 'page' : undefined}
                   aria-disabled={reason ? true : undefined}
                   title={reason}
+                  data-tour={`nav-${s.id}`}
                   onClick={(e) => go(e, s.path)}
                 >
                   <Icon name={s.icon} />
@@ -122,6 +126,7 @@ function Sidebar({ current }: { current: Screen | undefined }) {
             })}
         </div>
       ))}
+      <HelpButton />
       <div className="sidebar-foot">
         {user ? (
           <div className="who" title={user.email}>
@@ -138,6 +143,30 @@ function Sidebar({ current }: { current: Screen | undefined }) {
         )}
       </div>
     </nav>
+  );
+}
+
+/** Help: (re)opens the guided tour, on Models where its first steps point. */
+function HelpButton() {
+  const start = useTour((s) => s.start);
+  const userKey = useTourUserKey();
+  if (!userKey) return null;
+  return (
+    <button
+      type="button"
+      className="nav-item nav-help"
+      aria-label="Help: take the guided tour"
+      title="A short tour of edit, validate, push and publish, promote"
+      onClick={() => {
+        if (!window.location.pathname.startsWith('/models')) navigate('/models');
+        start();
+      }}
+    >
+      <span className="nav-help-mark" aria-hidden="true">
+        ?
+      </span>
+      <span>Guided tour</span>
+    </button>
   );
 }
 

@@ -32,8 +32,8 @@ export const screens: Screen[] = [
   { id: 'profiles', title: 'Profiles', path: '/profiles', section: 'Operate', icon: 'profiles', component: lazy(() => import('../features/profiles/ProfilesScreen')), localOnly: true },
 ];
 
-/** Where `/` leads. */
-export const HOME_PATH = '/deployments';
+/** Where `/` leads: Models, on the last deployment used (a first run offers the sample project there). */
+export const HOME_PATH = '/models';
 
 /** The screen owning a path: the one with the longest matching root (`/promotions/profiles` over `/promotions`). */
 export function screenFor(path: string): Screen | undefined {

@@ -8,7 +8,12 @@ import { base, compile, CUSTOMERS, errors, ORDERS, withCode, yaml } from './help
 function sampleProject(): ModelFile[] {
   const root = join(__dirname, '../../../resources/sample-project');
   return ['model/cubes', 'model/views'].flatMap((dir) =>
-    readdirSync(join(root, dir)).map((f) => ({ path: `${dir}/${f}`, content: readFileSync(join(root, dir, f), 'utf8') })),
+    readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+      .filter((f) => f.isFile())
+      .map((f) => {
+        const full = join(f.parentPath, f.name);
+        return { path: full.slice(root.length + 1).split('\\').join('/'), content: readFileSync(full, 'utf8') };
+      }),
   );
 }
 
@@ -81,7 +86,7 @@ describe('the sample project', () => {
     expect(result.diagnostics.filter((d) => d.severity === 'warning')).toEqual([]);
     const { cubes, views } = result.model;
     expect(Object.keys(cubes).sort()).toEqual(['customers', 'line_items', 'order_history', 'orders', 'product_categories', 'products']);
-    expect(Object.keys(views).sort()).toEqual(['customer_directory', 'order_trends', 'orders_overview', 'product_sales']);
+    expect(Object.keys(views).sort()).toEqual(['customer_directory', 'order_funnel', 'order_trends', 'orders_overview', 'product_sales']);
     // One view on the lakehouse data source `lake` (what its publication holds), the others on the warehouse.
     expect(Object.keys(views).filter((v) => viewDataSources(result.model, v).includes('lake'))).toEqual(['order_trends']);
     const measureTypes = new Set(Object.values(cubes).flatMap((c) => Object.values(c.measures).map((m) => m.type)));
@@ -99,6 +104,46 @@ describe('the sample project', () => {
     expect(result.valid).toBe(true);
     expect(result.diagnostics.length).toBeGreaterThan(0);
     expect(result.diagnostics.every((d) => d.severity !== 'error')).toBe(true);
+  });
+
+  it('with a new deployment’s data sources, shows one warning: the deliberate, explained one of order_funnel', () => {
+    // default: the warehouse (Snowflake); lake: the lakehouse (Databricks, catalog main).
+    const dataSources = { default: { kind: 'warehouse' as const }, lake: { kind: 'lakehouse' as const, catalog: 'main' } };
+    const result = compileModel(sampleProject(), { analyzers: true, dataSources });
+    const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
+    expect(warnings.map((d) => `${d.code} ${d.reason} ${d.message.match(/View '(\w+)'/)?.[1]}`)).toEqual(['MODEL_NOT_PUSHABLE MODEL_PUSH_MEASURE_UNSUPPORTED order_funnel']);
+    const funnel = sampleProject().find((f) => f.path === 'model/views/order_funnel.yml')!;
+    expect(funnel.content).toMatch(/^# The one warning of the sample project, kept on purpose/);
+  });
+});
+
+describe('analyzers with the deployment’s data sources', () => {
+  const cube = (name: string, dataSource: string) =>
+    `cubes:\n  - name: ${name}\n    sql_table: s.${name}\n    data_source: ${dataSource}\n    access_policy:\n      - group: g\n        member_level:\n          includes: "*"\n    measures:\n      - name: total\n        sql: x\n        type: number\n    dimensions:\n      - name: id\n        sql: id\n        type: number\n        primary_key: true\n`;
+  const view = (name: string, cubeName: string) => `views:\n  - name: ${name}\n    cubes:\n      - join_path: ${cubeName}\n        includes: [id, total]\n`;
+  const files = [
+    { path: 'model/cubes/w.yml', content: cube('w', 'default') },
+    { path: 'model/cubes/l.yml', content: cube('l', 'lake') },
+    { path: 'model/views/wv.yml', content: view('wv', 'w') },
+    { path: 'model/views/lv.yml', content: view('lv', 'l') },
+  ];
+  const analyzed = (options: Parameters<typeof compileModel>[1]) =>
+    compileModel(files, options)
+      .diagnostics.filter((d) => d.code === 'MODEL_NOT_PUSHABLE' || d.code === 'MODEL_NOT_PUBLISHABLE')
+      .map((d) => `${d.code}:${d.message.match(/View '(\w+)'/)?.[1]}:${d.reason}`)
+      .sort();
+
+  it('checks a warehouse view only for a push and a lakehouse view only for a publication, with the lakehouse’s catalog', () => {
+    expect(analyzed({ analyzers: true, dataSources: { default: { kind: 'warehouse' }, lake: { kind: 'lakehouse', catalog: 'main' } } })).toEqual([
+      'MODEL_NOT_PUBLISHABLE:lv:MODEL_PUBLISH_ACCESS_POLICY',
+      'MODEL_NOT_PUSHABLE:wv:MODEL_PUSH_MEASURE_UNSUPPORTED',
+    ]);
+    expect(analyzed({ analyzers: true, dataSources: { default: { kind: 'warehouse' }, lake: { kind: 'lakehouse', catalog: null } } })).toContain('MODEL_NOT_PUBLISHABLE:lv:MODEL_PUBLISH_CATALOG_REQUIRED');
+  });
+
+  it('without the data sources, checks every view for both', () => {
+    const all = analyzed({ analyzers: true });
+    expect(all).toEqual(expect.arrayContaining(['MODEL_NOT_PUBLISHABLE:wv:MODEL_PUBLISH_ACCESS_POLICY', 'MODEL_NOT_PUSHABLE:lv:MODEL_PUSH_MEASURE_UNSUPPORTED']));
   });
 });
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { advanceCreationStep, resetCreationStep, type Deployment } from '../../../../src-shared/api/deployments';
+import { navigate } from '../../app/router';
 import { api } from '../../app/session';
 import { ConfirmDialog } from '../../lib/confirm';
 import { Badge, Button, ProblemBanner } from '../../lib/ui';
@@ -57,8 +58,23 @@ export function SetupTab({ deployment }: { deployment: Deployment }) {
       </section>
       <aside className="panel">
         <h2>About setup</h2>
-        <p className="muted no-margin">
+        <p className="muted">
           The wizard records how far the deployment’s setup has come. Marking a step done moves to the next; restarting goes back to the first step and changes nothing else.
+        </p>
+        <h2>The data model</h2>
+        <p className="no-margin">
+          The deployment already holds a model (the sample project, until you replace it).{' '}
+          <a
+            href={`/models/${deployment.id}`}
+            onClick={(event) => {
+              if (event.metaKey || event.ctrlKey) return;
+              event.preventDefault();
+              navigate(`/models/${deployment.id}`);
+            }}
+          >
+            Open it in Models
+          </a>{' '}
+          to edit, validate, push and publish it.
         </p>
       </aside>
       <ConfirmDialog

@@ -151,7 +151,7 @@ export function FileTree({ onNew, onRename, onDelete }: { onNew: () => void; onR
     });
 
   return (
-    <aside className="models-files" aria-label="Files">
+    <aside className="models-files" aria-label="Files" data-tour="files">
       <div className="models-pane-head">
         <span className="models-pane-title">Files</span>
         <span className="muted models-pane-meta">{files.length > 0 ? files.length : ''}</span>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState, type MouseEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { listDeployments } from '../../../../src-shared/api/deployments';
 import type { Branch } from '../../../../src-shared/api/data-model';
@@ -6,7 +6,7 @@ import { navigate } from '../../app/router';
 import type { ScreenProps } from '../../app/screen-props';
 import { api, useSession } from '../../app/session';
 import { fetchAllPages } from '../../lib/paging';
-import { Badge, Button, Dialog, EmptyState, ProblemBanner, Spinner } from '../../lib/ui';
+import { Badge, Button, Dialog, ProblemBanner, Spinner } from '../../lib/ui';
 import { useQuery } from '../../lib/useQuery';
 import { RouteTabs } from '../../lib/tabs';
 import { BranchOperationDialog, type BranchOperation } from './BranchOperationDialog';
@@ -20,6 +20,8 @@ import { LineageView } from './lineage/LineageView';
 import { UpstreamBar } from './upstream/UpstreamBar';
 import { StaleWriteDialog } from './StaleWriteDialog';
 import { MergeOutcome } from './MergeCheck';
+import { FirstRun } from './FirstRun';
+import { useStartTourOnce } from '../tour/GuidedTour';
 import { currentBranch, dirtyPaths, isEditable, myDevBranch, useModels } from './store';
 import './models.css';
 
@@ -49,28 +51,7 @@ export default function ModelsScreen({ subpath }: ScreenProps) {
   }
   if (deployments.error && !deployments.data) return <ProblemBanner error={deployments.error} />;
   if (!deployments.data) return <Spinner label="Loading deployments…" />;
-  if (deployments.data.length === 0) {
-    return (
-      <section className="page">
-        <header className="page-head">
-          <h1>Models</h1>
-        </header>
-        <EmptyState title="No deployments yet">
-          A data model belongs to a deployment.{' '}
-          <a
-            href="/deployments"
-            onClick={(e: MouseEvent) => {
-              e.preventDefault();
-              navigate('/deployments');
-            }}
-          >
-            Create a deployment
-          </a>{' '}
-          first; it starts with the sample project.
-        </EmptyState>
-      </section>
-    );
-  }
+  if (deployments.data.length === 0) return <FirstRun onCreated={(id) => (deployments.reload(), navigate(`/models/${id}`))} />;
   if (requested === null) return <Spinner />;
   const view = subpath[1] === 'data' ? 'data' : subpath[1] === 'lineage' ? 'lineage' : 'files';
   return <Workbench deploymentId={requested} view={view} lineageOf={view === 'lineage' ? subpath[2] : undefined} deployments={deployments.data.map((d) => ({ id: d.id, name: d.name }))} />;
@@ -132,6 +113,9 @@ function Workbench({ deploymentId, deployments, view, lineageOf }: { deploymentI
   const me = useSession((state) => state.user);
   const devBranch = myDevBranch(s.branches);
   const deployBranch = s.branches.find((b) => b.isDeployBranch)?.branchName ?? 'main';
+
+  // The first time this user sees a loaded model, the guided tour opens (Help opens it again).
+  useStartTourOnce(branch !== undefined && !s.filesLoading);
 
   const [operation, setOperation] = useState<BranchOperation | null>(null);
   const [creating, setCreating] = useState(false);

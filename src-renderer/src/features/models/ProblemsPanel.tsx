@@ -5,6 +5,7 @@ import { ModelsIcon } from './icons';
 import { useModels, type ServerVerdict } from './store';
 import { goTo } from './navigation';
 import { plural } from '../../lib/plural';
+import { ReasonHelp } from '../../lib/plain/ReasonHelp';
 
 type Severity = ModelDiagnostic['severity'];
 
@@ -53,6 +54,16 @@ function DiagnosticRow({ d, onOpen }: { d: ModelDiagnostic; onOpen: (d: ModelDia
           </span>
         </span>
       </button>
+      {d.reason && (
+        <ReasonHelp
+          code={d.reason}
+          action={
+            <button type="button" className="link" onClick={() => onOpen(d)}>
+              {d.reason === 'MODEL_PUBLISH_ACCESS_POLICY' ? 'Open the policy' : 'Open the line'} ({basename(d.file)}:{d.line})
+            </button>
+          }
+        />
+      )}
     </li>
   );
 }
@@ -96,7 +107,7 @@ export function ProblemsPanel() {
         : `${analysis.fileCount} ${analysis.fileCount === 1 ? 'file' : 'files'} · ${analysis.elapsedMs < 10 ? analysis.elapsedMs.toFixed(1) : Math.round(analysis.elapsedMs)} ms`;
 
   return (
-    <section className="models-problems" aria-label="Problems">
+    <section className="models-problems" aria-label="Problems" data-tour="problems">
       <div className="problems-head">
         <div className="problems-tabs" role="tablist">
           <button type="button" role="tab" aria-selected={tab === 'local'} className={`problems-tab ${tab === 'local' ? 'active' : ''}`} onClick={() => setTab('local')}>

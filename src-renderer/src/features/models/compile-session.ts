@@ -1,9 +1,8 @@
 // The worker's state: the branch's model files (saved content with unsaved editor buffers on top) in
 // the same compiler the service validates with, with the push/publish analyzers on.
-import { compileModel, createIncrementalCompiler, isModelSourcePath, type CompiledCube, type CompiledModel, type CompiledView, type IncrementalCompiler } from '../../../../src-shared/model';
+import { compileModel, createIncrementalCompiler, isModelSourcePath, type CompileOptions, type CompiledCube, type CompiledModel, type CompiledView, type IncrementalCompiler } from '../../../../src-shared/model';
 import { cubeSymbol, entitiesOf, viewSymbol, type CompilerRequest, type CompilerResult, type EntitySymbol, type SymbolDelta } from './protocol';
 
-const OPTIONS = { analyzers: true };
 
 
 export class CompileSession {
@@ -18,6 +17,8 @@ export class CompileSession {
   private readonly symbolCache = new WeakMap<CompiledCube | CompiledView, { symbol: EntitySymbol; json: string }>();
   /** JSON of the symbol last sent for each name, to send only what changed. */
   private sent = new Map<string, string>();
+  /** Analyzers on; the deployment's data sources as of the last reset. */
+  private options: CompileOptions = { analyzers: true };
 
   handle(request: CompilerRequest): CompilerResult {
     const started = performance.now();
@@ -25,7 +26,8 @@ export class CompileSession {
       this.files.clear();
       for (const file of request.files) if (isModelSourcePath(file.path)) this.files.set(file.path, file.content);
       this.incremental = null;
-      const result = compileModel(this.sources(), OPTIONS);
+      this.options = { analyzers: true, ...(request.dataSources ? { dataSources: request.dataSources } : {}) };
+      const result = compileModel(this.sources(), this.options);
       return this.answer(request.seq, result, entitiesOf(result.model).length, true, started);
     }
     let rechecked = 0;
@@ -52,7 +54,7 @@ export class CompileSession {
   /** Builds the incremental compiler from the current files, if not built yet (call when idle). */
   prepare(): void {
     if (this.incremental) return;
-    const compiler = createIncrementalCompiler(OPTIONS);
+    const compiler = createIncrementalCompiler(this.options);
     for (const file of this.sources()) compiler.update(file);
     this.incremental = compiler;
   }

@@ -1,6 +1,6 @@
 // The UI side of the compiler worker: a branch's files go in whole on load, then each edit goes in
 // after a short pause in typing (the incremental compiler re-checks only what the edit touches).
-import type { Diagnostic } from '../../../../src-shared/model';
+import type { AnalyzerDataSource, Diagnostic } from '../../../../src-shared/model';
 import ModelWorker from './model.worker?worker';
 import { applySymbolDelta, EMPTY_SYMBOLS, type CompilerRequest, type CompilerResponse, type ModelSymbols, type SourceFile } from './protocol';
 
@@ -42,14 +42,14 @@ export class CompilerClient {
    * A branch was loaded: compile all of its files (saved content, unsaved buffers on top). A reload of
    * the same branch keeps showing the last results until the new ones arrive.
    */
-  reset(files: SourceFile[], keepResults = false): void {
+  reset(files: SourceFile[], keepResults = false, dataSources?: Record<string, AnalyzerDataSource>): void {
     this.cancelTimer();
     this.queued.clear();
     this.seq += 1;
     this.resetSeq = this.seq;
     this.analysis = keepResults ? { ...this.analysis, pending: true } : { ...EMPTY_ANALYSIS, pending: true };
     this.publish(this.analysis);
-    this.post({ type: 'reset', seq: this.seq, files });
+    this.post({ type: 'reset', seq: this.seq, files, ...(dataSources ? { dataSources } : {}) });
   }
 
   /** A file's text changed (or it went away: null); compiled once typing pauses. */

@@ -1,7 +1,7 @@
 // What the Models screen and its compiler worker say to each other, and the compact symbol index the
 // worker derives from the compiled model (completion and go to definition need names and positions,
 // not the whole model, so only this crosses the worker boundary).
-import type { CompiledCube, CompiledModel, CompiledView, Diagnostic, SourceLocation } from '../../../../src-shared/model';
+import type { AnalyzerDataSource, CompiledCube, CompiledModel, CompiledView, Diagnostic, SourceLocation } from '../../../../src-shared/model';
 
 export type MemberKind = 'dimension' | 'measure' | 'segment' | 'hierarchy';
 
@@ -119,7 +119,8 @@ export interface SourceFile {
 
 export type CompilerRequest =
   /** Start over with these files (a branch was loaded). */
-  | { type: 'reset'; seq: number; files: SourceFile[] }
+  /** `dataSources`: the deployment's, so the analyzers check each view only for where it can go. */
+  | { type: 'reset'; seq: number; files: SourceFile[]; dataSources?: Record<string, AnalyzerDataSource> }
   /** Files changed (content) or went away (null). */
   | { type: 'update'; seq: number; changes: { path: string; content: string | null }[] };
 

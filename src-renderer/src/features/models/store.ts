@@ -18,6 +18,8 @@ import {
   type WorkingState,
 } from '../../../../src-shared/api/data-model';
 import type { LiveEvent } from '../../../../src-shared/api/events';
+import { getDeploymentSettings } from '../../../../src-shared/api/deployments';
+import type { AnalyzerDataSource } from '../../../../src-shared/model';
 import { onServiceChange, registerLeaveGuard } from '../../app/endpoint';
 import { onLiveEvent } from '../../lib/live';
 import { api, useSession } from '../../app/session';
@@ -28,6 +30,26 @@ import { mapLimit } from '../../lib/mapLimit';
 import { changedPaths, ifMatchOf, sha256Hex, type StaleWrite } from './versions';
 
 const FILE_PAGE = 1000;
+
+/**
+ * The deployment's data sources as the analyzers need them (kind, catalog), read once per deployment.
+ * Without them (a caller who may not read the settings) every view gets both analyzers.
+ */
+const dataSourceCache = new Map<number, Promise<Record<string, AnalyzerDataSource> | undefined>>();
+function analyzerDataSources(deploymentId: number): Promise<Record<string, AnalyzerDataSource> | undefined> {
+  let cached = dataSourceCache.get(deploymentId);
+  if (!cached) {
+    cached = api
+      .call(getDeploymentSettings, { params: { deploymentId } })
+      .then((settings) => Object.fromEntries(settings.dataSources.map((d) => [d.name, { kind: d.kind, catalog: d.catalog }])))
+      .catch(() => {
+        dataSourceCache.delete(deploymentId);
+        return undefined;
+      });
+    dataSourceCache.set(deploymentId, cached);
+  }
+  return cached;
+}
 /** File contents fetched in parallel when a branch loads. */
 const CONTENT_CONCURRENCY = 6;
 
@@ -209,7 +231,9 @@ export const useModels = create<ModelsState>((set, get) => {
       try {
         const query = (after?: string) => ({ branchName: name, first: FILE_PAGE, ...(after ? { after } : {}) });
         const files = await fetchAllPages(async (after) => (await api.call(getDataModelFiles, { params: { deploymentId }, query: query(after) })) as FileList);
+        const sources = analyzerDataSources(deploymentId);
         const contents = await mapLimit(files, CONTENT_CONCURRENCY, async (f) => (await api.call(getDataModelFiles, { params: { deploymentId }, query: { branchName: name, path: f.path } })) as FileContent);
+        const dataSources = await sources;
         if (token !== loadToken) return;
         const saved = Object.fromEntries(contents.map((c) => [c.path, c.content]));
         const versions = Object.fromEntries(contents.map((c) => [c.path, c.sha256]));
@@ -228,6 +252,7 @@ export const useModels = create<ModelsState>((set, get) => {
         worker().reset(
           contents.map((c) => ({ path: c.path, content: kept[c.path] ?? c.content })),
           sameBranch,
+          dataSources,
         );
       } catch (error) {
         if (token === loadToken) fail(error, `Loading branch “${name}”`);
@@ -488,6 +513,7 @@ export const useModels = create<ModelsState>((set, get) => {
 // Another service in the header: forget this one's deployment, branches and files.
 onServiceChange(() => {
   loadToken += 1;
+  dataSourceCache.clear();
   useModels.setState({ deploymentId: null, branches: [], branchName: null, files: [], saved: {}, buffers: {}, versions: {}, staleWrites: [], openPath: null, server: null, error: null, notice: null, pending: null });
 });
 registerLeaveGuard(() => {

@@ -1,4 +1,7 @@
 import { Fragment, useEffect, useState } from 'react';
+import { fileOfReason } from '../../../lib/plain/reasons';
+import { ReasonHelp } from '../../../lib/plain/ReasonHelp';
+import { openInModels } from '../../models/open-in-models';
 import {
   cancelLakehouseMetricViewPreview,
   getLakehouseMetricViewPreview,
@@ -125,12 +128,12 @@ export function PreviewSection({
         />
       )}
       <ProblemBanner error={result.error} />
-      {result.data ? <PreviewTable result={result.data} expiresAt={current?.expiresAt ?? null} /> : !previewId && <EmptyState title="No preview yet">Run a preview to see each view’s metric view YAML, or why it cannot be published.</EmptyState>}
+      {result.data ? <PreviewTable deploymentId={deploymentId} result={result.data} expiresAt={current?.expiresAt ?? null} /> : !previewId && <EmptyState title="No preview yet">Run a preview to see each view’s metric view YAML, or why it cannot be published.</EmptyState>}
     </div>
   );
 }
 
-function PreviewTable({ result, expiresAt }: { result: PreviewResult; expiresAt: string | null }) {
+function PreviewTable({ result, expiresAt, deploymentId }: { result: PreviewResult; expiresAt: string | null; deploymentId: number }) {
   const [open, setOpen] = useState<string | null>(() => result.views.find((v) => v.outcome === 'blocked' || v.outcome === 'partial')?.viewName ?? result.views[0]?.viewName ?? null);
   const [filter, setFilter] = useState<OutcomeFilter>('all');
   const needsAttention = (v: PreviewView) => v.outcome === 'blocked' || v.outcome === 'partial' || v.warnings.length > 0;
@@ -211,7 +214,7 @@ function PreviewTable({ result, expiresAt }: { result: PreviewResult; expiresAt:
                     {expanded && (
                       <tr className="sy-detail-row">
                         <td colSpan={8}>
-                          <PreviewViewDetail view={v} />
+                          <PreviewViewDetail view={v} deploymentId={deploymentId} />
                         </td>
                       </tr>
                     )}
@@ -228,7 +231,11 @@ function PreviewTable({ result, expiresAt }: { result: PreviewResult; expiresAt:
 
 const uniqueCodes = (issues: PublicationIssue[]): string[] => [...new Set(issues.map((i) => i.code))];
 
-export function IssueList({ title, issues, tone }: { title: string; issues: PublicationIssue[]; tone: 'bad' | 'warn' }) {
+/**
+ * Reasons or warnings of a view. Each reason has its plain explanation behind "Why, and what to do",
+ * and, with `deploymentId`, a link that opens the model file it names in Models.
+ */
+export function IssueList({ title, issues, tone, deploymentId }: { title: string; issues: PublicationIssue[]; tone: 'bad' | 'warn'; deploymentId?: number }) {
   if (issues.length === 0) return null;
   return (
     <div className="sy-issues">
@@ -239,6 +246,7 @@ export function IssueList({ title, issues, tone }: { title: string; issues: Publ
             <code className={`sy-code-chip sy-code-${tone}`}>{issue.code}</code>
             <span>{stripViewPrefix(issue.message)}</span>
             {issue.member && <span className="muted"> · {issue.member}</span>}
+            <IssueHelp issue={issue} deploymentId={deploymentId} />
           </li>
         ))}
       </ul>
@@ -246,11 +254,23 @@ export function IssueList({ title, issues, tone }: { title: string; issues: Publ
   );
 }
 
-function PreviewViewDetail({ view }: { view: PreviewView }) {
+function IssueHelp({ issue, deploymentId }: { issue: PublicationIssue; deploymentId?: number }) {
+  const file = fileOfReason(issue.message);
+  const find = issue.code === 'MODEL_PUBLISH_ACCESS_POLICY' ? 'access_policy' : undefined;
+  const action =
+    deploymentId !== undefined && file ? (
+      <button type="button" className="link" onClick={() => openInModels(deploymentId, file, find)}>
+        Open {find ? 'the policy' : file.slice(file.lastIndexOf('/') + 1)} in Models
+      </button>
+    ) : undefined;
+  return <ReasonHelp code={issue.code} action={action} />;
+}
+
+function PreviewViewDetail({ view, deploymentId }: { view: PreviewView; deploymentId: number }) {
   return (
     <div className="sy-view-detail">
       <div className="sy-view-detail-text">
-        <IssueList title="Blocked because" issues={view.blockedReasons} tone="bad" />
+        <IssueList title="Blocked because" issues={view.blockedReasons} tone="bad" deploymentId={deploymentId} />
         {view.withheldMembers.length > 0 && (
           <div className="sy-issues">
             <h3 className="sy-subtitle">Withheld members</h3>

@@ -253,7 +253,7 @@ function RunDetail({ deploymentId, dataSource, runId, tick, onCancel }: { deploy
             </thead>
             <tbody>
               {views.map((v) => (
-                <RunViewRow key={v.viewName} view={v} />
+                <RunViewRow key={v.viewName} view={v} deploymentId={deploymentId} />
               ))}
               {filter === 'all' &&
                 pending.map((name) => (
@@ -302,7 +302,7 @@ function RunStatusLine({ run }: { run: Run }) {
   );
 }
 
-function RunViewRow({ view }: { view: RunView }) {
+function RunViewRow({ view, deploymentId }: { view: RunView; deploymentId: number }) {
   const info = RUN_OUTCOME_INFO[view.outcome];
   return (
     <tr className="sy-top">
@@ -321,7 +321,7 @@ function RunViewRow({ view }: { view: RunView }) {
           <span className="muted">—</span>
         ) : (
           <>
-            <IssueList title="" issues={view.reasons} tone="bad" />
+            <IssueList title="" issues={view.reasons} tone="bad" deploymentId={deploymentId} />
             {view.warnings.length > 0 && (
               <details className="sy-warn-details">
                 <summary>
