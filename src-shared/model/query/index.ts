@@ -7,3 +7,4 @@ export { formatWall, resolveDateRange, wallTimeIn, type WallTime } from './dates
 export * from './types';
 export { modelMeta, type MetaEntity, type MetaMember } from './meta';
 export { chartKindOf, chartSeries, formatCategory, formatNumber, toNumber, MAX_SERIES, type ChartSeries, type SeriesColumn, type WidgetChartKind } from './series';
+export { compareResults, planModelComparison, sameNumber, sameObjectName, vendorSqlTarget, COMPARISON_ROW_LIMIT, type ComparedColumn, type ComparedView, type ComparedViewMember, type ComparisonOutcome, type ComparisonPlan } from './vendor-compare';

@@ -10,9 +10,25 @@ import { MemberPicker } from './MemberPicker';
 import { QueryFilters } from './QueryFilters';
 import { ResultTable } from './ResultTable';
 import { runQuery } from './runs';
+import { VendorSql } from './VendorSql';
 import './data.css';
 
 type View = 'table' | 'chart' | 'sql';
+type Mode = 'model' | 'vendor';
+
+/** Model query (members of the model) or vendor SQL (the data source's own statements). */
+function ModeSwitch({ mode, onChange }: { mode: Mode; onChange: (mode: Mode) => void }) {
+  return (
+    <span className="data-modes" role="group" aria-label="Query with">
+      <button type="button" aria-pressed={mode === 'model'} className={mode === 'model' ? 'active' : ''} onClick={() => onChange('model')}>
+        Model
+      </button>
+      <button type="button" aria-pressed={mode === 'vendor'} className={mode === 'vendor' ? 'active' : ''} onClick={() => onChange('vendor')} title="Snowflake SEMANTIC_VIEW or Databricks MEASURE() statements on a data source">
+        Vendor SQL
+      </button>
+    </span>
+  );
+}
 
 /**
  * The data preview of Models: pick members of the branch's compiled model (or write the query as
@@ -28,6 +44,7 @@ export function DataPreview({ deploymentId, branch, isDeployBranch, canLoadTable
   const [view, setView] = useState<View>('table');
   const [chartKind, setChartKind] = useState<ChartKind | 'auto'>('auto');
   const [loading, setLoading] = useState(false);
+  const [mode, setMode] = useState<Mode>('model');
   const controller = useRef<AbortController | null>(null);
 
   useEffect(() => () => controller.current?.abort(), []);
@@ -69,6 +86,10 @@ export function DataPreview({ deploymentId, branch, isDeployBranch, canLoadTable
   if (catalog.error && !catalog.data) return <ProblemBanner error={catalog.error} />;
   if (!catalog.data) return <Spinner label="Loading the model's members…" />;
 
+  // Vendor SQL runs on the data source as its users would: for admins and developers, like loading tables.
+  const modeSwitch = canLoadTables ? <ModeSwitch mode={mode} onChange={setMode} /> : null;
+  if (mode === 'vendor') return <VendorSql deploymentId={deploymentId} branch={branch} entities={catalog.data.entities} modeSwitch={modeSwitch} />;
+
   const result = run?.status === 'COMPLETED' ? run.result : undefined;
   const hasTime = result?.columns.some((c) => c.kind === 'timeDimension') ?? false;
   const kind: ChartKind = chartKind === 'auto' ? (hasTime ? 'line' : 'bar') : chartKind;
@@ -79,6 +100,7 @@ export function DataPreview({ deploymentId, branch, isDeployBranch, canLoadTable
       <MemberPicker entities={catalog.data.entities} pick={pick} onChange={setPick} />
       <div className="data-main">
         <div className="data-bar">
+          {modeSwitch}
           <Button variant="primary" onClick={() => void start()} disabled={running || empty} title={isDeployBranch ? 'Run on the deploy branch' : `Run on ${branch} (saved edits included)`}>
             Run query
           </Button>
