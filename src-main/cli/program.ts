@@ -96,6 +96,19 @@ Every command has --help. Exit codes: 0 done, 1 failure (the problem's code is p
     });
 
   program
+    .command('login-link')
+    .description('print a new one-time login link for the browser UI of the running service (no restart needed)')
+    .addOption(new Option('--data-dir <dir>', `the service's data dir [env: DRYDOCK_DATA_DIR] (default: ${defaultDataDir()})`))
+    .addOption(new Option('--port <n>', 'port the service listens on [env: DRYDOCK_PORT] (default: 4317)'))
+    .addOption(new Option('--url <url>', 'base URL of the service (instead of --port)'))
+    .option('--email <email>', 'sign in as this user (default: the admin)')
+    .option('--json', 'print {url, email, expiresInSeconds}')
+    .action(async (opts: { dataDir?: string; port?: string; url?: string; email?: string; json?: boolean }) => {
+      const { runLoginLink } = await import('./login-link');
+      setExit(await runLoginLink(opts));
+    });
+
+  program
     .command('validate')
     .description('check a model project offline with the service’s compiler (no server needed)')
     .argument('[dir]', 'project folder (the one containing model/ or schema/)', '.')

@@ -1,0 +1,62 @@
+// Desktop notifications when a long job ends while the window is in the background (issue 14 item 8).
+// The decision is pure (tested); app/live.ts shows it through the shell (Electron) or the browser.
+import type { LiveEvent } from '../../../src-shared/api/events';
+
+/** A job that ran at least this long is worth a notification when it ends unseen. */
+export const LONG_JOB_MS = 10_000;
+
+const TERMINAL = new Set(['COMPLETED', 'PARTIAL', 'FAILED', 'CANCELLED']);
+
+const KIND_NAMES: Record<string, string> = {
+  build: 'Build',
+  'warehouse-semantic-view-push': 'Warehouse push',
+  'warehouse-semantic-view-pull': 'Warehouse pull',
+  'lakehouse.run': 'Lakehouse publication',
+  'lakehouse.preview': 'Lakehouse preview',
+  'transform-sync': 'Transform sync',
+  'dashboard-export': 'Dashboard export',
+  'scheduled-task-run': 'Scheduled task run',
+};
+
+const STATUS_WORDS: Record<string, string> = {
+  COMPLETED: 'finished',
+  PARTIAL: 'finished with some parts failing',
+  FAILED: 'failed',
+  CANCELLED: 'was cancelled',
+};
+
+export interface JobNotice {
+  title: string;
+  body: string;
+}
+
+/**
+ * Follows job events: remembers when each job was first seen running, and answers the notice to
+ * show when one of the user's jobs ends after running long while the window is not looked at.
+ */
+export class JobNotices {
+  private readonly firstSeen = new Map<string, number>();
+
+  constructor(private readonly userId: () => number | null) {}
+
+  take(event: LiveEvent, now: number, inBackground: boolean): JobNotice | null {
+    if (event.type !== 'job') return null;
+    const { job } = event;
+    if (!TERMINAL.has(job.status)) {
+      if (!this.firstSeen.has(job.id)) this.firstSeen.set(job.id, now);
+      return null;
+    }
+    const started = this.firstSeen.get(job.id);
+    this.firstSeen.delete(job.id);
+    const me = this.userId();
+    if (started === undefined || now - started < LONG_JOB_MS || !inBackground) return null;
+    // Builds start from a merge or a fetch (no creator): they concern whoever is signed in.
+    if (job.createdBy !== null && me !== null && job.createdBy !== me) return null;
+    const what = KIND_NAMES[job.kind] ?? `Job ${job.kind}`;
+    const seconds = Math.round((now - started) / 1000);
+    const body = [job.errorCode ? `${job.errorCode}` : null, `after ${seconds} s`, event.deploymentId !== null ? `deployment ${event.deploymentId}` : null]
+      .filter(Boolean)
+      .join(' · ');
+    return { title: `${what} ${STATUS_WORDS[job.status] ?? job.status.toLowerCase()}`, body };
+  }
+}
