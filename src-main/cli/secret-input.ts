@@ -12,11 +12,12 @@ async function readAll(stream: NodeJS.ReadStream): Promise<string> {
 /** Reads one line from the terminal without echoing it (backspace edits, Ctrl-C aborts). */
 function prompt(question: string, stdin: NodeJS.ReadStream, stderr: NodeJS.WriteStream): Promise<string> {
   return new Promise((resolve, reject) => {
-    stderr.write(question);
     let value = '';
+    // Echo off before the question shows: keys typed the moment it appears must not be echoed.
     stdin.setRawMode(true);
     stdin.setEncoding('utf8');
     stdin.resume();
+    stderr.write(question);
     const done = (error: Error | null) => {
       stdin.off('data', onData);
       stdin.setRawMode(false);

@@ -2,12 +2,11 @@ import type { Static } from 'typebox';
 import type { EmbedDashboard } from '../../../src-shared/api/embed';
 import type { ServiceContext } from '../../context';
 import { assertAccess, type Principal } from '../../http/auth';
-import { ApiError, badRequest, forbidden, notFound } from '../../http/problem';
-import { VALUELESS_OPERATORS, type DashboardFilter } from '../../../src-shared/api/notifications';
+import { ApiError, forbidden, notFound } from '../../http/problem';
+import type { DashboardFilter } from '../../../src-shared/api/notifications';
 import { pythonSandbox } from './python-sandbox';
 import { effectiveEmbedAccess } from '../embed';
-import { parseDashboard } from '../workbooks';
-import { findWorkbookByPublicId, type WorkbookRow } from '../workbooks';
+import { checkDashboardFilters, findWorkbookByPublicId, parseDashboard, type WorkbookRow } from '../workbooks';
 import { embedSessionOf } from './sessions';
 
 export const DASHBOARD_NOT_FOUND = 'DASHBOARD_NOT_FOUND';
@@ -73,25 +72,6 @@ function widgetPython(widget: { config?: Record<string, unknown> | null }): stri
   return typeof code === 'string' && code.trim() !== '' ? code : null;
 }
 
-/** `is_empty` / `is_not_empty` take no values; every other operator needs at least one (as notification filters). */
-function checkFilters(filters: DashboardFilter[]): { member: string; operator: string; values: string[] }[] {
-  return filters.map((filter, index) => {
-    const values = filter.values ?? [];
-    const valueless = VALUELESS_OPERATORS.includes(filter.operator);
-    if (valueless && values.length > 0) {
-      throw badRequest('FILTER_VALUES_NOT_ALLOWED', `Filter ${index} (${filter.operator}) tests the member itself and takes no values.`, {
-        errors: [{ pointer: `/body/filters/${index}/values`, detail: `${filter.operator} takes no values` }],
-      });
-    }
-    if (!valueless && values.length === 0) {
-      throw badRequest('FILTER_VALUES_REQUIRED', `Filter ${index} (${filter.operator}) needs at least one value.`, {
-        errors: [{ pointer: `/body/filters/${index}/values`, detail: `${filter.operator} needs values` }],
-      });
-    }
-    return { member: filter.member, operator: filter.operator, values };
-  });
-}
-
 /**
  * A filtered Python run of a dashboard widget: access and the widget are checked, the filters
  * validated, and the widget's `config.python` runs in the Pyodide sandbox (a worker thread, with a
@@ -110,7 +90,7 @@ export async function runPython(ctx: ServiceContext, principal: Principal, publi
   if (code === null) {
     throw new ApiError(422, 'WIDGET_HAS_NO_PYTHON', `Widget "${body.widgetId}" of dashboard ${publicId} has no Python code (config.python).`);
   }
-  const filters = checkFilters(body.filters ?? []);
+  const filters = checkDashboardFilters(body.filters ?? []);
   const sandbox = pythonSandbox(ctx);
   const { limits } = sandbox;
   const outcome = await sandbox.run(code, { filters, widget: { id: widget.id, type: widget.type, config: widget.config ?? null } });

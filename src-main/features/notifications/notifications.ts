@@ -1,7 +1,5 @@
 import cron from 'node-cron';
 import {
-  VALUELESS_OPERATORS,
-  type DashboardFilter,
   type Notification,
   type NotificationCreateInput,
   type NotificationUpdateInput,
@@ -12,7 +10,7 @@ import { pageWindow, toPage, type PageRequest, type PageResult } from '../../htt
 import { badRequest, forbidden, notFound } from '../../http/problem';
 import { userSummary } from '../identity';
 import { canManageItem, canSeeWorkbook } from '../workspace-items';
-import { findWorkbookByPublicId, requireWorkbook, type WorkbookRow } from '../workbooks';
+import { checkDashboardFilters, findWorkbookByPublicId, requireWorkbook, type WorkbookRow } from '../workbooks';
 
 interface NotificationRow {
   id: number;
@@ -92,25 +90,6 @@ function resolveDashboard(
     throw notFound(`Dashboard "${ref.dashboardPublicId}" of deployment ${deploymentId}`, 'WORKBOOK_NOT_FOUND');
   }
   return row;
-}
-
-/** `is_empty` / `is_not_empty` take no values; every other operator needs at least one. */
-function normalizeFilters(filters: DashboardFilter[]): { member: string; operator: string; values: string[] }[] {
-  return filters.map((filter, index) => {
-    const values = filter.values ?? [];
-    const valueless = VALUELESS_OPERATORS.includes(filter.operator);
-    if (valueless && values.length > 0) {
-      throw badRequest('FILTER_VALUES_NOT_ALLOWED', `Filter ${index} (${filter.operator}) tests the member itself and takes no values.`, {
-        errors: [{ pointer: `/body/filters/${index}/values`, detail: `${filter.operator} takes no values` }],
-      });
-    }
-    if (!valueless && values.length === 0) {
-      throw badRequest('FILTER_VALUES_REQUIRED', `Filter ${index} (${filter.operator}) needs at least one value.`, {
-        errors: [{ pointer: `/body/filters/${index}/values`, detail: `${filter.operator} needs values` }],
-      });
-    }
-    return { member: filter.member, operator: filter.operator, values };
-  });
 }
 
 function normalizeRecipients(ctx: ServiceContext, recipients: NonNullable<NotificationCreateInput['recipients']>) {
@@ -195,7 +174,7 @@ export function createNotification(ctx: ServiceContext, principal: Principal, de
           input.schedule.timezone,
           input.enabled === false ? 0 : 1,
           input.format ?? 'PDF',
-          JSON.stringify(normalizeFilters(input.filters ?? [])),
+          JSON.stringify(checkDashboardFilters(input.filters ?? [])),
           JSON.stringify(input.timeGrains ?? []),
           JSON.stringify(input.memberSwitchers ?? []),
           aiSummaryJson(input.notificationAiSummary),
@@ -233,7 +212,7 @@ export function updateNotification(
         input.schedule ? input.schedule.timezone : row.timezone,
         input.enabled === undefined ? row.enabled : input.enabled ? 1 : 0,
         input.format ?? row.format,
-        input.filters ? JSON.stringify(normalizeFilters(input.filters)) : row.filters,
+        input.filters ? JSON.stringify(checkDashboardFilters(input.filters)) : row.filters,
         input.timeGrains ? JSON.stringify(input.timeGrains) : row.time_grains,
         input.memberSwitchers ? JSON.stringify(input.memberSwitchers) : row.member_switchers,
         input.notificationAiSummary === undefined ? row.ai_summary : aiSummaryJson(input.notificationAiSummary),

@@ -8,6 +8,7 @@ import {
   type DashboardWidget,
 } from '../../../src-shared/api/workbooks';
 import { ApiError, badRequest } from '../../http/problem';
+import { VALUELESS_OPERATORS, type DashboardFilter } from '../../../src-shared/api/notifications';
 import { canonicalJson } from '../workspace-items';
 
 /**
@@ -159,4 +160,26 @@ export function diffDashboards(source: DashboardConfig | null, target: Dashboard
     settingsChanged ||
     appChanged;
   return { changed, presence, widgetsAdded, widgetsRemoved, widgetsMoved, widgetsChanged, themeChanged, layoutChanged, settingsChanged, appChanged, fieldsChanged };
+}
+
+/**
+ * Dashboard filters as a notification or a Python run receives them: `is_empty` / `is_not_empty`
+ * take no values; every other operator needs at least one (400 with the filter's pointer).
+ */
+export function checkDashboardFilters(filters: DashboardFilter[]): { member: string; operator: string; values: string[] }[] {
+  return filters.map((filter, index) => {
+    const values = filter.values ?? [];
+    const valueless = VALUELESS_OPERATORS.includes(filter.operator);
+    if (valueless && values.length > 0) {
+      throw badRequest('FILTER_VALUES_NOT_ALLOWED', `Filter ${index} (${filter.operator}) tests the member itself and takes no values.`, {
+        errors: [{ pointer: `/body/filters/${index}/values`, detail: `${filter.operator} takes no values` }],
+      });
+    }
+    if (!valueless && values.length === 0) {
+      throw badRequest('FILTER_VALUES_REQUIRED', `Filter ${index} (${filter.operator}) needs at least one value.`, {
+        errors: [{ pointer: `/body/filters/${index}/values`, detail: `${filter.operator} needs values` }],
+      });
+    }
+    return { member: filter.member, operator: filter.operator, values };
+  });
 }

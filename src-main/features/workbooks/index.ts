@@ -9,5 +9,5 @@ export {
   workbookContentHash,
   type WorkbookRow,
 } from './store';
-export { parseDashboard } from './dashboard';
+export { checkDashboardFilters, parseDashboard } from './dashboard';
 export { changesBetween } from './promotion';
