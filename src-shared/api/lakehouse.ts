@@ -1,6 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { CANCEL_RULE, DeploymentParams, defineRoute, Nullable, Page, PageQuery, Timestamp } from './contract';
 
+// The spec's lakehouse tag: its eleven operations and the shapes they share (settings, previews,
+// runs, per-view outcomes). One module per tag group, as every contract module (README, Adding to
+// the service); that is why it passes 500 lines.
+
 const TAG = 'lakehouse metric view publication and integration';
 const D = '/api/v1/deployments/{deploymentId}';
 const I = `${D}/lakehouse-metric-view-integrations/{dataSourceName}`;
