@@ -47,13 +47,15 @@ export const editedCube = (i: number, variant: number): ModelFile => cubeFile(i,
 
 /**
  * `count` publishable lakehouse views over the emulator's seeded `default.orders` and
- * `default.customers` tables, each over its own pair of cubes, in one file per view.
+ * `default.customers` tables, each over its own pair of cubes on the `lake` data source (a
+ * lakehouse integration publishes only its own data source's views), in one file per view.
  */
 export function lakehouseViews(count = 128): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < count; i++) {
     files[`model/views/orders_${i}.yml`] = `cubes:
   - name: orders_${i}
+    data_source: lake
     sql_table: default.orders
     joins:
       - name: customers_${i}
@@ -67,6 +69,7 @@ export function lakehouseViews(count = 128): Record<string, string> {
       - { name: count, type: count }
       - { name: revenue, sql: amount, type: sum, description: Sum of order amounts }
   - name: customers_${i}
+    data_source: lake
     sql_table: default.customers
     dimensions:
       - { name: id, sql: id, type: number, primary_key: true }
