@@ -75,11 +75,12 @@ describe('Models screen in a real browser', () => {
     await openFile(page, 'orders.yml');
     await editor(page).getByText('ecommerce.orders').first().waitFor();
     await page.getByText('Read-only — enter dev mode to edit').waitFor();
-    // The compiler worker checked the branch: the sample has no errors, and the push/publish analyzers warn.
-    await problems(page).getByText(/^\s*10 files · [\d.]+ ms$/).waitFor();
+    // The compiler worker checked the branch: the sample has no errors, and the push analyzer warns
+    // about its one deliberate example (order_funnel; the lakehouse views publish cleanly).
+    await problems(page).getByText(/^\s*11 files · [\d.]+ ms$/).waitFor();
     await expect(errorRows(page).count()).resolves.toBe(0);
     await problems(page).getByText('Warehouse push').first().waitFor();
-    await problems(page).getByText('Lakehouse publish').first().waitFor();
+    await expect(problems(page).getByText('Lakehouse publish').count()).resolves.toBe(0);
     await screenshot(page, 'models-read-only');
   });
 
