@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLakehouseConnector, defaultEmulatorFile } from '../../src-main/connectors/lakehouse';
 import { commitFiles } from '../../src-main/features/data-model';
 import { getLocalWarehouse } from '../../src-main/features/warehouse-sync';
-import { lakehouseViews } from '../support/big-models';
+import { lakehouseViews, prepareWarehouse, warehouseViewsModel } from '../support/big-models';
 import { createDeployment } from '../support/deployments';
 import { D, eventually, saveSettings, useModelAsSampleProject } from '../support/lakehouse';
 import { startTestService, type TestResponse, type TestService } from '../support/service';
@@ -117,34 +117,12 @@ describe('cancelling a lakehouse preview of 128 views', () => {
   }, 180_000);
 });
 
-const WAREHOUSE_MODEL = (views: number) =>
-  [
-    'cubes:',
-    '  - name: orders',
-    '    sql_table: public.orders',
-    '    dimensions:',
-    '      - { name: id, sql: id, type: number, primary_key: true }',
-    '      - { name: status, sql: status, type: string }',
-    '    measures:',
-    '      - { name: count, type: count }',
-    '      - { name: total, sql: amount, type: sum }',
-    'views:',
-    ...Array.from({ length: views }, (_, i) => [`  - name: view_${i}`, '    cubes:', '      - join_path: orders', '        includes: [status, count, total]'].join('\n')),
-    '',
-  ].join('\n');
-
 describe('cancelling a warehouse pull of 64 semantic views', () => {
   it('ends CANCELLED while describing the views, commits nothing to the branch, and has no result', async () => {
     const warehouse = getLocalWarehouse(svc.ctx);
-    warehouse.createTable('ANALYTICS', 'PUBLIC', 'ORDERS', [
-      { name: 'ID', type: 'NUMBER' },
-      { name: 'STATUS', type: 'VARCHAR' },
-      { name: 'AMOUNT', type: 'NUMBER(12,2)' },
-    ]);
-    warehouse.createSchema('ANALYTICS', 'CANCEL_PULL');
-    warehouse.grantFullAccess('DRYDOCK', { database: 'ANALYTICS', schema: 'CANCEL_PULL' });
+    prepareWarehouse(warehouse, 'CANCEL_PULL');
     const id = await createDeployment(svc);
-    await commitFiles(svc.ctx, id, 'main', [{ path: 'model/views.yml', content: WAREHOUSE_MODEL(PULLED_VIEWS) }], '64 views', AUTHOR);
+    await commitFiles(svc.ctx, id, 'main', [{ path: 'model/views.yml', content: warehouseViewsModel(PULLED_VIEWS) }], '64 views', AUTHOR);
     // The semantic views to pull, made by a push that runs to its end.
     const viewNames = Array.from({ length: PULLED_VIEWS }, (_, i) => `view_${i}`);
     const push = await svc.call('POST', `${D(id)}/warehouse-semantic-view-syncs`, { body: { schema: 'CANCEL_PULL', prefix: 'SV_', viewNames } });

@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitFiles } from '../../src-main/features/data-model';
 import { getLocalWarehouse } from '../../src-main/features/warehouse-sync';
-import { lakehouseViews } from '../support/big-models';
+import { lakehouseViews, prepareWarehouse, warehouseViewsModel } from '../support/big-models';
 import { createDeployment } from '../support/deployments';
 import { confirmsWrite } from '../../src-main/features/lakehouse/publish';
 import { createLakehouseConnector, defaultEmulatorFile } from '../../src-main/connectors/lakehouse';
@@ -97,34 +97,12 @@ describe('cancelling a lakehouse run of 128 views', () => {
   }, 180_000);
 });
 
-const WAREHOUSE_MODEL = (views: number) =>
-  [
-    'cubes:',
-    '  - name: orders',
-    '    sql_table: public.orders',
-    '    dimensions:',
-    '      - { name: id, sql: id, type: number, primary_key: true }',
-    '      - { name: status, sql: status, type: string }',
-    '    measures:',
-    '      - { name: count, type: count }',
-    '      - { name: total, sql: amount, type: sum }',
-    'views:',
-    ...Array.from({ length: views }, (_, i) => [`  - name: view_${i}`, '    cubes:', '      - join_path: orders', '        includes: [status, count, total]'].join('\n')),
-    '',
-  ].join('\n');
-
 describe('cancelling a warehouse push of 128 views', () => {
   it('ends CANCELLED before all semantic views are created, lists the ones it created, and each exists whole; none of the rest exists', async () => {
     const warehouse = getLocalWarehouse(svc.ctx);
-    warehouse.createTable('ANALYTICS', 'PUBLIC', 'ORDERS', [
-      { name: 'ID', type: 'NUMBER' },
-      { name: 'STATUS', type: 'VARCHAR' },
-      { name: 'AMOUNT', type: 'NUMBER(12,2)' },
-    ]);
-    warehouse.createSchema('ANALYTICS', 'CANCEL_PUSH');
-    warehouse.grantFullAccess('DRYDOCK', { database: 'ANALYTICS', schema: 'CANCEL_PUSH' });
+    prepareWarehouse(warehouse, 'CANCEL_PUSH');
     const id = await createDeployment(svc);
-    await commitFiles(svc.ctx, id, 'main', [{ path: 'model/views.yml', content: WAREHOUSE_MODEL(VIEWS) }], '128 views', AUTHOR);
+    await commitFiles(svc.ctx, id, 'main', [{ path: 'model/views.yml', content: warehouseViewsModel(VIEWS) }], '128 views', AUTHOR);
     const viewNames = Array.from({ length: VIEWS }, (_, i) => `view_${i}`);
 
     const start = await svc.call('POST', `${D(id)}/warehouse-semantic-view-syncs`, { body: { schema: 'CANCEL_PUSH', prefix: 'SV_', viewNames } });

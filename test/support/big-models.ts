@@ -2,6 +2,7 @@
 // validation, 128 publishable views for a lakehouse run. Used by benchmarks and by the tests that
 // check the service stays responsive while such work runs.
 import type { ModelFile } from '../../src-shared/model';
+import type { WarehouseEmulator } from '../../src-main/connectors/warehouse/emulator/emulator';
 import { cubeFile } from '../bench/model.bench';
 
 /** A view over a chain of three joined cubes of `bigProject` (root `cube_<root>`). */
@@ -87,4 +88,32 @@ views:
 `;
   }
   return files;
+}
+
+/** `views` pushable warehouse views over one `public.orders` cube, in one file. */
+export const warehouseViewsModel = (views: number): string =>
+  [
+    'cubes:',
+    '  - name: orders',
+    '    sql_table: public.orders',
+    '    dimensions:',
+    '      - { name: id, sql: id, type: number, primary_key: true }',
+    '      - { name: status, sql: status, type: string }',
+    '    measures:',
+    '      - { name: count, type: count }',
+    '      - { name: total, sql: amount, type: sum }',
+    'views:',
+    ...Array.from({ length: views }, (_, i) => [`  - name: view_${i}`, '    cubes:', '      - join_path: orders', '        includes: [status, count, total]'].join('\n')),
+    '',
+  ].join('\n');
+
+/** The local warehouse's `ANALYTICS.PUBLIC.ORDERS` table the model above reads, and `schema` to write semantic views into. */
+export function prepareWarehouse(warehouse: WarehouseEmulator, schema: string): void {
+  warehouse.createTable('ANALYTICS', 'PUBLIC', 'ORDERS', [
+    { name: 'ID', type: 'NUMBER' },
+    { name: 'STATUS', type: 'VARCHAR' },
+    { name: 'AMOUNT', type: 'NUMBER(12,2)' },
+  ]);
+  warehouse.createSchema('ANALYTICS', schema);
+  warehouse.grantFullAccess('DRYDOCK', { database: 'ANALYTICS', schema });
 }
