@@ -13,10 +13,10 @@ import { commitFiles } from '../../src-main/features/data-model';
 import { exportsDir } from '../../src-main/features/dashboard-exports/exports';
 import { bigProject } from '../support/big-models';
 import { createDeployment } from '../support/deployments';
+import { branchHead, TERMINAL, whenUnderWay } from '../support/job-polling';
 import { startTestService, type TestResponse, type TestService } from '../support/service';
 
 const AUTHOR = { name: 'Test', email: 'test@example.com' };
-const TERMINAL = ['COMPLETED', 'PARTIAL', 'FAILED', 'CANCELLED'];
 
 let svc: TestService;
 
@@ -38,25 +38,6 @@ async function pollUntil(path: string, done: (body: TestResponse['body']) => boo
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
-
-/** Polls without pausing until the job shows `underWay`; fails if it ended first (the cancel came too late to test anything). */
-async function whenUnderWay(path: string, underWay: (body: TestResponse['body']) => boolean): Promise<TestResponse['body']> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const res = await svc.call('GET', path);
-    expect(res.status, res.text).toBe(200);
-    if (underWay(res.body)) return res.body;
-    expect(TERMINAL, `the job ended ${String(res.body.status)} before it was seen under way`).not.toContain(res.body.status);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${path} to be under way`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
-const branchHead = async (id: number, branch: string): Promise<string> => {
-  const res = await svc.call('GET', `/build/api/v1/deployments/${id}/branches`);
-  expect(res.status, res.text).toBe(200);
-  return (res.body.items as { branchName: string; headCommit: string }[]).find((b) => b.branchName === branch)!.headCommit;
-};
 
 /** A dbt manifest of `count` table models of 12 columns each. */
 function manifest(count: number) {
@@ -95,12 +76,12 @@ describe('cancelling a transform sync', () => {
     const id = await createDeployment(svc);
     // A branch of 150 cubes: the generated files are compiled beside it, which takes a while.
     await commitFiles(svc.ctx, id, 'main', bigProject(150, 30), 'a big model', AUTHOR);
-    const headBefore = await branchHead(id, 'main');
+    const headBefore = await branchHead(svc, id, 'main');
 
     const start = await svc.call('POST', `/api/v1/deployments/${id}/transform-sync`, { body: { source: 'manifest', manifest: manifest(200), branchName: 'main' } });
     expect(start.status, start.text).toBe(202);
     const statusUrl = `/api/v1/deployments/${id}/transform-sync/${start.body.syncJobId}`;
-    await whenUnderWay(statusUrl, (job) => job.status === 'RUNNING' && job.progress.stage === 'generating-files');
+    await whenUnderWay(svc, statusUrl, (job) => job.status === 'RUNNING' && job.progress.stage === 'generating-files');
 
     const cancel = await svc.call('DELETE', statusUrl);
     expect(cancel.status, cancel.text).toBeLessThan(300);
@@ -110,7 +91,7 @@ describe('cancelling a transform sync', () => {
     expect(ended.status).toBe('CANCELLED');
     expect(ended.progress.stage).toBe('generating-files');
     // Nothing half-written: the branch is where it was.
-    expect(await branchHead(id, 'main')).toBe(headBefore);
+    expect(await branchHead(svc, id, 'main')).toBe(headBefore);
     const result = await svc.call('GET', `${statusUrl}/result`);
     expect(result.status).toBe(409);
     expect(result.body).toMatchObject({ code: 'TRANSFORM_SYNC_NOT_COMPLETED', jobStatus: 'CANCELLED' });
@@ -141,7 +122,7 @@ describe('cancelling a dashboard export', () => {
     const started = await svc.call('POST', `/api/v1/deployments/${id}/dashboard-exports`, { body: { workbookId: created.body.id, format: 'png' } });
     expect(started.status, started.text).toBe(202);
     const statusUrl = started.body.statusUrl as string;
-    const seen = await whenUnderWay(statusUrl, (job) => job.status === 'RUNNING' && /^querying widget ([2-9]|\d\d+) of /.test(job.progress.stage));
+    const seen = await whenUnderWay(svc, statusUrl, (job) => job.status === 'RUNNING' && /^querying widget ([2-9]|\d\d+) of /.test(job.progress.stage));
 
     const cancel = await svc.call('DELETE', statusUrl);
     expect(cancel.status, cancel.text).toBe(202);

@@ -15,6 +15,7 @@ import { commitFiles } from '../../src-main/features/data-model';
 import { getLocalWarehouse } from '../../src-main/features/warehouse-sync';
 import { lakehouseViews, prepareWarehouse, warehouseViewsModel } from '../support/big-models';
 import { createDeployment } from '../support/deployments';
+import { branchHead, TERMINAL, whenUnderWay } from '../support/job-polling';
 import { D, eventually, saveSettings, useModelAsSampleProject } from '../support/lakehouse';
 import { startTestService, type TestResponse, type TestService } from '../support/service';
 
@@ -22,7 +23,6 @@ const VIEWS = 128;
 /** The pull needs fewer: its poller cancels within a few describes. */
 const PULLED_VIEWS = 64;
 const AUTHOR = { name: 'Test', email: 'test@example.com' };
-const TERMINAL = ['COMPLETED', 'PARTIAL', 'FAILED', 'CANCELLED'];
 
 let svc: TestService;
 let sampleDir: string;
@@ -49,25 +49,6 @@ async function pollUntil(path: string, done: (body: TestResponse['body']) => boo
   );
 }
 
-/** Polls without pausing until the job shows `underWay`; fails if it ended first (the cancel came too late to test anything). */
-async function whenUnderWay(path: string, underWay: (body: TestResponse['body']) => boolean): Promise<TestResponse['body']> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const res = await svc.call('GET', path);
-    expect(res.status, res.text).toBe(200);
-    if (underWay(res.body)) return res.body;
-    expect(TERMINAL, `the job ended ${String(res.body.status)} before it was seen under way`).not.toContain(res.body.status);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${path} to be under way`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
-const branchHead = async (id: number, branch: string): Promise<string> => {
-  const res = await svc.call('GET', `/build/api/v1/deployments/${id}/branches`);
-  expect(res.status, res.text).toBe(200);
-  return (res.body.items as { branchName: string; headCommit: string }[]).find((b) => b.branchName === branch)!.headCommit;
-};
-
 describe('cancelling a lakehouse preview of 128 views', () => {
   it('ends CANCELLED before every view was compared, answers 409 LAKEHOUSE_PREVIEW_NO_RESULT for its result, and wrote nothing to the lakehouse', async () => {
     const id = await createDeployment(svc);
@@ -87,7 +68,7 @@ describe('cancelling a lakehouse preview of 128 views', () => {
     const start = await svc.call('POST', `${D(id)}/lakehouse-metric-view-previews`, { body: { dataSourceName: 'lake' } });
     expect(start.status, start.text).toBe(202);
     // Under way: comparing its views with the lakehouse, a few of them done.
-    const seen = await whenUnderWay(start.body.statusUrl, (p) => p.status === 'RUNNING' && /^previewing /.test(p.progress.stage) && p.progress.percentComplete >= 7);
+    const seen = await whenUnderWay(svc, start.body.statusUrl, (p) => p.status === 'RUNNING' && /^previewing /.test(p.progress.stage) && p.progress.percentComplete >= 7);
 
     const cancel = await svc.call('DELETE', start.body.statusUrl);
     expect(cancel.status, cancel.text).toBe(202);
@@ -129,12 +110,12 @@ describe('cancelling a warehouse pull of 64 semantic views', () => {
     expect(push.status, push.text).toBe(202);
     const pushed = await pollUntil(push.body.statusUrl, (body) => TERMINAL.includes(body.status), 'the push');
     expect(pushed.status).toBe('COMPLETED');
-    const headBefore = await branchHead(id, 'main');
+    const headBefore = await branchHead(svc, id, 'main');
 
     const start = await svc.call('POST', `${D(id)}/warehouse-semantic-view-pulls`, { body: { schema: 'CANCEL_PULL', outputPath: 'model/pulled' } });
     expect(start.status, start.text).toBe(202);
     const statusUrl = `${D(id)}/warehouse-semantic-view-pulls/${start.body.syncJobId}`;
-    const seen = await whenUnderWay(statusUrl, (job) => job.status === 'RUNNING' && job.progress.stage === 'describing-views');
+    const seen = await whenUnderWay(svc, statusUrl, (job) => job.status === 'RUNNING' && job.progress.stage === 'describing-views');
 
     const cancel = await svc.call('DELETE', statusUrl);
     expect(cancel.status, cancel.text).toBe(202);
@@ -146,7 +127,7 @@ describe('cancelling a warehouse pull of 64 semantic views', () => {
     expect(ended.progress.percentComplete).toBeGreaterThanOrEqual(seen.progress.percentComplete);
     expect(ended.progress.percentComplete).toBeLessThan(70);
     // Nothing half-written: the branch is where it was, without a pulled file.
-    expect(await branchHead(id, 'main')).toBe(headBefore);
+    expect(await branchHead(svc, id, 'main')).toBe(headBefore);
     const files = await svc.call('GET', `/build/api/v1/deployments/${id}/data-model/files?branchName=main`);
     expect(files.status, files.text).toBe(200);
     expect(JSON.stringify(files.body)).not.toContain('model/pulled/');
