@@ -2,19 +2,13 @@
 // service, and unsaved editor buffers), dev mode, the worker's diagnostics and the server's verdict.
 import { create } from 'zustand';
 import {
-  deleteDataModelFile,
   getDataModelFiles,
   listBranches,
-  renameDataModelFile,
   startDevMode,
   stopDevMode,
   validateDataModel,
-  writeDataModelFiles,
-  type Branch,
   type FileContent,
   type FileList,
-  type FileSummary,
-  type ValidationResult,
   type WorkingState,
 } from '../../../../src-shared/api/data-model';
 import type { LiveEvent } from '../../../../src-shared/api/events';
@@ -22,12 +16,16 @@ import { getDeploymentSettings } from '../../../../src-shared/api/deployments';
 import type { AnalyzerDataSource } from '../../../../src-shared/model';
 import { onServiceChange, registerLeaveGuard } from '../../app/endpoint';
 import { onLiveEvent } from '../../lib/live';
-import { api, useSession } from '../../app/session';
-import { toShownError, type ShownError } from '../../lib/errors';
+import { api } from '../../app/session';
+import { toShownError } from '../../lib/errors';
 import { fetchAllPages } from '../../lib/paging';
-import { CompilerClient, EMPTY_ANALYSIS, type Analysis } from './compiler';
+import { CompilerClient, EMPTY_ANALYSIS } from './compiler';
 import { mapLimit } from '../../lib/mapLimit';
-import { changedPaths, ifMatchOf, sha256Hex, type StaleWrite } from './versions';
+import { fileActions } from './file-actions';
+import { byPath, currentBranch, dirtyPaths, myDevBranch, type ModelsState } from './state';
+
+// The screen's components read the state's shape and selectors from here, with the store.
+export { currentBranch, dirtyPaths, isEditable, myDevBranch, type ModelsState, type PendingAction, type RevealRequest, type ServerVerdict } from './state';
 
 const FILE_PAGE = 1000;
 
@@ -52,103 +50,6 @@ function analyzerDataSources(deploymentId: number): Promise<Record<string, Analy
 }
 /** File contents fetched in parallel when a branch loads. */
 const CONTENT_CONCURRENCY = 6;
-
-export interface RevealRequest {
-  path: string;
-  line: number;
-  column: number;
-  /** Distinguishes two requests for the same place. */
-  seq: number;
-}
-
-export interface ServerVerdict {
-  result: ValidationResult;
-  /** Unsaved files when the check ran (the service checks saved content only). */
-  unsavedAtCheck: number;
-}
-
-/** An action that would drop unsaved edits, waiting for the user to save, discard or cancel. */
-export interface PendingAction {
-  description: string;
-  run: () => Promise<void>;
-}
-
-interface ModelsState {
-  deploymentId: number | null;
-  branches: Branch[];
-  branchesLoading: boolean;
-  /** The branch shown. */
-  branchName: string | null;
-  files: FileSummary[];
-  filesLoading: boolean;
-  /** Content on the service (dev-mode edits included) by path. */
-  saved: Record<string, string>;
-  /** Editor text of files edited in this session, by path (equal to `saved` once saved). */
-  buffers: Record<string, string>;
-  /** sha256 of `saved` by path: the version a save is based on (the service refuses a stale one). */
-  versions: Record<string, string>;
-  /** Saves refused because the file changed on the service meanwhile, waiting for the user to merge. */
-  staleWrites: StaleWrite[];
-  openPath: string | null;
-  reveal: RevealRequest | null;
-  analysis: Analysis;
-  server: ServerVerdict | null;
-  validating: boolean;
-  /** Label of the branch or file action under way. */
-  busy: string | null;
-  error: ShownError | null;
-  notice: string | null;
-  pending: PendingAction | null;
-
-  selectDeployment(id: number): Promise<void>;
-  loadBranches(): Promise<Branch[]>;
-  openBranch(name: string): Promise<void>;
-  /** Reloads the branch list and the shown branch's files (after commits, merges, pulls). */
-  refresh(): Promise<void>;
-  enterDevMode(): Promise<void>;
-  leaveDevMode(): Promise<void>;
-  openFile(path: string, at?: { line: number; column: number }): void;
-  setBuffer(path: string, text: string): void;
-  save(paths?: string[]): Promise<boolean>;
-  discard(paths?: string[]): void;
-  /**
-   * Settles the first stale write: `{ content }` saves that text over the service's version (the
-   * user merged), `theirs` takes the service's version and drops the edit, `later` keeps the edit
-   * unsaved (the next save asks again).
-   */
-  resolveStale(choice: { content: string } | 'theirs' | 'later'): Promise<void>;
-  createFile(path: string, content: string): Promise<void>;
-  renameFile(path: string, newPath: string): Promise<void>;
-  deleteFile(path: string): Promise<void>;
-  validateOnServer(): Promise<void>;
-  /** Runs `action` now, or after the user saved or discarded unsaved edits. */
-  guardUnsaved(description: string, action: () => Promise<void>): void;
-  resolvePending(choice: 'save' | 'discard' | 'cancel'): Promise<void>;
-  setError(error: ShownError | null): void;
-  setNotice(notice: string | null): void;
-}
-
-export const dirtyPaths = (s: Pick<ModelsState, 'buffers' | 'saved'>): string[] =>
-  Object.keys(s.buffers)
-    .filter((p) => s.buffers[p] !== s.saved[p])
-    .sort();
-
-export const currentBranch = (s: Pick<ModelsState, 'branches' | 'branchName'>): Branch | undefined => s.branches.find((b) => b.branchName === s.branchName);
-
-/** The signed-in user's active dev-mode branch. */
-export function myDevBranch(branches: Branch[]): Branch | undefined {
-  const me = useSession.getState().user;
-  return branches.find((b) => b.kind === 'personal' && b.isDevMode && (me ? b.ownerUserId === me.id : true));
-}
-
-/** Files can be edited only on your own branch while in dev mode on it (the service refuses the rest). */
-export function isEditable(branch: Branch | undefined): boolean {
-  if (!branch || branch.kind !== 'personal' || !branch.isDevMode) return false;
-  const me = useSession.getState().user;
-  return me ? branch.ownerUserId === me.id : true;
-}
-
-const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 let compiler: CompilerClient | null = null;
 /** Guards against a slower, older branch load overwriting a newer one. */
@@ -311,166 +212,7 @@ export const useModels = create<ModelsState>((set, get) => {
       worker().change(path, text);
     },
 
-    async save(paths) {
-      const s = get();
-      const targets = (paths ?? dirtyPaths(s)).filter((p) => s.buffers[p] !== undefined && s.buffers[p] !== s.saved[p]);
-      if (targets.length === 0) return true;
-      // Each file carries the version it was based on (a file new in this session: none yet, so `null`).
-      const withBase = (path: string) => ({ path, content: s.buffers[path], baseSha256: s.saved[path] === undefined ? null : (s.versions[path] ?? undefined) });
-      set({ busy: targets.length === 1 ? `Saving ${targets[0]}…` : `Saving ${targets.length} files…`, error: null });
-      const write = async (paths: string[]) => {
-        const files = paths.map(withBase);
-        const state = await api.call(writeDataModelFiles, { params: params(), query: { branchName: s.branchName! }, body: { files } });
-        const hashes = await Promise.all(files.map((f) => sha256Hex(f.content)));
-        set((now) => {
-          const saved = { ...now.saved };
-          const versions = { ...now.versions };
-          files.forEach((f, i) => {
-            saved[f.path] = f.content;
-            if (hashes[i]) versions[f.path] = hashes[i];
-            else delete versions[f.path];
-          });
-          return { saved, versions };
-        });
-        applyWorkingState(state);
-      };
-      try {
-        await write(targets);
-        return true;
-      } catch (error) {
-        const stale = changedPaths(error);
-        if (stale === null) {
-          fail(error, 'Saving');
-          return false;
-        }
-        // Nothing was written: save the files nobody else touched, and ask about the others.
-        try {
-          const rest = targets.filter((p) => !stale.includes(p));
-          if (rest.length > 0) await write(rest);
-          const staleWrites = await Promise.all(stale.filter((p) => targets.includes(p)).map(async (path) => {
-            const current = await api
-              .call(getDataModelFiles, { params: params(), query: { branchName: s.branchName!, path } })
-              .then((c) => c as FileContent)
-              .catch(() => null);
-            return { path, mine: s.buffers[path], theirs: current?.content ?? null, theirsSha256: current?.sha256 ?? null };
-          }));
-          set((now) => ({ staleWrites: [...now.staleWrites.filter((w) => !stale.includes(w.path)), ...staleWrites] }));
-        } catch (again) {
-          fail(again, 'Saving');
-        }
-        return false;
-      } finally {
-        set({ busy: null });
-      }
-    },
-
-    async resolveStale(choice) {
-      const [first, ...others] = get().staleWrites;
-      if (!first) return;
-      set({ staleWrites: others });
-      if (choice === 'later') return;
-      const { path, theirs, theirsSha256 } = first;
-      // The service's version becomes the base; the merged text (if any) is saved over it.
-      set((s) => {
-        const saved = { ...s.saved };
-        const versions = { ...s.versions };
-        const buffers = { ...s.buffers };
-        if (theirs === null) delete saved[path];
-        else saved[path] = theirs;
-        if (theirsSha256) versions[path] = theirsSha256;
-        else delete versions[path];
-        if (choice === 'theirs') delete buffers[path];
-        else buffers[path] = choice.content;
-        const files = theirs === null && choice === 'theirs' ? s.files.filter((f) => f.path !== path) : s.files;
-        return { saved, versions, buffers, files, openPath: files.some((f) => f.path === s.openPath) ? s.openPath : null };
-      });
-      worker().change(path, choice === 'theirs' ? theirs : choice.content);
-      if (choice !== 'theirs') await get().save([path]);
-    },
-
-    discard(paths) {
-      const targets = paths ?? dirtyPaths(get());
-      set((s) => {
-        const buffers = { ...s.buffers };
-        for (const p of targets) delete buffers[p];
-        return { buffers };
-      });
-      for (const p of targets) worker().change(p, get().saved[p] ?? null);
-    },
-
-    async createFile(path, content) {
-      set({ busy: `Creating ${path}…`, error: null });
-      try {
-        const state = await api.call(writeDataModelFiles, { params: params(), query: { branchName: get().branchName! }, body: { files: [{ path, content, baseSha256: null }] } });
-        const version = await sha256Hex(content);
-        set((s) => ({
-          saved: { ...s.saved, [path]: content },
-          versions: version ? { ...s.versions, [path]: version } : s.versions,
-          files: [...s.files.filter((f) => f.path !== path), { path, size: new TextEncoder().encode(content).byteLength, sha256: '', uncommitted: true }].sort(byPath),
-          openPath: path,
-        }));
-        applyWorkingState(state);
-        worker().change(path, content);
-      } catch (error) {
-        fail(error, `Creating ${path}`);
-        throw error;
-      } finally {
-        set({ busy: null });
-      }
-    },
-
-    async renameFile(path, newPath) {
-      set({ busy: `Renaming ${path}…`, error: null });
-      try {
-        const state = await api.call(renameDataModelFile, { params: params(), query: { branchName: get().branchName! }, body: { path, newPath }, ...ifMatchOf(get().versions[path]) });
-        const s = get();
-        const content = s.saved[path];
-        const buffer = s.buffers[path];
-        const saved = { ...s.saved, [newPath]: content };
-        delete saved[path];
-        const versions = { ...s.versions, [newPath]: s.versions[path] };
-        delete versions[path];
-        const buffers = { ...s.buffers };
-        delete buffers[path];
-        if (buffer !== undefined) buffers[newPath] = buffer;
-        set({
-          saved,
-          versions,
-          buffers,
-          files: s.files.map((f) => (f.path === path ? { ...f, path: newPath } : f)).sort(byPath),
-          openPath: s.openPath === path ? newPath : s.openPath,
-        });
-        applyWorkingState(state);
-        worker().change(path, null);
-        worker().change(newPath, buffer ?? content);
-      } catch (error) {
-        fail(error, `Renaming ${path}`);
-        throw error;
-      } finally {
-        set({ busy: null });
-      }
-    },
-
-    async deleteFile(path) {
-      set({ busy: `Deleting ${path}…`, error: null });
-      try {
-        const state = await api.call(deleteDataModelFile, { params: params(), query: { branchName: get().branchName!, path }, ...ifMatchOf(get().versions[path]) });
-        set((s) => {
-          const saved = { ...s.saved };
-          const buffers = { ...s.buffers };
-          delete saved[path];
-          delete buffers[path];
-          return { saved, buffers, files: s.files.filter((f) => f.path !== path), openPath: s.openPath === path ? null : s.openPath };
-        });
-        applyWorkingState(state);
-        worker().change(path, null);
-      } catch (error) {
-        fail(error, `Deleting ${path}`);
-        throw error;
-      } finally {
-        set({ busy: null });
-      }
-    },
+    ...fileActions({ set, get, worker, params, fail, applyWorkingState }),
 
     async validateOnServer() {
       const s = get();
