@@ -4,50 +4,17 @@
 // names it defines and, transitively, of shapes built from them; then re-checks exactly the entities that read
 // an invalidated shape. A full compile is the same engine with every entity dirty, so both give the same result.
 
-import { analyzeLakehousePublishWith, analyzeWarehousePushWith } from './analyze';
 import type { ModelLookup } from './analyze';
 import { checkCube, checkView, checkViewGroup } from './check';
 import type { CheckEnv } from './check';
-import { DiagnosticCodes as C } from './codes';
+import { analyzerDiagnostics } from './compile-analyzers';
+import { assembleModel, compareDefs, compareDiagnostics, registryDiagnostics, type EntityState, type FileState, type GroupRegistry, type Registry } from './compile-output';
 import { modelFormatOf, parseModelFile } from './parse';
 import { resolveCube, resolveView } from './resolve';
-import type { ResolveEnv, ResolvedView } from './resolve';
+import type { ResolveEnv } from './resolve';
 import { normalizeEntity } from './schema';
 import type { CubeDef, EntityDef, ViewDef, ViewGroupDef } from './schema';
-import type {
-  CompileOptions,
-  CompileResult,
-  CompileVerdict,
-  CompiledCube,
-  CompiledModel,
-  Diagnostic,
-  JoinGraphEdge,
-  ModelFile,
-  ParsedFile,
-  ViewGroup,
-} from './types';
-
-interface FileState {
-  parsed: ParsedFile;
-  defs: EntityDef[];
-  /** Parse and per-definition diagnostics. */
-  diagnostics: Diagnostic[];
-}
-
-interface EntityState {
-  def: CubeDef | ViewDef | ViewGroupDef;
-  shapeValid: boolean;
-  resolving: boolean;
-  cube?: CompiledCube;
-  view?: ResolvedView;
-  shapeDiagnostics: Diagnostic[];
-  shapeDeps: Set<string>;
-  /** The shape read every cube's joins (a join path hop that is not a direct join). */
-  readsAllJoins: boolean;
-  checkedCube?: CompiledCube;
-  checkDiagnostics: Diagnostic[];
-  checkDeps: Set<string>;
-}
+import type { CompileOptions, CompileResult, CompileVerdict, Diagnostic, ModelFile } from './types';
 
 const GROUP_PREFIX = '#group:';
 
@@ -66,25 +33,13 @@ export interface IncrementalCompiler {
   stats(): { lastRecheckedEntities: number };
 }
 
-function compareDefs(a: { file: string; index: number }, b: { file: string; index: number }): number {
-  return a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index;
-}
 
-function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
-  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
-  if (a.line !== b.line) return a.line - b.line;
-  if (a.column !== b.column) return a.column - b.column;
-  if (a.code !== b.code) return a.code < b.code ? -1 : 1;
-  if (a.message !== b.message) return a.message < b.message ? -1 : 1;
-  if (a.severity !== b.severity) return a.severity < b.severity ? -1 : 1;
-  return (a.member ?? '') < (b.member ?? '') ? -1 : (a.member ?? '') > (b.member ?? '') ? 1 : 0;
-}
 
 class Engine {
   private readonly files = new Map<string, FileState>();
   /** Cube/view name → definitions, first one wins (ordered by file path, then position). */
-  private readonly registry = new Map<string, (CubeDef | ViewDef)[]>();
-  private readonly groupRegistry = new Map<string, ViewGroupDef[]>();
+  private readonly registry: Registry = new Map();
+  private readonly groupRegistry: GroupRegistry = new Map();
   private readonly entities = new Map<string, EntityState>();
   private readonly shapeDependents = new Map<string, Set<string>>();
   private readonly checkDependents = new Map<string, Set<string>>();
@@ -363,6 +318,8 @@ class Engine {
     this.link(key, state.checkDeps, this.checkDependents);
   }
 
+
+
   /** Analyzer findings of a view, surfaced as warnings; reads are recorded as check dependencies. */
   private analyze(key: string): void {
     const state = this.entities.get(key)!;
@@ -382,43 +339,10 @@ class Engine {
         return s?.def.kind === 'view' ? s.view?.view : undefined;
       },
     };
-    const targets = this.analyzerTargets(lookup, state.def.name);
-    const push = targets.push ? analyzeWarehousePushWith(lookup, state.def.name) : { issues: [] };
-    const publish = targets.publish
-      ? analyzeLakehousePublishWith(lookup, state.def.name, { catalogConfigured: targets.catalogConfigured })
-      : { blockedReasons: [], warnings: [] };
-    const surfaced: Diagnostic[] = [];
-    for (const issue of push.issues) {
-      surfaced.push({ ...issue, severity: 'warning', code: C.NOT_PUSHABLE, reason: issue.code, message: `Not pushable as a warehouse semantic view — ${issue.message}` });
-    }
-    for (const reason of publish.blockedReasons) {
-      surfaced.push({ ...reason, severity: 'warning', code: C.NOT_PUBLISHABLE, reason: reason.code, message: `Not publishable as a lakehouse metric view — ${reason.message}` });
-    }
-    for (const w of publish.warnings) {
-      surfaced.push({ ...w, severity: w.code === C.METADATA_NOT_REPRESENTABLE ? 'info' : 'warning' });
-    }
+    const surfaced = analyzerDiagnostics(this.options, lookup, state.def.name);
     deps.delete(key);
     this.link(key, deps, this.checkDependents);
     state.checkDiagnostics = [...state.checkDiagnostics, ...surfaced];
-  }
-
-  /** Which analyzers apply to a view: all of them unless the data sources are known (see `CompileOptions.dataSources`). */
-  private analyzerTargets(lookup: ModelLookup, viewName: string): { push: boolean; publish: boolean; catalogConfigured?: boolean } {
-    const known = this.options.dataSources;
-    if (!known) return { push: true, publish: true, catalogConfigured: this.options.catalogConfigured };
-    const view = lookup.view(viewName);
-    const names = new Set<string>();
-    for (const path of view?.joinPaths ?? []) {
-      for (const cubeName of path) {
-        const cube = lookup.cube(cubeName);
-        if (cube) names.add(cube.dataSource);
-      }
-    }
-    // A view that joins no cube is placed on `default`, as the platform does.
-    if (names.size === 0) names.add('default');
-    const sources = [...names].map((name) => known[name]);
-    const lake = sources.find((s) => s?.kind === 'lakehouse');
-    return { push: sources.some((s) => s?.kind === 'warehouse'), publish: lake !== undefined, catalogConfigured: Boolean(lake?.catalog) };
   }
 
   verdict(): CompileVerdict {
@@ -426,7 +350,7 @@ class Engine {
     const diagnostics: Diagnostic[] = [];
     // Most files and entities have none: skipping the empty lists keeps this pass cheap at 1,000s.
     for (const f of this.files.values()) if (f.diagnostics.length > 0) diagnostics.push(...f.diagnostics);
-    diagnostics.push(...this.registryDiagnostics());
+    diagnostics.push(...registryDiagnostics(this.registry, this.groupRegistry));
     for (const state of this.entities.values()) {
       if (state.shapeDiagnostics.length > 0) diagnostics.push(...state.shapeDiagnostics);
       if (state.checkDiagnostics.length > 0) diagnostics.push(...state.checkDiagnostics);
@@ -439,80 +363,11 @@ class Engine {
   result(): CompileResult {
     if (this.cached) return this.cached;
     const { diagnostics, valid } = this.verdict();
-    this.cached = { model: this.model(), diagnostics, valid };
+    this.cached = { model: assembleModel(this.registry, this.groupRegistry, this.entities, this.files), diagnostics, valid };
     return this.cached;
   }
 
-  private registryDiagnostics(): Diagnostic[] {
-    const out: Diagnostic[] = [];
-    for (const [name, defs] of this.registry) {
-      if (defs.length < 2) continue;
-      const first = defs[0]!;
-      for (const def of defs.slice(1)) {
-        const sameKind = def.kind === first.kind;
-        const code = !sameKind ? C.CUBE_VIEW_NAME_CONFLICT : def.kind === 'cube' ? C.DUPLICATE_CUBE : C.DUPLICATE_VIEW;
-        const message = sameKind
-          ? `${def.kind === 'cube' ? 'Cube' : 'View'} '${name}' in ${def.file} is already defined in ${first.file}:${first.loc.line}`
-          : `${def.kind === 'cube' ? 'Cube' : 'View'} '${name}' in ${def.file} has the same name as the ${first.kind} in ${first.file}:${first.loc.line}; cubes and views share one namespace`;
-        out.push({ severity: 'error', code, message, file: def.file, line: def.loc.line, column: def.loc.column, member: name });
-      }
-    }
-    for (const [name, defs] of this.groupRegistry) {
-      const first = defs[0]!;
-      for (const def of defs.slice(1)) {
-        out.push({
-          severity: 'error',
-          code: C.DUPLICATE_VIEW_GROUP,
-          message: `View group '${name}' in ${def.file} is already defined in ${first.file}:${first.loc.line}`,
-          file: def.file,
-          line: def.loc.line,
-          column: def.loc.column,
-          member: name,
-        });
-      }
-    }
-    return out;
-  }
 
-  private model(): CompiledModel {
-    const model: CompiledModel = { cubes: {}, views: {}, viewGroups: {}, joinGraph: {}, files: {} };
-    const winners = [...this.registry.values()].map((defs) => defs[0]!).sort(compareDefs);
-    for (const def of winners) {
-      const state = this.entities.get(def.name);
-      if (!state) continue;
-      if (def.kind === 'cube' && state.checkedCube) model.cubes[def.name] = state.checkedCube;
-    }
-    for (const def of winners) {
-      const state = this.entities.get(def.name);
-      if (!state || def.kind !== 'view' || !state.view) continue;
-      model.views[def.name] = state.view.view;
-      for (const split of state.view.splitViews) if (!this.registry.has(split.name) && !model.views[split.name]) model.views[split.name] = split;
-    }
-    for (const cube of Object.values(model.cubes)) {
-      const edges: JoinGraphEdge[] = [];
-      for (const join of cube.joins) {
-        if (model.cubes[join.name]) edges.push({ from: cube.name, to: join.name, relationship: join.relationship, equi: !!join.equi });
-      }
-      model.joinGraph[cube.name] = edges;
-    }
-    const groups = [...this.groupRegistry.values()].map((defs) => defs[0]!).sort(compareDefs);
-    for (const g of groups) {
-      const group: ViewGroup = { name: g.name, loc: g.loc, title: g.title, description: g.description, views: g.views.map((v) => v.name) };
-      model.viewGroups[g.name] = group;
-    }
-    for (const view of Object.values(model.views)) {
-      for (const name of view.viewGroups) {
-        const group = (model.viewGroups[name] ??= { name, loc: view.loc, views: [] });
-        if (!group.views.includes(view.name)) group.views.push(view.name);
-      }
-    }
-    const paths = [...this.files.keys()].sort();
-    for (const path of paths) {
-      const p = this.files.get(path)!.parsed;
-      model.files[path] = { format: p.format, templated: p.templated, dynamic: p.dynamic, opaqueDefinitions: p.opaqueDefinitions };
-    }
-    return model;
-  }
 }
 
 export function createIncrementalCompiler(options: CompileOptions = {}): IncrementalCompiler {
