@@ -149,9 +149,17 @@ describe('authorization matrix (every operation × every kind of caller)', () =>
     expect(svc.routes.length).toBeGreaterThan(150);
   });
 
-  it('only the spec, health and the two credential exchanges answer without a credential', () => {
+  it('only the spec, health, the two credential exchanges, the OAuth callback (its one-time state is the credential) and the OIDC public keys answer without a credential', () => {
     const open = svc.routes.filter((r) => r.def.auth === 'public').map((r) => r.def.operationId);
-    expect(open.sort()).toEqual(['exchangeEmbedSessionToken', 'exchangeLoginCode', 'getHealth', 'getOpenApiSpec']);
+    expect(open.sort()).toEqual([
+      'completeUserOAuth',
+      'exchangeEmbedSessionToken',
+      'exchangeLoginCode',
+      'getHealth',
+      'getOidcDiscovery',
+      'getOidcJwks',
+      'getOpenApiSpec',
+    ]);
   });
 
   it('each operation answers every caller as its declared access level and credential kinds say', { timeout: 600_000 }, async () => {

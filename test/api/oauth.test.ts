@@ -183,12 +183,12 @@ describe('user OAuth tokens', () => {
     expect((await svc.call('GET', '/api/v1/user-oauth-tokens/', { auth: other.auth })).body.items).toEqual([]);
   });
 
-  it('uses a state once', async () => {
+  it('uses a state once (a replay is OAUTH_STATE_USED)', async () => {
     const created = await integration();
     const started = await svc.call('POST', `/api/v1/user-oauth-tokens/${created.id}/initiate`);
     await completeUserOAuthAuthorization(svc.ctx, { state: started.body.state, code: 'code-2' });
     await expect(completeUserOAuthAuthorization(svc.ctx, { state: started.body.state, code: 'code-2' })).rejects.toMatchObject({
-      code: 'OAUTH_STATE_INVALID',
+      code: 'OAUTH_STATE_USED',
     });
   });
 

@@ -1,4 +1,5 @@
-/** What other areas may call on OAuth integrations and user connections. */
-export { completeUserOAuthAuthorization, getUserAccessToken, pkceChallenge } from './user-tokens';
+/** What other areas may call on OAuth integrations, user connections and OIDC tokens. */
+export { completeUserOAuthAuthorization, pkceChallenge } from './authorization';
+export { getUserAccessToken, refreshUserToken } from './user-tokens';
 export { getOidcConfig } from './oidc';
 export { registerOAuthRoutes } from './routes';

@@ -1,4 +1,4 @@
-import type { OAuthIntegration } from '../../../src-shared/api/oauth';
+import { OAUTH_CALLBACK_PATH, type OAuthIntegration } from '../../../src-shared/api/oauth';
 import type { ServiceContext } from '../../context';
 import { conflict, invalidField, notFound } from '../../http/problem';
 import { pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
@@ -43,7 +43,7 @@ async function toIntegration(ctx: ServiceContext, row: IntegrationRow): Promise<
   };
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** Endpoints of an authorization server must be https; plain http only on this machine (local providers, tests). */
 function assertEndpoint(url: string | undefined, pointer: string): void {
@@ -55,7 +55,7 @@ function assertEndpoint(url: string | undefined, pointer: string): void {
     throw invalidField(pointer, 'is not a URL');
   }
   if (parsed.protocol === 'https:') return;
-  if (parsed.protocol === 'http:' && LOOPBACK.has(parsed.hostname)) return;
+  if (parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname)) return;
   throw invalidField(pointer, 'must be an https URL (http is allowed only for localhost)');
 }
 
@@ -91,8 +91,16 @@ export async function listIntegrations(ctx: ServiceContext, page: PageRequest): 
 
 export const getIntegration = (ctx: ServiceContext, id: number): Promise<OAuthIntegration> => toIntegration(ctx, integrationRow(ctx, id));
 
+/** This service's own callback on the port it serves on: the redirect URI of an integration that names none. */
+export const ownCallbackUri = (servicePort: number): string => `http://127.0.0.1:${servicePort}${OAUTH_CALLBACK_PATH}`;
+
 /** The row is written first and removed again if the secret cannot be stored: nothing half-written. */
-export async function createIntegration(ctx: ServiceContext, input: Required<Omit<IntegrationInput, 'scopes'>> & { scopes?: string[] }): Promise<OAuthIntegration> {
+export async function createIntegration(
+  ctx: ServiceContext,
+  fields: Required<Omit<IntegrationInput, 'scopes' | 'redirectUri'>> & { scopes?: string[]; redirectUri?: string },
+  servicePort: number,
+): Promise<OAuthIntegration> {
+  const input = { ...fields, redirectUri: fields.redirectUri ?? ownCallbackUri(servicePort) };
   assertInput(input);
   const id = ctx.db.transaction(() => {
     assertNameFree(ctx, input.name, 0);

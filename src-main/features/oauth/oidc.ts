@@ -4,6 +4,9 @@ import { ApiError, conflict, notFound } from '../../http/problem';
 import { pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
 import { allUserAttributes } from '../user-attributes';
 
+/** Claims a minted token sets itself (RFC 7519 §4.1); a user attribute never takes their place. */
+export const REGISTERED_CLAIMS: ReadonlySet<string> = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti']);
+
 interface OidcRow {
   id: number;
   name: string;
@@ -42,6 +45,11 @@ function assertAttributes(ctx: ServiceContext, names: string[] | undefined): voi
   if (!names) return;
   const defined = new Set(allUserAttributes(ctx).map((a) => a.name.toLowerCase()));
   names.forEach((name, index) => {
+    if (REGISTERED_CLAIMS.has(name)) {
+      throw new ApiError(400, 'OIDC_CLAIM_RESERVED', `"${name}" is a claim the token sets itself; name another user attribute.`, {
+        errors: [{ pointer: `/body/attributeClaims/${index}`, detail: 'is a registered JWT claim' }],
+      });
+    }
     if (!defined.has(name.toLowerCase())) {
       throw new ApiError(400, 'USER_ATTRIBUTE_NOT_FOUND', `"${name}" is not a defined user attribute.`, {
         errors: [{ pointer: `/body/attributeClaims/${index}`, detail: 'no such user attribute' }],

@@ -12,6 +12,7 @@ import { remoteTransfers } from './011-remote-transfers';
 import { listIndexes } from './012-list-indexes';
 import { authEpoch } from './013-auth-epoch';
 import { gitUpstream } from './014-git-upstream';
+import { oauthFlow } from './015-oauth-flow';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   listIndexes,
   authEpoch,
   gitUpstream,
+  oauthFlow,
 ];
