@@ -1,7 +1,8 @@
 // Entry of the compute threads (see platform/workers/pools.ts): every named export is a task the
 // service runs with `runCompute(ctx, name, input)`. Tasks are pure functions of their input plus
-// read-only access to git objects and build snapshots; they never touch SQLite or HTTP.
-export { inspectUploadFile, decodeBase64Chunk } from './upload-tasks';
+// read-only access to git objects and build snapshots (upload tasks also write an upload's part
+// files and its checked files' blobs); they never touch SQLite or HTTP.
+export { stageUploadFile, storeUploadChunk } from './upload-tasks';
 export { parseJsonBody } from '../platform/json/body';
 export { buildCommit } from '../features/builds/build-tasks';
 export { planPublication, publicationSources, snapshotViews } from '../features/lakehouse/plan-tasks';

@@ -1,6 +1,9 @@
-// Upload work that scales with the bytes: decoding chunks and checking whole files.
+// Upload work that scales with the bytes: decoding and storing chunks, checking and committing whole
+// files. The HTTP thread only hands over names and offsets; the bytes never cross it.
 import { createHash } from 'node:crypto';
-import { move } from 'piscina';
+import { closeSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { writeLooseBlobSync } from '../platform/repo/loose-object';
 
 /**
  * Base64 as clients send it: the alphabet, padded to a multiple of 4. (A pattern of repeated
@@ -8,23 +11,85 @@ import { move } from 'piscina';
  */
 export const isBase64 = (text: string): boolean => text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text);
 
-/** The bytes of a base64 chunk, or null when it is not base64. */
-export function decodeBase64Chunk(data: string): Uint8Array | null {
-  if (data.length === 0 || !isBase64(data)) return null;
-  const bytes = Buffer.from(data, 'base64');
-  // A fresh buffer (not a slice of Node's pool) so it can move to the caller without a copy.
-  const own = new Uint8Array(bytes.byteLength);
-  own.set(bytes);
-  return move(own) as Uint8Array;
+export interface StoreChunkInput {
+  /** The chunk as sent: base64. */
+  data: string;
+  /** Where its bytes go: a new file (never one that exists) in the upload's folder. */
+  file: string;
+  /** The largest chunk accepted, and the bytes left in the file from the chunk's offset: a chunk over either is not stored. */
+  maxBytes: number;
+  room: number;
 }
 
-/** Whether an assembled file matches its declared SHA-256, and whether it is UTF-8 text. */
-export function inspectUploadFile(input: { bytes: Uint8Array; sha256: string }): { matches: boolean; text: boolean } {
-  const matches = createHash('sha256').update(input.bytes).digest('hex') === input.sha256;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(input.bytes);
-    return { matches, text: true };
-  } catch {
-    return { matches, text: false };
+/**
+ * Decodes a base64 chunk and, when it fits, writes its bytes to `input.file`. Null when `data` is
+ * not base64; otherwise the decoded length and whether it was stored (the caller refuses the rest).
+ * The file is complete once this returns; the caller records it only then, so a chunk that failed
+ * half-way is never counted.
+ */
+export function storeUploadChunk(input: StoreChunkInput): { length: number; stored: boolean } | null {
+  if (input.data.length === 0 || !isBase64(input.data)) return null;
+  const bytes = Buffer.from(input.data, 'base64');
+  if (bytes.byteLength > input.maxBytes || bytes.byteLength > input.room) return { length: bytes.byteLength, stored: false };
+  mkdirSync(dirname(input.file), { recursive: true, mode: 0o700 });
+  writeFileSync(input.file, bytes, { flag: 'wx', mode: 0o600 });
+  return { length: bytes.byteLength, stored: true };
+}
+
+/** One received chunk of a file: in a part file, or (received before chunks moved to files) its bytes. */
+export interface UploadPart {
+  offset: number;
+  file?: string;
+  bytes?: Uint8Array;
+}
+
+export interface StageInput {
+  parts: UploadPart[];
+  size: number;
+  sha256: string;
+  /** The deployment's repository: a file that checks out is written there as a blob. */
+  gitdir: string;
+}
+
+/**
+ * `vanished`: a part file was replaced while this ran (a chunk sent again); read the parts anew.
+ * Otherwise whether the bytes match the declared SHA-256, whether they are UTF-8 text, and the id of
+ * the blob written to the repository when both hold (null otherwise).
+ */
+export type StageResult = { vanished: true } | { vanished: false; matches: boolean; text: boolean; blob: string | null };
+
+/** Assembles one file of an upload from its parts (in offset order), checks it and writes its blob. */
+export function stageUploadFile(input: StageInput): StageResult {
+  const buffer = Buffer.alloc(input.size);
+  for (const part of [...input.parts].sort((a, b) => a.offset - b.offset)) {
+    if (part.bytes) {
+      Buffer.from(part.bytes.buffer, part.bytes.byteOffset, part.bytes.byteLength).copy(buffer, part.offset);
+      continue;
+    }
+    let fd: number;
+    try {
+      fd = openSync(part.file!, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { vanished: true };
+      throw error;
+    }
+    try {
+      let at = part.offset;
+      while (at < input.size) {
+        const read = readSync(fd, buffer, at, input.size - at, at - part.offset);
+        if (read === 0) break;
+        at += read;
+      }
+    } finally {
+      closeSync(fd);
+    }
   }
+  const matches = createHash('sha256').update(buffer).digest('hex') === input.sha256;
+  let text = true;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(buffer);
+  } catch {
+    text = false;
+  }
+  return { vanished: false, matches, text, blob: matches && text ? writeLooseBlobSync(input.gitdir, buffer) : null };
 }

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import * as api from '../../../src-shared/api/data-model';
 import type { Api } from '../../http/route';
 import {
@@ -14,7 +15,7 @@ import { forgetBranchModels, validateBranch } from './validation';
 import { commitWorkingEdits, mergeBranchInto, pullFromParent } from './operations';
 import { openRepository, removeDeploymentRepository } from './repository';
 import { onDeploymentDeleted } from '../deployments';
-import { finishUpload, receiveChunk, startUpload } from './uploads';
+import { finishUpload, receiveChunk, startUpload, uploadsDir } from './uploads';
 import { setUpAutoPush } from './upstream/auto-push';
 import { deleteBranchAndUpstream } from './upstream/push';
 import { deleteFile, renameFile, writeFiles } from './working';
@@ -35,10 +36,11 @@ async function editBranch(ctx: ServiceContext, deploymentId: number, principal: 
 }
 
 export function registerDataModelRoutes({ route, ctx }: Api): void {
-  // The repository lives outside SQLite: remove it with its deployment.
+  // The repository and the chunks of unfinished uploads live outside SQLite: remove them with their deployment.
   onDeploymentDeleted(ctx, async (deploymentId) => {
     await forgetBranchModels(ctx, deploymentId);
     await removeDeploymentRepository(ctx, deploymentId);
+    await rm(uploadsDir(ctx, deploymentId), { recursive: true, force: true });
   });
   // New heads of branches that track the team's repository are pushed, whoever made them.
   setUpAutoPush(ctx);

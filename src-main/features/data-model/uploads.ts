@@ -1,4 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   DataModelErrorCodes as Codes,
   MAX_CHUNK_BYTES,
@@ -17,6 +19,7 @@ import type { PushReport } from '../../../src-shared/api/git-host';
 import { pushAfterChange } from './upstream/auto-push';
 import { assertFilePath, workingEdits } from './working';
 import { runCompute } from '../../workers/run';
+import type { StageResult, UploadPart } from '../../workers/upload-tasks';
 
 interface ManifestFile {
   path: string;
@@ -58,16 +61,46 @@ function requireUser(principal: Principal): number {
   return principal.userId;
 }
 
+/**
+ * Where the chunks of a deployment's uploads are kept: one folder per upload, one file per chunk
+ * (its row in `model_upload_chunks` names it). Files are written by compute threads; a file counts
+ * only once its row exists, so a chunk cut off half-way is never part of an upload.
+ */
+export const uploadsDir = (ctx: ServiceContext, deploymentId: number): string => join(ctx.dataDir, 'uploads', String(deploymentId));
+const uploadDir = (ctx: ServiceContext, deploymentId: number, uploadId: string): string => join(uploadsDir(ctx, deploymentId), uploadId);
+
+/** Removes a file or folder in the background; one already gone (or still in use elsewhere) is left to the next sweep. */
+function removeQuietly(path: string): void {
+  void rm(path, { recursive: true, force: true }).catch(() => undefined);
+}
+
 /** Marks this deployment's open uploads past their expiry as expired and frees their chunks. */
 function expireStaleUploads(ctx: ServiceContext, deploymentId: number): void {
   const now = ctx.clock.now().toISOString();
-  ctx.db.transaction(() => {
-    const stale = ctx.db
+  const stale = ctx.db.transaction(() => {
+    const expired = ctx.db
       .prepare("UPDATE model_uploads SET state = 'expired' WHERE deployment_id = ? AND state = 'open' AND expires_at <= ? RETURNING id")
       .all(deploymentId, now) as { id: string }[];
     const drop = ctx.db.prepare('DELETE FROM model_upload_chunks WHERE upload_id = ?');
-    for (const { id } of stale) drop.run(id);
+    for (const { id } of expired) drop.run(id);
+    return expired;
   })();
+  for (const { id } of stale) removeQuietly(uploadDir(ctx, deploymentId, id));
+}
+
+/**
+ * Removes the folders of uploads that are no longer open (finished, expired or gone): what a crash
+ * between a commit and the clean-up, or a chunk arriving as its upload finished, can leave behind.
+ */
+async function sweepUploadFolders(ctx: ServiceContext, deploymentId: number): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(uploadsDir(ctx, deploymentId));
+  } catch {
+    return;
+  }
+  const open = ctx.db.prepare("SELECT 1 FROM model_uploads WHERE id = ? AND deployment_id = ? AND state = 'open'");
+  for (const name of names) if (open.get(name, deploymentId) === undefined) removeQuietly(join(uploadsDir(ctx, deploymentId), name));
 }
 
 function loadUpload(ctx: ServiceContext, deploymentId: number, principal: Principal, uploadId: string, allowFinished = false): Upload {
@@ -84,7 +117,7 @@ function loadUpload(ctx: ServiceContext, deploymentId: number, principal: Princi
 function fileStatus(ctx: ServiceContext, upload: Upload, index: number): UploadFileStatus {
   const file = upload.files[index];
   const chunks = ctx.db
-    .prepare('SELECT byte_offset AS start, byte_offset + length(data) AS end FROM model_upload_chunks WHERE upload_id = ? AND file_index = ? ORDER BY byte_offset')
+    .prepare('SELECT byte_offset AS start, byte_offset + byte_length AS end FROM model_upload_chunks WHERE upload_id = ? AND file_index = ? ORDER BY byte_offset')
     .all(upload.row.id, index) as { start: number; end: number }[];
   const missing: { start: number; end: number }[] = [];
   let covered = 0;
@@ -151,6 +184,7 @@ export async function startUpload(ctx: ServiceContext, deploymentId: number, pri
     return statusOf(ctx, upload);
   }
   expireStaleUploads(ctx, deploymentId);
+  void sweepUploadFolders(ctx, deploymentId);
   const now = ctx.clock.now();
   const id = randomUUID();
   ctx.db
@@ -182,26 +216,40 @@ export async function receiveChunk(
   if (index < 0) {
     throw new ApiError(400, Codes.UPLOAD_PATH_NOT_IN_MANIFEST, `"${input.path}" is not one of the files declared when upload "${input.uploadId}" started.`);
   }
-  // Checking and decoding megabytes of base64 happens on a compute thread.
-  const decoded = await runCompute(ctx, 'decodeBase64Chunk', input.data);
-  if (decoded === null) {
+  const size = upload.files[index].size;
+  // Checking, decoding and writing megabytes happen on a compute thread, into a new file of its own.
+  const dir = uploadDir(ctx, deploymentId, input.uploadId);
+  const partFile = `${index}-${input.offset}-${randomBytes(8).toString('hex')}.part`;
+  const stored = await runCompute(ctx, 'storeUploadChunk', { data: input.data, file: join(dir, partFile), maxBytes: MAX_CHUNK_BYTES, room: size - input.offset });
+  if (stored === null) {
     throw new ApiError(400, Codes.INVALID_CHUNK_DATA, '`data` must be the non-empty base64 encoding of the chunk bytes.', {
       errors: [{ pointer: '/body/data', detail: 'not base64' }],
     });
   }
-  const bytes = Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength);
-  // The upload may have been finished or expired while the chunk was decoded.
-  loadUpload(ctx, deploymentId, principal, input.uploadId);
-  if (bytes.byteLength > MAX_CHUNK_BYTES) {
-    throw new ApiError(413, Codes.CHUNK_TOO_LARGE, `A chunk may have at most ${MAX_CHUNK_BYTES} bytes; this one has ${bytes.byteLength}.`);
+  try {
+    // The upload may have been finished or expired while the chunk was decoded.
+    loadUpload(ctx, deploymentId, principal, input.uploadId);
+    if (stored.length > MAX_CHUNK_BYTES) {
+      throw new ApiError(413, Codes.CHUNK_TOO_LARGE, `A chunk may have at most ${MAX_CHUNK_BYTES} bytes; this one has ${stored.length}.`);
+    }
+    if (input.offset + stored.length > size) {
+      throw new ApiError(400, Codes.CHUNK_OUT_OF_RANGE, `Bytes ${input.offset}–${input.offset + stored.length} lie beyond the ${size} bytes declared for "${input.path}".`);
+    }
+    // Sending a chunk again replaces the one at its offset (and its file).
+    const replaced = ctx.db.transaction(() => {
+      const previous = ctx.db
+        .prepare('SELECT part_file FROM model_upload_chunks WHERE upload_id = ? AND file_index = ? AND byte_offset = ?')
+        .get(input.uploadId, index, input.offset) as { part_file: string | null } | undefined;
+      ctx.db
+        .prepare('INSERT OR REPLACE INTO model_upload_chunks (upload_id, file_index, byte_offset, byte_length, part_file, data) VALUES (?, ?, ?, ?, ?, NULL)')
+        .run(input.uploadId, index, input.offset, stored.length, partFile);
+      return previous?.part_file ?? null;
+    })();
+    if (replaced !== null) removeQuietly(join(dir, replaced));
+  } catch (error) {
+    if (stored.stored) removeQuietly(join(dir, partFile));
+    throw error;
   }
-  const size = upload.files[index].size;
-  if (input.offset + bytes.byteLength > size) {
-    throw new ApiError(400, Codes.CHUNK_OUT_OF_RANGE, `Bytes ${input.offset}–${input.offset + bytes.byteLength} lie beyond the ${size} bytes declared for "${input.path}".`);
-  }
-  ctx.db
-    .prepare('INSERT OR REPLACE INTO model_upload_chunks (upload_id, file_index, byte_offset, data) VALUES (?, ?, ?, ?)')
-    .run(input.uploadId, index, input.offset, bytes);
   const file = fileStatus(ctx, upload, index);
   const uploadComplete = upload.files.every((_, i) => (i === index ? file.complete : fileStatus(ctx, upload, i).complete));
   return { uploadId: input.uploadId, file, uploadComplete };
@@ -237,15 +285,22 @@ export async function finishUpload(ctx: ServiceContext, deploymentId: number, pr
         missing: incomplete.map((f) => ({ path: f.path, missingRanges: f.missingRanges })),
       });
     }
-    const contents: Buffer[] = [];
-    for (const [index, file] of upload.files.entries()) contents.push(await assemble(ctx, uploadId, index, file.size));
-    // Hashing and the UTF-8 check of every file run on compute threads.
-    const checks = await Promise.all(upload.files.map((file, i) => runCompute(ctx, 'inspectUploadFile', { bytes: contents[i]!, sha256: file.sha256 })));
+    // Assembling, hashing, the UTF-8 check and writing each file's blob run on compute threads.
+    const checks = await Promise.all(upload.files.map((file, i) => stage(ctx, upload, i, repo.gitdir)));
     const mismatched = upload.files.filter((_, i) => !checks[i]!.matches);
     if (mismatched.length > 0) {
       // Drop the bad files' bytes so the client can send them again within the same upload.
+      const partsOf = ctx.db.prepare('SELECT part_file FROM model_upload_chunks WHERE upload_id = ? AND file_index = ? AND part_file IS NOT NULL');
       const drop = ctx.db.prepare('DELETE FROM model_upload_chunks WHERE upload_id = ? AND file_index = ?');
-      ctx.db.transaction(() => mismatched.forEach((f) => drop.run(uploadId, upload.files.indexOf(f))))();
+      const files = ctx.db.transaction(() =>
+        mismatched.flatMap((f) => {
+          const index = upload.files.indexOf(f);
+          const parts = partsOf.all(uploadId, index) as { part_file: string }[];
+          drop.run(uploadId, index);
+          return parts.map((p) => p.part_file);
+        }),
+      )();
+      for (const file of files) removeQuietly(join(uploadDir(ctx, deploymentId, uploadId), file));
       throw new ApiError(422, Codes.UPLOAD_HASH_MISMATCH, `The received bytes do not match the declared SHA-256 of: ${mismatched.map((f) => f.path).join(', ')}. Send those files again.`, {
         paths: mismatched.map((f) => f.path),
       });
@@ -260,7 +315,7 @@ export async function finishUpload(ctx: ServiceContext, deploymentId: number, pr
     assertNoEdits(ctx, deploymentId, branch);
     const { tree } = await repo.branchTree(branch);
     const writes = [
-      ...upload.files.map((file, i) => ({ path: file.path, content: contents[i] as Uint8Array | null })),
+      ...upload.files.map((file, i) => ({ path: file.path, blob: checks[i]!.blob! })),
       ...upload.deletePaths.filter((p) => tree.has(p)).map((path) => ({ path, content: null })),
     ];
     const message = upload.row.message ?? `Upload ${upload.files.length} file(s)${upload.deletePaths.length ? `, remove ${upload.deletePaths.length}` : ''}`;
@@ -272,6 +327,7 @@ export async function finishUpload(ctx: ServiceContext, deploymentId: number, pr
         .run(result.commit, JSON.stringify({ changed: result.changed, changes }), ctx.clock.now().toISOString(), uploadId);
       ctx.db.prepare('DELETE FROM model_upload_chunks WHERE upload_id = ?').run(uploadId);
     })();
+    removeQuietly(uploadDir(ctx, deploymentId, uploadId));
     if (result.changed) {
       logRepositoryEvent(
         ctx,
@@ -290,20 +346,32 @@ export async function finishUpload(ctx: ServiceContext, deploymentId: number, pr
 }
 
 /**
- * A file's bytes from its chunks, read one chunk (at most 4 MB) at a time with a turn of the event
- * loop in between: reading a 20 MB upload from SQLite in one go would hold the HTTP thread.
+ * Checks one file of an upload on a compute thread (see `stageUploadFile`): its parts are named to
+ * the thread, which reads them, so the bytes never cross the HTTP thread. Chunks kept in the database
+ * (received before chunks moved to files) are read here, one row at a time. A part replaced while the
+ * thread read (the same chunk sent again) is read anew.
  */
-async function assemble(ctx: ServiceContext, uploadId: string, index: number, size: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(size);
-  const offsets = ctx.db
-    .prepare('SELECT byte_offset FROM model_upload_chunks WHERE upload_id = ? AND file_index = ? ORDER BY byte_offset')
-    .all(uploadId, index) as { byte_offset: number }[];
-  const read = ctx.db.prepare('SELECT data FROM model_upload_chunks WHERE upload_id = ? AND file_index = ? AND byte_offset = ?');
-  for (const { byte_offset: offset } of offsets) {
-    await new Promise((resolve) => setImmediate(resolve));
-    // A chunk dropped meanwhile leaves zeros, which the SHA-256 check then refuses.
-    const chunk = read.get(uploadId, index, offset) as { data: Buffer } | undefined;
-    chunk?.data.copy(buffer, offset);
+async function stage(ctx: ServiceContext, upload: Upload, index: number, gitdir: string): Promise<Extract<StageResult, { vanished: false }>> {
+  const file = upload.files[index]!;
+  const dir = uploadDir(ctx, upload.row.deployment_id, upload.row.id);
+  for (let attempt = 1; ; attempt++) {
+    const rows = ctx.db
+      .prepare('SELECT byte_offset, part_file FROM model_upload_chunks WHERE upload_id = ? AND file_index = ? ORDER BY byte_offset')
+      .all(upload.row.id, index) as { byte_offset: number; part_file: string | null }[];
+    const legacy = ctx.db.prepare('SELECT data FROM model_upload_chunks WHERE upload_id = ? AND file_index = ? AND byte_offset = ?');
+    const parts: UploadPart[] = [];
+    for (const row of rows) {
+      if (row.part_file !== null) {
+        parts.push({ offset: row.byte_offset, file: join(dir, row.part_file) });
+        continue;
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      // A chunk dropped meanwhile leaves zeros, which the SHA-256 check then refuses.
+      const chunk = legacy.get(upload.row.id, index, row.byte_offset) as { data: Buffer | null } | undefined;
+      if (chunk?.data) parts.push({ offset: row.byte_offset, bytes: chunk.data });
+    }
+    const result = await runCompute(ctx, 'stageUploadFile', { parts, size: file.size, sha256: file.sha256, gitdir });
+    if (!result.vanished) return result;
+    if (attempt >= 5) return { vanished: false, matches: false, text: true, blob: null };
   }
-  return buffer;
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import git, { type TreeEntry } from 'isomorphic-git';
+import { BIG_BLOB_BYTES, writeLooseBlob } from './loose-object';
 import { KeyedMutex } from './mutex';
 import { diffTrees, pathsShadowedByFiles, threeWayMerge, type FlatTree, type TreeChange, type TreeFile } from './tree';
 
@@ -14,6 +15,12 @@ export interface Signature {
 export interface FileWrite {
   path: string;
   content: Uint8Array | string | null;
+}
+
+/** A file whose blob is already in the repository (written by a worker thread): `blob` is its id. */
+export interface BlobWrite {
+  path: string;
+  blob: string;
 }
 
 export interface CommitInfo {
@@ -305,8 +312,11 @@ export class GitRepository {
 
   // ---- writing ------------------------------------------------------------------------------
 
+  /** Big contents are hashed and deflated without holding the thread (see loose-object.ts). */
   async writeBlob(content: Uint8Array | string): Promise<string> {
-    return git.writeBlob({ fs, gitdir: this.gitdir, blob: toBytes(content) });
+    const bytes = toBytes(content);
+    if (bytes.byteLength >= BIG_BLOB_BYTES) return writeLooseBlob(this.gitdir, bytes);
+    return git.writeBlob({ fs, gitdir: this.gitdir, blob: bytes });
   }
 
   /**
@@ -315,7 +325,7 @@ export class GitRepository {
    */
   async commitChanges(
     branch: string,
-    writes: FileWrite[],
+    writes: (FileWrite | BlobWrite)[],
     options: { message: string; author: Signature; expectedHead?: string },
   ): Promise<CommitResult> {
     return this.exclusive(async () => {
@@ -326,7 +336,8 @@ export class GitRepository {
       const before = await this.treeOf(head);
       const after = new Map(before);
       for (const write of writes) {
-        if (write.content === null) after.delete(write.path);
+        if ('blob' in write) after.set(write.path, { oid: write.blob, mode: before.get(write.path)?.mode ?? FILE_MODE });
+        else if (write.content === null) after.delete(write.path);
         else after.set(write.path, { oid: await this.writeBlob(write.content), mode: before.get(write.path)?.mode ?? FILE_MODE });
       }
       const changes = diffTrees(before, after);

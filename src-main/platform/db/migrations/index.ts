@@ -13,6 +13,7 @@ import { listIndexes } from './012-list-indexes';
 import { authEpoch } from './013-auth-epoch';
 import { gitUpstream } from './014-git-upstream';
 import { oauthFlow } from './015-oauth-flow';
+import { uploadChunkFiles } from './016-upload-chunk-files';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   authEpoch,
   gitUpstream,
   oauthFlow,
+  uploadChunkFiles,
 ];

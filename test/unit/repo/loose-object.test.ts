@@ -1,0 +1,53 @@
+// Big blobs are written by Drydock's own writer (hash in slices, deflate on the thread pool); the
+// objects must be exactly what git and isomorphic-git expect.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GitRepository } from '../../../src-main/platform/repo';
+import { BIG_BLOB_BYTES, writeLooseBlob, writeLooseBlobSync } from '../../../src-main/platform/repo/loose-object';
+
+const author = { name: 'Ada Lovelace', email: 'ada@example.com' };
+const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['--git-dir', gitdir, ...args], { maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+
+let root: string;
+let repo: GitRepository;
+
+beforeEach(async () => {
+  root = mkdtempSync(join(tmpdir(), 'drydock-loose-'));
+  repo = GitRepository.at(join(root, 'repo'));
+  await repo.initialize({ branch: 'main', files: [{ path: 'a.txt', content: 'a\n' }], author, message: 'init' });
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const bigContent = (n: number, seed: string) => Buffer.from(`${seed} line of text, repeated to make a big file\n`.repeat(Math.ceil(n / 40)).slice(0, n));
+
+describe('big blobs', () => {
+  it('commits a file over the big-blob size that git reads back byte for byte, with the id git gives it', async () => {
+    const content = bigContent(BIG_BLOB_BYTES * 6 + 13, 'x');
+    const result = await repo.commitChanges('main', [{ path: 'docs/big.md', content }], { message: 'big', author });
+    const change = result.changes.find((c) => c.path === 'docs/big.md')!;
+    expect(change.afterOid).toBe(await GitRepository.blobIdOf(content));
+    expect(git(repo.gitdir, 'cat-file', 'blob', `main:docs/big.md`).equals(content)).toBe(true);
+    expect(Buffer.from(await repo.readBlob(change.afterOid!)).equals(content)).toBe(true);
+    git(repo.gitdir, 'fsck', '--strict');
+  });
+
+  it('writes the same object from a worker thread (sync) and leaves no temporary file', async () => {
+    const content = bigContent(BIG_BLOB_BYTES + 1, 'y');
+    const a = writeLooseBlobSync(repo.gitdir, content);
+    const b = await writeLooseBlob(repo.gitdir, content);
+    expect(a).toBe(b);
+    expect(a).toBe(execFileSync('git', ['hash-object', '--stdin'], { input: content, encoding: 'utf8' }).trim());
+    expect(readdirSync(join(repo.gitdir, 'objects', a.slice(0, 2)))).toEqual([a.slice(2)]);
+  });
+
+  it('commits an already written blob by its id (a worker wrote it)', async () => {
+    const content = bigContent(BIG_BLOB_BYTES * 2, 'z');
+    const blob = writeLooseBlobSync(repo.gitdir, content);
+    const result = await repo.commitChanges('main', [{ path: 'docs/z.md', blob }], { message: 'z', author });
+    expect(result.changes).toEqual([{ path: 'docs/z.md', status: 'added', beforeOid: null, afterOid: blob }]);
+    expect(git(repo.gitdir, 'cat-file', 'blob', 'main:docs/z.md').equals(content)).toBe(true);
+  });
+});
