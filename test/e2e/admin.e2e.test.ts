@@ -269,8 +269,12 @@ describe('Admin: groups, policies, tenant, theme, embed', () => {
     await form.getByRole('switch', { name: /Signed embedding/ }).check();
     await form.getByRole('switch', { name: /Buy AI tokens automatically/ }).check();
     await form.getByRole('button', { name: 'Save settings' }).click();
-    await form.getByRole('alert').getByText('AUTO_PURCHASE_AMOUNT_REQUIRED').waitFor();
-    await form.locator('.field-invalid').getByText('required while aiTokensAutoPurchaseEnabled is true').waitFor();
+    // In plain words, with the fix; the service's code behind Details.
+    const alert = form.getByRole('alert');
+    await alert.getByText('Saving tenant settings failed: automatic purchases need an amount').waitFor();
+    await alert.getByText('Details', { exact: true }).click();
+    await alert.getByText('AUTO_PURCHASE_AMOUNT_REQUIRED').waitFor();
+    await form.locator('.field-invalid').getByText('Amount per purchase is required while automatic purchase is on.').waitFor();
     await shot(page, 'admin-tenant-error');
 
     await form.getByLabel('Amount per purchase (USD)').fill('50');

@@ -135,7 +135,9 @@ describe('Models with the team repository over smart HTTP', () => {
       await poll(() => bar(page).getByLabel('Ahead and behind').textContent()).toBe('↑ 1 ahead↓ 0 behind');
       await bar(page).getByRole('button', { name: 'Push' }).click();
       // The remote's own words (its hook's message) reach the user; nothing is forced.
-      await poll(() => page.locator('.models-page > .problem').textContent()).toMatch(/Push failed \(409.*PUSH_REJECTED.*frozen for the release/);
+      // In plain words with the fix, the remote's words kept; the code behind Details.
+      await poll(() => page.locator('.models-page > .problem').innerText()).toMatch(/Push failed: the team’s repository refused the push[\s\S]*frozen for the release[\s\S]*Pull first/);
+      await poll(() => page.locator('.models-page > .problem .problem-technical').textContent()).toMatch(/PUSH_REJECTED.*409/);
     } finally {
       git.refusePushes('team.git', null);
     }

@@ -108,6 +108,7 @@ describe('Syncs screen: lakehouse metric view publication in a real browser', ()
     await form.getByRole('button', { name: 'Save settings' }).click();
     const conflict = form.getByRole('alert', { name: 'Version conflict' });
     await conflict.waitFor();
+    await conflict.getByText('Details', { exact: true }).click();
     await conflict.getByText('LAKEHOUSE_CONFIGURATION_VERSION_CONFLICT').waitFor();
     const prefixRow = conflict.getByRole('table').getByRole('row', { name: /Name prefix/ });
     await expect(prefixRow.textContent()).resolves.toMatch(/mv_.*sem_/);

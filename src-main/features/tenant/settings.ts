@@ -81,7 +81,7 @@ export function updateTenantSettings(ctx: ServiceContext, input: TenantSettingsI
     const amount = aiTokensAutoPurchaseAmount === undefined ? current.aiTokensAutoPurchaseAmount : aiTokensAutoPurchaseAmount;
     if (enabled && amount === null) {
       throw new ApiError(400, 'AUTO_PURCHASE_AMOUNT_REQUIRED', 'Automatic AI token purchase needs an aiTokensAutoPurchaseAmount (in dollars).', {
-        errors: [{ pointer: '/body/aiTokensAutoPurchaseAmount', detail: 'required while aiTokensAutoPurchaseEnabled is true' }],
+        errors: [{ pointer: '/body/aiTokensAutoPurchaseAmount', detail: 'is required while automatic purchase is on' }],
       });
     }
     const appChanges: Partial<AppSettings> = {};

@@ -1,31 +1,90 @@
 import { useEffect, useRef, type ButtonHTMLAttributes, type ReactNode } from 'react';
 import type { ShownError } from './errors';
-import { fieldPath } from './errors';
 
+/**
+ * A failure in plain words (what happened, what to do, the fields to correct), with what the service
+ * said — its code, status, words and field pointers — behind "Details" for whoever needs to dig.
+ */
 export function ProblemBanner({ error, onDismiss }: { error: ShownError | null; onDismiss?: () => void }) {
   if (!error) return null;
   return (
     <div className="problem" role="alert">
       <div className="problem-head">
         <strong>{error.title}</strong>
-        {error.code && <code className="problem-code">{error.code}</code>}
         {onDismiss && (
           <button type="button" className="icon-button" aria-label="Dismiss" onClick={onDismiss}>
             ×
           </button>
         )}
       </div>
-      <div className="problem-detail">{error.detail}</div>
+      {error.detail && <div className="problem-detail">{error.detail}</div>}
       {error.fields.length > 0 && (
         <ul className="problem-fields">
           {error.fields.map((field, index) => (
-            <li key={`${field.pointer}-${index}`}>
-              <code>{fieldPath(field.pointer) || field.pointer}</code> {field.detail}
-            </li>
+            <li key={`${field.pointer}-${index}`}>{field.detail}</li>
           ))}
         </ul>
       )}
+      <ProblemDetails error={error} />
     </div>
+  );
+}
+
+/** The "Details" disclosure of a failure: the service's code, status and own words. Nothing when there are none. */
+export function ProblemDetails({ error }: { error: ShownError }) {
+  const technical = error.technical;
+  if (!technical && !error.code) return null;
+  return (
+    <details className="problem-technical">
+      <summary>Details</summary>
+      <dl>
+        {error.code && (
+          <>
+            <dt>Code</dt>
+            <dd>
+              <code className="problem-code">{error.code}</code>
+            </dd>
+          </>
+        )}
+        {error.status !== null && error.status > 0 && (
+          <>
+            <dt>Status</dt>
+            <dd>
+              {error.status}
+              {technical?.title ? ` ${technical.title}` : ''}
+            </dd>
+          </>
+        )}
+        {technical?.operationId && (
+          <>
+            <dt>Operation</dt>
+            <dd>
+              <code>{technical.operationId}</code>
+            </dd>
+          </>
+        )}
+        {technical?.detail && (
+          <>
+            <dt>The service said</dt>
+            <dd className="problem-said">{technical.detail}</dd>
+          </>
+        )}
+        {technical && technical.fields.length > 0 && (
+          <>
+            <dt>Fields</dt>
+            <dd>
+              <ul className="problem-pointers">
+                {technical.fields.map((field, index) => (
+                  <li key={`${field.pointer}-${index}`}>
+                    <code>{field.pointer}</code> {field.detail}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        )}
+      </dl>
+    </details>
   );
 }
 

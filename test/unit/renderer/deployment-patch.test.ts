@@ -78,25 +78,26 @@ describe('errors shown to the user', () => {
     operationId: 'createDeployment',
   });
 
-  it('keep the service’s status, code, detail and field errors', () => {
+  it('say it in plain words and keep the service’s status, code, detail and field errors for Details', () => {
     const shown = toShownError(problem, 'Creating the deployment');
-    expect(shown).toMatchObject({ code: 'VALIDATION_FAILED', status: 400, detail: 'The request is invalid.' });
-    expect(shown.title).toBe('Creating the deployment failed (400 Bad Request)');
-    expect(shown.fields).toHaveLength(2);
+    expect(shown).toMatchObject({ code: 'VALIDATION_FAILED', status: 400, detail: 'Correct the fields marked below, then try again.' });
+    expect(shown.title).toBe('Creating the deployment failed: 2 values are not accepted');
+    expect(shown.fields.map((f) => f.detail)).toEqual(['Name must not be empty.', 'Bucket is required for s3.']);
+    expect(shown.technical).toMatchObject({ title: 'Bad Request', detail: 'The request is invalid.', fields: problem.errors });
   });
 
   it('map JSON pointers to form fields, nested ones included', () => {
     const shown = toShownError(problem);
     expect(fieldPath('/body/storageProvider/bucket')).toBe('storageProvider.bucket');
-    expect(errorFor(shown, 'name')).toBe('must not be empty');
-    expect(errorFor(shown, 'storageProvider')).toBe('is required for s3');
+    expect(errorFor(shown, 'name')).toBe('Name must not be empty.');
+    expect(errorFor(shown, 'storageProvider')).toBe('Bucket is required for s3.');
     expect(errorFor(shown, 'region')).toBeNull();
   });
 
   it('drop a field’s complaint once that field is edited, keeping the rest', () => {
     const shown = withoutField(toShownError(problem), 'name');
     expect(errorFor(shown, 'name')).toBeNull();
-    expect(errorFor(shown, 'storageProvider.bucket')).toBe('is required for s3');
+    expect(errorFor(shown, 'storageProvider.bucket')).toBe('Bucket is required for s3.');
   });
 
   it('show non-API failures with their message', () => {

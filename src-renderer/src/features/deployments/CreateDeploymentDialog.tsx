@@ -14,7 +14,7 @@ import {
   type StorageProviderType,
 } from '../../../../src-shared/api/deployments';
 import { Button, Dialog, Field, ProblemBanner } from '../../lib/ui';
-import { errorFor, toShownError, withoutField, type ShownError } from '../../lib/errors';
+import { errorFor, inOneLine, toShownError, withoutField, type ShownError } from '../../lib/errors';
 import { KeyValueEditor, recordFromRows, type KeyValueRow } from './KeyValueEditor';
 import { CLOUD_LABELS, CREATION_METHOD_LABELS, DEPLOY_MODE_LABELS, RELEASE_CHANNEL_LABELS, STORAGE_LABELS } from './labels';
 import { useRegions } from './regions';
@@ -136,7 +136,7 @@ export function CreateDeploymentDialog({ open, onClose, onCreated }: { open: boo
           <Field label="Cloud provider" htmlFor="dep-cloud" error={errorFor(error, 'cloudProvider')}>
             <EnumSelect id="dep-cloud" value={form.cloudProvider} options={CLOUD_PROVIDERS} labels={CLOUD_LABELS} onChange={(v) => set('cloudProvider', v)} />
           </Field>
-          <Field label="Region" htmlFor="dep-region" error={errorFor(error, 'region') ?? (regions.error ? regions.error.detail : null)}>
+          <Field label="Region" htmlFor="dep-region" error={errorFor(error, 'region') ?? (regions.error ? inOneLine(regions.error) : null)}>
             <select id="dep-region" value={form.region} onChange={(e) => set('region', e.target.value)} disabled={!regions.data}>
               {!regions.data && <option value="">{regions.loading ? 'Loading…' : 'Provider default'}</option>}
               {(regions.data ?? []).map((r) => (

@@ -9,7 +9,7 @@ import {
 } from '../../../../src-shared/api/deployments';
 import { navigate } from '../../app/router';
 import { api } from '../../app/session';
-import { errorFor, toShownError, withoutField, type ShownError } from '../../lib/errors';
+import { errorFor, inOneLine, toShownError, withoutField, type ShownError } from '../../lib/errors';
 import { Badge, Button, Dialog, Field, ProblemBanner, Time } from '../../lib/ui';
 import { useQuery } from '../../lib/useQuery';
 import { KeyValueEditor } from './KeyValueEditor';
@@ -84,7 +84,7 @@ export function GeneralTab({ deployment }: { deployment: Deployment }) {
           <Field label="Cloud provider" htmlFor="edit-cloud" error={errorFor(error, 'cloudProvider')}>
             <EnumSelect id="edit-cloud" value={form.cloudProvider} options={CLOUD_PROVIDERS} labels={CLOUD_LABELS} onChange={(v) => set('cloudProvider', v)} />
           </Field>
-          <Field label="Region" htmlFor="edit-region" error={errorFor(error, 'region') ?? regions.error?.detail}>
+          <Field label="Region" htmlFor="edit-region" error={errorFor(error, 'region') ?? (regions.error ? inOneLine(regions.error) : null)}>
             <select id="edit-region" value={form.region} onChange={(e) => set('region', e.target.value)}>
               {!(regions.data ?? []).some((r) => r.code === form.region) && <option value={form.region}>{form.region}</option>}
               {(regions.data ?? []).map((r) => (
@@ -112,7 +112,7 @@ export function GeneralTab({ deployment }: { deployment: Deployment }) {
               ))}
             </select>
           </Field>
-          <Field label="Version" htmlFor="edit-version" error={errorFor(error, 'releaseChannelVersion') ?? versions.error?.detail}>
+          <Field label="Version" htmlFor="edit-version" error={errorFor(error, 'releaseChannelVersion') ?? (versions.error ? inOneLine(versions.error) : null)}>
             <select id="edit-version" value={form.releaseChannelVersion} onChange={(e) => set('releaseChannelVersion', e.target.value)}>
               <option value="">Latest{channelVersions ? ` (${channelVersions.latestVersion})` : ''}</option>
               {form.releaseChannelVersion && !channelVersions?.versions.some((v) => v.version === form.releaseChannelVersion) && (

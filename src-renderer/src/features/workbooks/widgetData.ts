@@ -2,7 +2,7 @@
 // Answers are shared by widgets asking the same thing and kept briefly; `Continue wait` is polled
 // through; a failure keeps the service's own words, so the widget can say why it has no numbers.
 import { useEffect, useState } from 'react';
-import { ApiProblem } from '../../../../src-shared/api/client';
+import { inOneLine, toShownError } from '../../lib/errors';
 import { deploymentDataApi } from '../../../../src-shared/api/queries';
 import type { SeriesColumn } from '../../../../src-shared/model/query';
 import type { DashboardWidget } from '../../../../src-shared/api/workbooks';
@@ -81,7 +81,7 @@ export function useWidgetData(deploymentId: number | null, query: Record<string,
     setData({ state: 'loading' });
     fetchWidgetData(deploymentId, query).then(
       (result) => live && setData({ state: 'ready', result }),
-      (error: unknown) => live && setData({ state: 'error', message: error instanceof ApiProblem ? error.detail : error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => live && setData({ state: 'error', message: inOneLine(toShownError(error)) }),
     );
     return () => {
       live = false;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { QueryRun } from '../../../../../src-shared/api/queries';
-import { toShownError, type ShownError } from '../../../lib/errors';
+import { shownJobError, toShownError, type ShownError } from '../../../lib/errors';
 import { QueryChart, type ChartKind } from '../../../lib/charts/QueryChart';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
@@ -69,7 +69,7 @@ export function DataPreview({ deploymentId, branch, isDeployBranch, canLoadTable
     setRun(null);
     try {
       const done = await runQuery(deploymentId, branch, query, setRun, abort.signal);
-      if (done.status === 'FAILED') setError({ title: 'The query failed', detail: done.error?.message ?? 'Unknown failure', code: done.error?.code ?? null, status: null, fields: [] });
+      if (done.status === 'FAILED') setError(shownJobError(done.error, 'The query failed'));
     } catch (e) {
       if (!abort.signal.aborted) setError(toShownError(e, 'Running the query'));
     }

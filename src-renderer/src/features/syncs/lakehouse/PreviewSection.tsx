@@ -13,7 +13,7 @@ import {
   type PublicationIssue,
 } from '../../../../../src-shared/api/lakehouse';
 import { api } from '../../../app/session';
-import { toShownError, type ShownError } from '../../../lib/errors';
+import { shownJobError, toShownError, type ShownError } from '../../../lib/errors';
 import { Badge, Button, EmptyState, ProblemBanner, Time } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
 import { ReadOnlyCode } from '../code';
@@ -118,13 +118,7 @@ export function PreviewSection({
       )}
       {current && !running && current.status !== 'COMPLETED' && (
         <ProblemBanner
-          error={{
-            title: `The preview ended ${current.status}`,
-            detail: current.error?.message ?? 'It has no result.',
-            code: current.error?.code ?? null,
-            status: null,
-            fields: [],
-          }}
+          error={shownJobError(current.error ?? { code: '', message: 'It has no result.' }, `The preview ended ${current.status.toLowerCase()}`)}
         />
       )}
       <ProblemBanner error={result.error} />

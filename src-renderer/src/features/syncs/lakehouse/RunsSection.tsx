@@ -9,7 +9,7 @@ import {
 } from '../../../../../src-shared/api/lakehouse';
 import { navigate } from '../../../app/router';
 import { api } from '../../../app/session';
-import { toShownError, type ShownError } from '../../../lib/errors';
+import { shownJobError, toShownError, type ShownError } from '../../../lib/errors';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
 import { durationText, elapsedMs, shortCommit, shortId } from '../data';
@@ -222,7 +222,7 @@ function RunDetail({ deploymentId, dataSource, runId, tick, onCancel }: { deploy
         <Stat label="duration">{durationText(elapsedMs(data.startedAt ?? data.createdAt, data.finishedAt))}</Stat>
       </div>
       {data.error && (
-        <ProblemBanner error={{ title: `The run ${data.status === 'CANCELLED' ? 'was cancelled' : 'failed'}`, detail: data.error.message, code: data.error.code, status: null, fields: [] }} />
+        <ProblemBanner error={shownJobError(data.error, `The run ${data.status === 'CANCELLED' ? 'was cancelled' : 'failed'}`)} />
       )}
       <div className="sy-list-head">
         <h3 className="sy-subtitle">Per-view outcomes</h3>

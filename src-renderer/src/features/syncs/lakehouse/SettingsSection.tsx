@@ -9,8 +9,8 @@ import {
   type SelectionMode,
 } from '../../../../../src-shared/api/lakehouse';
 import { api } from '../../../app/session';
-import { errorFor, toShownError, type ShownError } from '../../../lib/errors';
-import { Badge, Button, Field, ProblemBanner, Time } from '../../../lib/ui';
+import { errorFor, inOneLine, toShownError, type ShownError } from '../../../lib/errors';
+import { Badge, Button, Field, ProblemBanner, ProblemDetails, Time } from '../../../lib/ui';
 import type { ModelViewInfo } from '../modelViews';
 import { ViewPicker } from '../parts';
 import { conflictChanges, formErrors, newOverrideRow, patternMatches, type OverrideRow, type SettingsForm } from './form';
@@ -137,7 +137,7 @@ export function SettingsSection(props: {
                 views={ownViews}
                 emptyText={`The model has no views on data source ${props.dataSource} on this branch.`}
                 loading={props.viewsLoading} selected={form.selectedViews} onChange={(names) => set('selectedViews', names)} mode="publish" />
-              {props.viewsError && <div className="field-error">{props.viewsError.detail}</div>}
+              {props.viewsError && <div className="field-error">{inOneLine(props.viewsError)}</div>}
               {shown('selectedViews', 'configuration.selectedViews') && <div className="field-error">{shown('selectedViews', 'configuration.selectedViews')}</div>}
             </div>
           )}
@@ -305,12 +305,12 @@ function ConflictNotice({ conflict, base, onRebase, onTakeTheirs }: { conflict: 
     <div className="sy-conflict" role="alert" aria-label="Version conflict" ref={ref}>
       <div className="sy-conflict-head">
         <strong>Someone else saved these settings while you were editing</strong>
-        <code className="problem-code">{conflict.problem.code}</code>
       </div>
       <p>
         You started from version {base?.configurationVersion ?? 0}; version {latest.configurationVersion} was saved <Time value={latest.updatedAt} />
         {latest.updatedBy !== null ? ` by user #${latest.updatedBy}` : ''}. Nothing of yours was saved. Your edits are still in the form below.
       </p>
+      <ProblemDetails error={conflict.problem} />
       {changes.length > 0 ? (
         <table className="table sy-conflict-table" aria-label="Your edits and the saved version">
           <thead>

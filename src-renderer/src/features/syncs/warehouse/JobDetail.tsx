@@ -14,6 +14,7 @@ import {
 } from '../../../../../src-shared/api/warehouse-sync';
 import { api } from '../../../app/session';
 import { toShownError, type ShownError } from '../../../lib/errors';
+import { plainCode } from '../../../lib/plain/codes';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
 import { durationText, elapsedMs, shortCommit, shortId } from '../data';
@@ -181,6 +182,8 @@ function JobErrorPanel({ job }: { job: SyncJob }) {
   const statement = typeof details.statement === 'string' ? details.statement : null;
   const pushed = Array.isArray(details.pushed) ? (details.pushed as unknown[]).map(String) : [];
   const rest = Object.entries(details).filter(([k]) => k !== 'statement' && k !== 'pushed');
+  // The plain words first; the warehouse's own message and the details stay below for whoever digs.
+  const known = plainCode(error.code);
   return (
     <section className="panel sy-error-panel" aria-label="Error">
       <div className="panel-head">
@@ -190,6 +193,14 @@ function JobErrorPanel({ job }: { job: SyncJob }) {
           {error.status !== undefined && <Badge tone="bad">{error.status}</Badge>}
         </span>
       </div>
+      {known && (
+        <p className="sy-error-plain">
+          <strong>
+            {job.status === 'CANCELLED' ? 'It stopped' : 'It failed'}: {known.what}.
+          </strong>{' '}
+          {known.fix}
+        </p>
+      )}
       <pre className="sy-error-message">{error.message}</pre>
       {rest.length > 0 && (
         <dl className="facts sy-error-facts">

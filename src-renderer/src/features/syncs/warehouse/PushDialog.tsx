@@ -1,7 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { startWarehouseSemanticViewSync, type StartPushInput, type SyncJob } from '../../../../../src-shared/api/warehouse-sync';
 import { api } from '../../../app/session';
-import { errorFor, toShownError, withoutField, type ShownError } from '../../../lib/errors';
+import { errorFor, inOneLine, toShownError, withoutField, type ShownError } from '../../../lib/errors';
 import { Button, Dialog, Field, ProblemBanner } from '../../../lib/ui';
 import { newIdempotencyKey, useBranches, useModelViews, type Settings } from '../data';
 import { ViewPicker } from '../parts';
@@ -134,7 +134,7 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
             mode="push"
           />
           {views.error ? (
-            <div className="field-error">{views.error.detail}</div>
+            <div className="field-error">{inOneLine(views.error)}</div>
           ) : (touched && clientErrors.viewNames) || errorFor(error, 'viewNames') ? (
             <div className="field-error">{(touched && clientErrors.viewNames) || errorFor(error, 'viewNames')}</div>
           ) : notPushable.length > 0 ? (
