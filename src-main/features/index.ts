@@ -28,6 +28,7 @@ import { registerDashboardExportRoutes } from './dashboard-exports';
 import { registerProfileRoutes } from './profiles';
 import { registerQueryRoutes } from './queries';
 import { registerEventRoutes } from './events';
+import { registerDevTargetRoutes } from './dev-targets';
 
 /** Every area's routes. Each area registers itself with one line here. */
 export async function registerFeatures(api: Api): Promise<void> {
@@ -60,4 +61,5 @@ export async function registerFeatures(api: Api): Promise<void> {
   registerProfileRoutes(api);
   registerQueryRoutes(api);
   registerEventRoutes(api);
+  registerDevTargetRoutes(api);
 }

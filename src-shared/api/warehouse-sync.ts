@@ -129,6 +129,21 @@ export const SyncRequest = Type.Object(
 );
 export type SyncRequest = Static<typeof SyncRequest>;
 
+export const PushDevTarget = Type.Object(
+  {
+    ownerUserId: Type.Integer({ description: 'Owner of the dev branch pushed' }),
+    userTag: Type.String({ description: 'The owner’s tag in object names, e.g. `ALICE`' }),
+    mode: Type.Enum(['schema-suffix', 'name-prefix']),
+    template: Type.String(),
+    requestedSchema: Type.String({ description: 'The schema the request named (production)' }),
+    requestedPrefix: Type.String(),
+    schema: Type.String({ description: 'The per-user schema written to' }),
+    prefix: Type.String({ description: 'The per-user name prefix written with' }),
+  },
+  { description: 'A push from a personal dev branch: it wrote to the owner’s per-user target, never over the production objects' },
+);
+export type PushDevTarget = Static<typeof PushDevTarget>;
+
 export const SyncJob = Type.Object({
   syncJobId: Type.String(),
   workflowId: Type.String(),
@@ -142,6 +157,7 @@ export const SyncJob = Type.Object({
     }),
   ),
   request: SyncRequest,
+  devTarget: Type.Optional(PushDevTarget),
   branchName: Type.String({ description: 'Branch read (push) or committed to (pull)' }),
   dataSourceName: Nullable(Type.String()),
   createdBy: Nullable(Type.Integer()),
@@ -175,7 +191,9 @@ export const PushResult = Type.Object({
   branchName: Type.String(),
   commit: Type.String({ description: 'Model commit the views were read from' }),
   database: Type.String(),
-  schema: Type.String(),
+  schema: Type.String({ description: 'The schema written to (a dev push: the per-user schema)' }),
+  devTarget: Nullable(PushDevTarget),
+  ensuredSchemas: Type.Array(Type.String(), { description: 'A dev push’s per-user schemas, qualified: created first when missing (CREATE SCHEMA IF NOT EXISTS)' }),
   views: Type.Array(PushedView),
   skipped: Type.Array(SkippedFeature, { description: 'Features skipped in any view (rule 6)' }),
 });

@@ -4,7 +4,7 @@ import type { ModelFile } from '../../../src-shared/model';
 import type { ServiceContext } from '../../context';
 import { ApiError } from '../../http/problem';
 import type { CommitInfo, Signature } from '../../platform/repo';
-import { loadBranch } from './branches';
+import { branchRow, loadBranch } from './branches';
 import { modelFilesOfBranch, isModelSourcePath } from './files';
 export { modelSourceOfBranch } from './files';
 import { withContents } from './operations';
@@ -97,6 +97,12 @@ export async function readBranchSnapshot(
   const files: { path: string; content: Uint8Array }[] = [];
   for (const [path, entry] of tree) files.push({ path, content: await repo.readBlob(entry.oid) });
   return { branchName: name, deployBranch, commit, files };
+}
+
+/** The owner of a personal dev branch; null for the deploy branch, shared branches and unknown names. */
+export function personalBranchOwner(ctx: ServiceContext, deploymentId: number, branch: string): number | null {
+  const row = branchRow(ctx, deploymentId, branch);
+  return row?.kind === 'personal' ? row.owner_user_id : null;
 }
 
 /** Head commit id of a branch (404 `BRANCH_NOT_FOUND`). */

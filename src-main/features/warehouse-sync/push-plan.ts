@@ -35,6 +35,26 @@ export type PushPlanOutcome =
   /** A view uses a data source the deployment does not define (the caller reports it). */
   | { unknownDataSource: string };
 
+/**
+ * Where a push writes: what was asked, or a dev push's per-user schema / name prefix (its helper
+ * views follow, and one-part table names still resolve against the requested schema).
+ */
+export interface PushPlacement {
+  schema: string;
+  prefix: string;
+  helperSchema: string;
+  helperNamePrefix: string;
+  defaultSchema: string;
+}
+
+export const requestedPlacement = (request: StartPushInput): PushPlacement => ({
+  schema: request.schema,
+  prefix: request.prefix,
+  helperSchema: request.helperViewSchema ?? 'PUBLIC',
+  helperNamePrefix: '',
+  defaultSchema: request.schema,
+});
+
 /** The data source a view's cubes use; null when they use several. */
 function dataSourceOfView(model: CompiledModel, viewName: string): string | null {
   const names = new Set<string>();
@@ -58,7 +78,12 @@ interface Refusal {
  * Checks that every requested view exists, is pushable and generates, and returns the DDL of
  * each; otherwise the 422 problem with one `errors[]` entry per reason. Writes nothing.
  */
-export function planPushOf(model: CompiledModel, request: StartPushInput, dataSources: WarehouseResolutions): PushPlanOutcome {
+export function planPushOf(
+  model: CompiledModel,
+  request: StartPushInput,
+  dataSources: WarehouseResolutions,
+  placement: PushPlacement = requestedPlacement(request),
+): PushPlanOutcome {
   const refusals: Refusal[] = [];
   const missing: Refusal[] = [];
   const planned: PlannedView[] = [];
@@ -92,10 +117,12 @@ export function planPushOf(model: CompiledModel, request: StartPushInput, dataSo
     const dataSource = resolved.warehouse;
     try {
       const generated = generateSemanticViewDdl(model, viewName, {
-        name: `${request.prefix}${viewName}`,
+        name: `${placement.prefix}${viewName}`,
         database: dataSource.database,
-        schema: request.schema,
-        helperSchema: request.helperViewSchema ?? 'PUBLIC',
+        schema: placement.schema,
+        helperSchema: placement.helperSchema,
+        helperNamePrefix: placement.helperNamePrefix,
+        defaultSchema: placement.defaultSchema,
         quotedIdentifiersIgnoreCase: dataSource.quotedIdentifiersIgnoreCase,
         analysis,
       });

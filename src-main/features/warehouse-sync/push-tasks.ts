@@ -3,7 +3,7 @@
 import type { StartPushInput } from '../../../src-shared/api/warehouse-sync';
 import { compileModel, type CompiledModel } from '../../../src-shared/model';
 import { modelFilesOfCommit } from '../../workers/model-source';
-import { planPushOf, type PushPlanOutcome, type WarehouseResolutions } from './push-plan';
+import { planPushOf, type PushPlacement, type PushPlanOutcome, type WarehouseResolutions } from './push-plan';
 
 const compiled = new Map<string, CompiledModel>();
 const COMPILED_KEPT = 4;
@@ -23,6 +23,7 @@ export async function planWarehousePush(input: {
   commit: string;
   request: StartPushInput;
   dataSources: WarehouseResolutions;
+  placement?: PushPlacement;
 }): Promise<PushPlanOutcome> {
-  return planPushOf(await compileCommit(input.gitdir, input.commit), input.request, input.dataSources);
+  return planPushOf(await compileCommit(input.gitdir, input.commit), input.request, input.dataSources, input.placement);
 }

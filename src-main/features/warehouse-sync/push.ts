@@ -1,5 +1,6 @@
 import {
   WarehouseSyncErrorCodes as Codes,
+  type PushDevTarget,
   type PushedView,
   type PushResult,
   type SkippedFeatureName,
@@ -11,7 +12,8 @@ import { JobCancelledError, JobFailure, JobOutcome, yieldToEventLoop, type Job, 
 import { runCompute } from '../../workers/run';
 import { modelRepositoryDir } from '../data-model';
 import { appendDeploymentLog, getDeployBranch, isDdlEnabled, listDataSources } from '../deployments';
-import type { PlannedView, ResolvedWarehouse, WarehouseResolutions } from './push-plan';
+import { storedIdentifier, writeIdentifier } from '../../../src-shared/model/generate/semantic-view-ddl';
+import { requestedPlacement, type PlannedView, type PushPlacement, type ResolvedWarehouse, type WarehouseResolutions } from './push-plan';
 import { openWarehouseConnector, warehouseDataSource, warehouseFailure } from './warehouse';
 
 export type { PlannedView } from './push-plan';
@@ -24,6 +26,10 @@ export interface PushJobInputs {
   branchName: string;
   /** The branch head when the push was accepted: the model the push reads, whenever it runs. */
   commit: string;
+  /** Where the views go (absent in jobs queued before dev targets: where the request says). */
+  placement?: PushPlacement;
+  /** A push from a personal dev branch: the owner's per-user target. */
+  devTarget?: PushDevTarget | null;
 }
 
 /** What the job stores as its result; the API adds the job's ids and times. */
@@ -51,9 +57,16 @@ function warehouseResolutions(ctx: ServiceContext, deploymentId: number): Wareho
  * generates, returning the DDL of each (on a compute thread); throws 422 with one `errors[]`
  * entry per reason. Writes nothing.
  */
-export async function planPush(ctx: ServiceContext, deploymentId: number, commit: string, request: StartPushInput, signal?: AbortSignal): Promise<PlannedView[]> {
+export async function planPush(
+  ctx: ServiceContext,
+  deploymentId: number,
+  commit: string,
+  request: StartPushInput,
+  placement: PushPlacement = requestedPlacement(request),
+  signal?: AbortSignal,
+): Promise<PlannedView[]> {
   const gitdir = await modelRepositoryDir(ctx, deploymentId);
-  const outcome = await runCompute(ctx, 'planWarehousePush', { gitdir, commit, request, dataSources: warehouseResolutions(ctx, deploymentId) }, { signal });
+  const outcome = await runCompute(ctx, 'planWarehousePush', { gitdir, commit, request, placement, dataSources: warehouseResolutions(ctx, deploymentId) }, { signal });
   if ('unknownDataSource' in outcome) {
     warehouseDataSource(ctx, deploymentId, outcome.unknownDataSource);
     throw new Error(`Data source "${outcome.unknownDataSource}" was not resolved.`);
@@ -93,6 +106,8 @@ const logSourceOf = (ctx: ServiceContext, deploymentId: number, branch: string) 
  */
 export async function runPush(ctx: ServiceContext, job: Job<PushJobInputs>, jobCtx: JobContext): Promise<PushJobResult | JobOutcome<PushJobResult>> {
   const { request, branchName, commit } = job.inputs;
+  const placement = job.inputs.placement ?? requestedPlacement(request);
+  const devTarget = job.inputs.devTarget ?? null;
   const deploymentId = job.deploymentId!;
   const log = (level: 'info' | 'error', message: string) =>
     appendDeploymentLog(ctx, deploymentId, { source: logSourceOf(ctx, deploymentId, branchName), container: 'MAIN', level, message });
@@ -100,7 +115,7 @@ export async function runPush(ctx: ServiceContext, job: Job<PushJobInputs>, jobC
     jobCtx.progress('generating-ddl', 10);
     let planned: PlannedView[];
     try {
-      planned = await planPush(ctx, deploymentId, commit, request, jobCtx.signal);
+      planned = await planPush(ctx, deploymentId, commit, request, placement, jobCtx.signal);
     } catch (error) {
       if (error instanceof ApiError) throw new JobFailure(error.code, error.detail, { status: error.status, details: { ...error.extras } });
       throw error;
@@ -122,9 +137,10 @@ export async function runPush(ctx: ServiceContext, job: Job<PushJobInputs>, jobC
     const pushed: PushedView[] = planned.filter((p) => actions.has(p.viewName)).map((p) => pushedView(p, actions.get(p.viewName)!));
     const done = new Set(pushed.map((v) => v.viewName));
     const total = planned.length;
+    const ensuredSchemas: string[] = [];
     const resultOf = (views: PushedView[]): PushJobResult => {
       const skipped = [...new Set(views.flatMap((v) => v.skipped.map((s) => s.feature)))] as SkippedFeatureName[];
-      return { branchName, commit, database: planned[0]?.database ?? '', schema: request.schema, views, skipped };
+      return { branchName, commit, database: planned[0]?.database ?? '', schema: placement.schema, devTarget, ensuredSchemas, views, skipped };
     };
     let savedAt = 0;
     const saveCheckpoint = (force: boolean) => {
@@ -142,10 +158,22 @@ export async function runPush(ctx: ServiceContext, job: Job<PushJobInputs>, jobC
         throw warehouseFailure(error, { dataSourceName, pushed: pushed.map((v) => v.semanticViewName) });
       });
       try {
+        // A dev push into a per-user schema creates it first (the warehouse needs it to exist;
+        // the role needs CREATE SCHEMA on the database, and then owns the schema).
+        if (devTarget?.mode === 'schema-suffix') {
+          const schemas = new Set([placement.schema, ...(views.some((v) => v.generated.helperViews.length > 0) ? [placement.helperSchema] : [])]);
+          for (const schema of schemas) {
+            const qualified = [dataSource.database, schema].map((p) => writeIdentifier(storedIdentifier(p))).join('.');
+            await connector.execute(`CREATE SCHEMA IF NOT EXISTS ${qualified}`).catch((error: unknown) => {
+              throw warehouseFailure(error, { dataSourceName, schema, pushed: pushed.map((v) => v.semanticViewName) });
+            });
+            if (!ensuredSchemas.includes(qualified)) ensuredSchemas.push(qualified);
+          }
+        }
         const existing = new Set(
           (
             await connector.listSemanticViews(dataSource.database, views[0]!.generated.schema).catch((error: unknown) => {
-              throw warehouseFailure(error, { dataSourceName, schema: request.schema, pushed: pushed.map((v) => v.semanticViewName) });
+              throw warehouseFailure(error, { dataSourceName, schema: placement.schema, pushed: pushed.map((v) => v.semanticViewName) });
             })
           ).map((v) => v.name),
         );
@@ -184,7 +212,7 @@ export async function runPush(ctx: ServiceContext, job: Job<PushJobInputs>, jobC
     }
 
     const ordered = planned.map((p) => pushed.find((v) => v.viewName === p.viewName)!);
-    log('info', `Pushed ${ordered.length} semantic view${ordered.length === 1 ? '' : 's'} to ${planned[0]?.database ?? ''}.${request.schema} from ${branchName}@${commit.slice(0, 7)}.`);
+    log('info', `Pushed ${ordered.length} semantic view${ordered.length === 1 ? '' : 's'} to ${planned[0]?.database ?? ''}.${placement.schema}${devTarget ? ` (dev target of ${devTarget.userTag})` : ''} from ${branchName}@${commit.slice(0, 7)}.`);
     return resultOf(ordered);
   } catch (error) {
     if (!jobCtx.signal.aborted) log('error', `Warehouse push failed: ${(error as Error).message}`);

@@ -16,6 +16,9 @@ import { getJobRunner, type Job } from '../../platform/jobs';
 import { authorOf, getBranchHead, getDeployBranch } from '../data-model';
 import { checkOutputPath, PULL_KIND, runPull, type PullJobInputs, type PullJobResult } from './pull';
 import { planPush, PUSH_KIND, runPush, type PushJobInputs, type PushJobResult } from './push';
+import { requestedPlacement, type PushPlacement } from './push-plan';
+import { devPlacementFor } from '../dev-targets';
+import type { PushDevTarget } from '../../../src-shared/api/warehouse-sync';
 import { warehouseDataSource } from './warehouse';
 
 const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -50,6 +53,31 @@ function started(job: Job, direction: SyncDirection) {
   };
 }
 
+/**
+ * Where a push from `branchName` writes: as asked, or — from a personal dev branch — the owner's
+ * per-user schema (views and helper views) or name prefix (views and helper views), so a dev push
+ * never replaces the production semantic views.
+ */
+function pushPlacement(ctx: ServiceContext, deploymentId: number, branchName: string, request: StartPushInput): { placement: PushPlacement; devTarget: PushDevTarget | null } {
+  const asked = requestedPlacement(request);
+  const { placement, dev } = devPlacementFor(ctx, deploymentId, branchName, { schema: asked.schema, prefix: asked.prefix });
+  if (!dev) return { placement: asked, devTarget: null };
+  const helper = devPlacementFor(ctx, deploymentId, branchName, { schema: asked.helperSchema, prefix: '' }).placement;
+  return {
+    placement: { schema: placement.schema, prefix: placement.prefix, helperSchema: helper.schema, helperNamePrefix: helper.prefix, defaultSchema: asked.schema },
+    devTarget: {
+      ownerUserId: dev.ownerUserId,
+      userTag: dev.userTag,
+      mode: dev.rule.mode,
+      template: dev.rule.template,
+      requestedSchema: asked.schema,
+      requestedPrefix: asked.prefix,
+      schema: placement.schema,
+      prefix: placement.prefix,
+    },
+  };
+}
+
 /** Validates a push against the model at the branch head and queues it (202). */
 export async function startPush(ctx: ServiceContext, deploymentId: number, body: StartPushInput, principal: Principal) {
   const runner = getJobRunner(ctx);
@@ -58,11 +86,12 @@ export async function startPush(ctx: ServiceContext, deploymentId: number, body:
   if (replay) return started(replay, 'push');
   const branchName = request.branchName ?? (await getDeployBranch(ctx, deploymentId));
   const commit = await getBranchHead(ctx, deploymentId, branchName);
-  await planPush(ctx, deploymentId, commit, request);
+  const { placement, devTarget } = pushPlacement(ctx, deploymentId, branchName, request);
+  await planPush(ctx, deploymentId, commit, request, placement);
   const job = runner.enqueue<PushJobInputs>({
     kind: PUSH_KIND,
     deploymentId,
-    inputs: { request, branchName, commit },
+    inputs: { request, branchName, commit, placement, devTarget },
     idempotencyKey: request.idempotencyKey ?? null,
     idempotencyInputs: request,
     createdBy: principal.userId,
@@ -98,7 +127,7 @@ function findJob(ctx: ServiceContext, deploymentId: number, syncJobId: string, d
 }
 
 export function toSyncJob(job: Job): SyncJob {
-  const inputs = job.inputs as { request: SyncJob['request']; branchName: string; dataSourceName?: string };
+  const inputs = job.inputs as { request: SyncJob['request']; branchName: string; dataSourceName?: string; devTarget?: PushDevTarget | null };
   return {
     syncJobId: job.id,
     workflowId: job.workflowId,
@@ -108,6 +137,7 @@ export function toSyncJob(job: Job): SyncJob {
     ...(job.status === 'FAILED' && job.error ? { error: job.error } : {}),
     ...(job.status === 'CANCELLED' && job.kind === PUSH_KIND && job.result ? { written: (job.result as PushJobResult).views.map((v) => v.semanticViewName) } : {}),
     request: inputs.request,
+    ...(inputs.devTarget ? { devTarget: inputs.devTarget } : {}),
     branchName: inputs.branchName,
     dataSourceName: inputs.dataSourceName ?? null,
     createdBy: job.createdBy,
@@ -145,7 +175,8 @@ function completed(job: Job, direction: SyncDirection) {
 export function getPushResult(ctx: ServiceContext, deploymentId: number, syncJobId: string): PushResult {
   const job = findJob(ctx, deploymentId, syncJobId, 'push');
   const meta = completed(job, 'push');
-  const result = job.result as PushJobResult;
+  // Results stored before dev targets lack `devTarget` and `ensuredSchemas`.
+  const result = { devTarget: null, ensuredSchemas: [], ...(job.result as Partial<PushJobResult>) } as PushJobResult;
   return { ...meta, viewCount: result.views.length, ...result };
 }
 

@@ -30,7 +30,7 @@ export interface WarehouseEmulatorOptions {
   now?: () => Date;
 }
 
-export type EmulatorPrivilege = 'USAGE' | 'SELECT' | 'CREATE SEMANTIC VIEW' | 'CREATE VIEW';
+export type EmulatorPrivilege = 'USAGE' | 'SELECT' | 'CREATE SEMANTIC VIEW' | 'CREATE VIEW' | 'CREATE SCHEMA';
 
 export type GrantTarget =
   | { type: 'DATABASE'; database: string }
@@ -69,6 +69,7 @@ export const VALID_GRANTS: Record<EmulatorPrivilege, GrantTarget['type'][]> = {
   SELECT: ['TABLE', 'VIEW', 'ALL TABLES IN SCHEMA'],
   'CREATE SEMANTIC VIEW': ['SCHEMA'],
   'CREATE VIEW': ['SCHEMA'],
+  'CREATE SCHEMA': ['DATABASE'],
 };
 
 export interface RelationRow {

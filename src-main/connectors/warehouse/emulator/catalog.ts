@@ -212,6 +212,8 @@ export class WarehouseCatalog {
       this.createDatabase(seed.database);
       this.createSchema(seed.database, seed.schema);
       this.grantFullAccess(seed.role, seed);
+      // Dev-mode pushes create per-user schemas (`<schema>_DEV_<USER>`) in the database.
+      this.grant(seed.role, 'CREATE SCHEMA', { type: 'DATABASE', database: seed.database });
       // The sample project's tables (unquoted names, so upper case), readable by the working role.
       const sampleSchema = SAMPLE_SCHEMA.toUpperCase();
       this.createSchema(seed.database, sampleSchema);

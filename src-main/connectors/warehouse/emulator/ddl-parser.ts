@@ -9,6 +9,7 @@
  */
 import { compilationError, syntaxErrorAt, unsupported } from './errors';
 import type { CreateSemanticViewStatement, ExpressionNode, QualifiedName, Statement } from './sql/ast';
+import { parseCreateSchema } from './sql/create-schema';
 import { parseCreateSemanticView } from './sql/create-semantic-view';
 import { parseCreateView } from './sql/create-view';
 import { parseDescribe } from './sql/describe';
@@ -68,10 +69,11 @@ function parseCreate(p: SqlParser): Statement {
   const start = p.expectWord('CREATE');
   const orReplace = p.acceptWord('OR', 'REPLACE');
   if (p.atWord('SEMANTIC')) return parseCreateSemanticView(p, start, orReplace);
+  if (p.atWord('SCHEMA')) return parseCreateSchema(p, start, orReplace);
   const secure = p.acceptWord('SECURE');
   if (p.atWord('VIEW')) return parseCreateView(p, start, orReplace, secure);
   const what = p.peek();
-  if (what.kind === 'word' && !secure && ['TABLE', 'DATABASE', 'SCHEMA', 'WAREHOUSE', 'ROLE', 'TRANSIENT', 'TEMPORARY', 'TEMP'].includes(what.value)) {
+  if (what.kind === 'word' && !secure && ['TABLE', 'DATABASE', 'WAREHOUSE', 'ROLE', 'TRANSIENT', 'TEMPORARY', 'TEMP'].includes(what.value)) {
     throw unsupported(`CREATE ${what.value} is not executed; seed base tables through the emulator's createTable().`);
   }
   return p.fail(what);

@@ -13,7 +13,7 @@ import type { SessionContext, StatementResult } from './catalog-types';
 import { parseStatements, type Statement } from './ddl-parser';
 import { describe, getDdl, show } from './describe-show';
 import { statementCount } from './errors';
-import { createSemanticView, createView, dropSemanticView, dropView, use } from './execute-ddl';
+import { createSchema, createSemanticView, createView, dropSemanticView, dropView, use } from './execute-ddl';
 
 export {
   DEFAULT_EMULATOR_SEED,
@@ -63,6 +63,8 @@ export class WarehouseEmulator extends WarehouseCatalog {
 
   private run(statement: Statement, context: SessionContext): StatementResult {
     switch (statement.type) {
+      case 'create_schema':
+        return createSchema(this, statement, context);
       case 'create_semantic_view':
         return createSemanticView(this, statement, context);
       case 'create_view':

@@ -8,10 +8,32 @@
 import { formatIdentifier, formatQualifiedName } from '../identifiers';
 import type { WarehouseCatalog } from './catalog';
 import { key, status, type ObjectName, type SessionContext, type StatementResult } from './catalog-types';
-import type { CreateSemanticViewStatement, CreateViewStatement, DropStatement, UseStatement } from './ddl-parser';
+import type { CreateSchemaStatement, CreateSemanticViewStatement, CreateViewStatement, DropStatement, UseStatement } from './ddl-parser';
 import { alreadyExists, invalidDefinition, noCurrent, objectNotFound, wrongObjectType } from './errors';
 import { buildSemanticView, type BaseRelation, type ColumnInfo } from './semantic-validator';
 import { analyzeViewQuery } from './view-query';
+
+/**
+ * CREATE SCHEMA: needs DDL enabled, usage on the database and CREATE SCHEMA on it (or owning it);
+ * the creating role owns the new schema, so it may create semantic views and views in it.
+ */
+export function createSchema(catalog: WarehouseCatalog, statement: CreateSchemaStatement, context: SessionContext): StatementResult {
+  catalog.requireDdl();
+  const parts = statement.name.parts.map((part) => catalog.ident(part));
+  const database = parts.length === 2 ? parts[0] : context.database;
+  if (!database) throw noCurrent('database', 'CREATE SCHEMA');
+  const schema = parts[parts.length - 1];
+  catalog.requireDatabase(context, database);
+  if (catalog.schemaRow(database, schema)) {
+    if (statement.ifNotExists) return status(`${formatIdentifier(schema)} already exists, statement succeeded.`);
+    throw alreadyExists(formatQualifiedName(database, schema));
+  }
+  if (catalog.databaseRow(database)?.owner !== context.role && !catalog.hasGrant(context.role, 'CREATE SCHEMA', 'DATABASE', key(database))) {
+    throw catalog.denied(context, 'CREATE SCHEMA', 'DATABASE', formatIdentifier(database), database);
+  }
+  catalog.createSchema(database, schema, { owner: context.role });
+  return status(`Schema ${formatIdentifier(schema)} successfully created.`);
+}
 
 export function createSemanticView(catalog: WarehouseCatalog, statement: CreateSemanticViewStatement, context: SessionContext): StatementResult {
   catalog.requireDdl();

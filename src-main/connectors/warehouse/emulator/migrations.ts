@@ -76,4 +76,15 @@ export const WAREHOUSE_EMULATOR_MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    // Warehouses seeded before dev-mode pushes: the working role may create the per-user schemas
+    // in its database (new files get the grant from the seed, which runs after the migrations).
+    version: 2,
+    name: 'working-role-creates-schemas',
+    up: `
+      INSERT OR IGNORE INTO grants (role, privilege, object_type, object_key)
+        SELECT json_extract(value, '$.role'), 'CREATE SCHEMA', 'DATABASE', json_array(json_extract(value, '$.database'))
+        FROM settings WHERE key = 'seed';
+    `,
+  },
 ];

@@ -14,6 +14,7 @@ import { authEpoch } from './013-auth-epoch';
 import { gitUpstream } from './014-git-upstream';
 import { oauthFlow } from './015-oauth-flow';
 import { uploadChunkFiles } from './016-upload-chunk-files';
+import { devTargets } from './017-dev-targets';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   gitUpstream,
   oauthFlow,
   uploadChunkFiles,
+  devTargets,
 ];

@@ -166,7 +166,7 @@ export class Generator {
       this.fail('MODEL_PUSH_HELPER_NAME', `cube '${cube.name}' cannot name a helper view`, cube.name);
       return null;
     }
-    const name = `${HELPER_VIEW_PREFIX}${cube.name.toUpperCase()}`;
+    const name = `${this.options.helperNamePrefix ?? ''}${HELPER_VIEW_PREFIX}${cube.name.toUpperCase()}`;
     const qualified = [this.options.database, this.options.helperSchema ?? 'PUBLIC', name].map((p) => writeIdentifier(storedIdentifier(p))).join('.');
     return { cube: cube.name, name, ddl: `CREATE OR REPLACE VIEW ${qualified} AS\n${sql}` };
   }

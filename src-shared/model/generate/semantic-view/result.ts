@@ -16,6 +16,8 @@ export interface SemanticViewDdlOptions {
   schema: string;
   /** Schema of the helper views of SQL-defined cubes (default `PUBLIC`), in `database`. */
   helperSchema?: string;
+  /** Put before the helper views' names (a dev push's per-user prefix, so production helpers stay untouched). */
+  helperNamePrefix?: string;
   /** Schema for one-part `sql_table` names (default: `schema`). */
   defaultSchema?: string;
   /** The data source's QUOTED_IDENTIFIERS_IGNORE_CASE setting (default false). */

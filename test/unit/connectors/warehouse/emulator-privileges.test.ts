@@ -16,9 +16,10 @@ const fails = (sql: string) => warehouseError(() => emulator.openSession().execu
 const CREATE = ordersView('V');
 
 describe('seeded defaults', () => {
-  it('grants the seeded role everything a push needs on ANALYTICS.PUBLIC, without owning it', () => {
+  it('grants the seeded role everything a push needs on ANALYTICS.PUBLIC (and CREATE SCHEMA for dev-mode per-user schemas), without owning it', () => {
     const onPublic = emulator.listGrants(ROLE).filter((g) => !('schema' in g.target) || g.target.schema === 'PUBLIC');
     expect(onPublic.map((g) => `${g.privilege} ON ${g.target.type}`).sort()).toEqual([
+      'CREATE SCHEMA ON DATABASE',
       'CREATE SEMANTIC VIEW ON SCHEMA',
       'CREATE VIEW ON SCHEMA',
       'SELECT ON ALL TABLES IN SCHEMA',
@@ -197,5 +198,33 @@ describe('ownership and administration', () => {
     expect(warehouseError(() => session.execute('USE WAREHOUSE COMPUTE_WH')).missingPrivilege).toMatchObject({ privilege: 'USAGE', objectType: 'WAREHOUSE' });
     expect(warehouseError(() => session.execute('USE SCHEMA ANALYTICS.PUBLIC')).missingPrivilege).toMatchObject({ objectType: 'DATABASE' });
     expect(SYSTEM_ROLE).toBe('SYSADMIN');
+  });
+});
+
+describe('CREATE SCHEMA (dev-mode per-user schemas)', () => {
+  it('creates the schema owned by the creating role, which may then create semantic views in it', () => {
+    expect(run('CREATE SCHEMA IF NOT EXISTS ANALYTICS.PUBLIC_DEV_ALICE')[0]).toMatchObject({ status: 'Schema PUBLIC_DEV_ALICE successfully created.' });
+    const session = emulator.openSession();
+    session.execute('USE SCHEMA ANALYTICS.PUBLIC_DEV_ALICE');
+    session.execute(ordersView('V'));
+    expect(run('SHOW SEMANTIC VIEWS IN SCHEMA ANALYTICS.PUBLIC_DEV_ALICE').map((r) => r.name)).toEqual(['V']);
+  });
+
+  it('IF NOT EXISTS leaves an existing schema alone; without it an existing schema is an error', () => {
+    run('CREATE SCHEMA ANALYTICS.S1');
+    expect(run('CREATE SCHEMA IF NOT EXISTS ANALYTICS.S1')[0]).toMatchObject({ status: 'S1 already exists, statement succeeded.' });
+    expect(run('CREATE SCHEMA IF NOT EXISTS PUBLIC')[0]).toMatchObject({ status: 'PUBLIC already exists, statement succeeded.' });
+    expect(fails('CREATE SCHEMA ANALYTICS.S1').code).toBe(WarehouseErrorCodes.OBJECT_EXISTS);
+  });
+
+  it('needs CREATE SCHEMA on the database and DDL enabled; OR REPLACE (which would drop objects) is not executed', () => {
+    expect(emulator.revoke(ROLE, 'CREATE SCHEMA', { type: 'DATABASE', database: 'ANALYTICS' })).toBe(true);
+    expect(fails('CREATE SCHEMA ANALYTICS.S2').missingPrivilege).toMatchObject({ role: ROLE, privilege: 'CREATE SCHEMA', objectType: 'DATABASE' });
+    emulator.grant(ROLE, 'CREATE SCHEMA', { type: 'DATABASE', database: 'ANALYTICS' });
+    emulator.setDdlEnabled(false);
+    expect(fails('CREATE SCHEMA ANALYTICS.S2').code).toBe(WarehouseErrorCodes.DDL_DISABLED);
+    emulator.setDdlEnabled(true);
+    expect(fails('CREATE OR REPLACE SCHEMA ANALYTICS.S2').code).toBe(WarehouseErrorCodes.UNSUPPORTED);
+    expect(fails('CREATE SCHEMA ANALYTICS.S2 CLONE ANALYTICS.PUBLIC').code).toBe(WarehouseErrorCodes.UNSUPPORTED);
   });
 });

@@ -177,7 +177,16 @@ export interface UseStatement {
   pos: SourcePosition;
 }
 
+/** CREATE SCHEMA [IF NOT EXISTS] [database.]schema (a dev push's per-user schema). */
+export interface CreateSchemaStatement {
+  type: 'create_schema';
+  ifNotExists: boolean;
+  name: QualifiedName;
+  pos: SourcePosition;
+}
+
 export type Statement =
+  | CreateSchemaStatement
   | CreateSemanticViewStatement
   | CreateViewStatement
   | DropStatement

@@ -1,0 +1,13 @@
+import { devTargetRoutes as contract } from '../../../src-shared/api/dev-targets';
+import type { Api } from '../../http/route';
+import { DEPLOYMENT_READ_CREDENTIALS, DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
+import { devTargetOf, getDevTargetRule, updateDevTargetRule } from './rules';
+
+const READ = { access: ['deploymentRead' as const], credentials: DEPLOYMENT_READ_CREDENTIALS };
+const EDIT = { access: ['deploymentEdit' as const], credentials: DEPLOYMENT_WRITE_CREDENTIALS };
+
+export function registerDevTargetRoutes({ route, ctx }: Api): void {
+  route(contract.getDevTargetRule, READ, ({ params }) => getDevTargetRule(ctx, params.deploymentId));
+  route(contract.updateDevTargetRule, EDIT, ({ params, body, principal }) => updateDevTargetRule(ctx, params.deploymentId, body, principal.userId));
+  route(contract.getDevTarget, READ, ({ params, query }) => devTargetOf(ctx, params.deploymentId, query.branchName));
+}
