@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { defineRoute, Nullable } from './contract';
+import { ETAG_RULE, IF_MATCH_RULE } from './preconditions';
 import { NullableScalar } from './deployments';
 
 const HexColor = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'Hex colour, #RRGGBB' });
@@ -68,6 +69,7 @@ export const getAppTheme = defineRoute({
   operationId: 'getAppTheme',
   tag: 'App Theme',
   summary: 'The app theme (`light` and `dark` are deprecated and derived from `palette`)',
+  description: ETAG_RULE,
   response: AppTheme,
 });
 
@@ -77,7 +79,7 @@ export const updateAppTheme = defineRoute({
   operationId: 'updateAppTheme',
   tag: 'App Theme',
   summary: 'Change the palette and logo (admin)',
-  description: '`palette` is merged colour by colour; `logoUrl: null` removes the logo. `light` and `dark` are derived and cannot be set.',
+  description: ['`palette` is merged colour by colour; `logoUrl: null` removes the logo. `light` and `dark` are derived and cannot be set.', IF_MATCH_RULE].join(' '),
   body: AppThemeInput,
   response: AppTheme,
 });

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DeploymentParams, defineRoute, Nullable, Page, PageInfo, PageQuery, Timestamp } from './contract';
 import { PushReport } from './git-host';
 import { MAX_FILE_PATH_LENGTH } from './file-paths';
+import { ErrorCodes } from './errors';
 
 export { ALLOWED_FILE_EXTENSIONS, MAX_FILE_PATH_LENGTH, filePathProblem } from './file-paths';
 
@@ -41,8 +42,8 @@ export const DataModelErrorCodes = {
   USER_REQUIRED: 'USER_REQUIRED',
   FILE_NOT_FOUND: 'FILE_NOT_FOUND',
   FILE_EXISTS: 'FILE_EXISTS',
-  FILE_CHANGED: 'FILE_CHANGED',
-  INVALID_IF_MATCH: 'INVALID_IF_MATCH',
+  FILE_CHANGED: ErrorCodes.FILE_CHANGED,
+  INVALID_IF_MATCH: ErrorCodes.INVALID_IF_MATCH,
   INVALID_FILE_PATH: 'INVALID_FILE_PATH',
   FILE_TYPE_NOT_ALLOWED: 'FILE_TYPE_NOT_ALLOWED',
   FILE_TOO_LARGE: 'FILE_TOO_LARGE',

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { DeploymentParams, defineRoute, Nullable, Page, PageQuery, Timestamp } from './contract';
+import { ETAG_RULE, IF_MATCH_RULE } from './preconditions';
 
 // The spec's deployment tag group (Deployments, Deployment Creation, Env Variables, Regions): the
 // contract keeps one module per tag group (README, Adding to the service), so an operation and the
@@ -335,6 +336,7 @@ export const getDeployment = defineRoute({
   operationId: 'getDeployment',
   tag: 'Deployments',
   summary: 'One deployment',
+  description: ETAG_RULE,
   params: DeploymentParams,
   response: Deployment,
 });
@@ -358,8 +360,7 @@ export const updateDeployment = defineRoute({
   operationId: 'updateDeployment',
   tag: 'Deployments',
   summary: 'Partially update a deployment',
-  description:
-    'Only the fields sent change. `templateVariables` is merged key by key (null removes a key). `releaseChannelVersion` must be one of GET D/versions for the (resulting) channel.',
+  description: ['Only the fields sent change. `templateVariables` is merged key by key (null removes a key). `releaseChannelVersion` must be one of GET D/versions for the (resulting) channel.', IF_MATCH_RULE].join(' '),
   params: DeploymentParams,
   body: UpdateDeploymentInput,
   response: Deployment,
@@ -486,6 +487,7 @@ export const listEnvVars = defineRoute({
   operationId: 'listEnvVars',
   tag: 'Env Variables',
   summary: 'Env variables of the deployment, by name; secret values are never returned',
+  description: ETAG_RULE,
   params: DeploymentParams,
   query: Type.Object(PageQuery),
   response: Page(EnvVar),
@@ -497,8 +499,7 @@ export const setEnvVars = defineRoute({
   operationId: 'setEnvVars',
   tag: 'Env Variables',
   summary: 'Set env variables',
-  description:
-    'Each entry is created or replaced; `value: null` deletes it; variables not named keep their value. Secret values go to the keychain; only non-secret values are stored in the database. Returns every variable afterwards.',
+  description: ['Each entry is created or replaced; `value: null` deletes it; variables not named keep their value. Secret values go to the keychain; only non-secret values are stored in the database. Returns every variable afterwards.', IF_MATCH_RULE].join(' '),
   params: DeploymentParams,
   body: Type.Array(EnvVarInput, { minItems: 1, maxItems: MAX_ENV_VARS_PER_DEPLOYMENT }),
   response: Type.Object({ items: Type.Array(EnvVar) }),

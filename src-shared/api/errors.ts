@@ -16,5 +16,13 @@ export const ErrorCodes = {
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   INTERNAL: 'INTERNAL',
+  /**
+   * A write named (in `If-Match`, or a model file's `baseSha256`) a version that is no longer the
+   * current one: nothing was written. One code for every versioned resource (model files,
+   * workbooks and their dashboards, reports, settings), so a client handles stale writes once.
+   */
+  FILE_CHANGED: 'FILE_CHANGED',
+  /** `If-Match` was not one entity tag (`"<sha256>"`, as a GET answered in `ETag`) or `*`. */
+  INVALID_IF_MATCH: 'INVALID_IF_MATCH',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { defineRoute, OWNERSHIP_RULE, Page, PageInfo, PageQuery, Timestamp } from './contract';
+import { ETAG_RULE, IF_MATCH_RULE } from './preconditions';
 import { FreeForm, OrNull, StringEnum, UserRef } from './workbooks';
 
 const TAG = 'Reports';
@@ -164,6 +165,7 @@ export const getReport = defineRoute({
   operationId: 'getReport',
   tag: TAG,
   summary: 'A report with its placements (records the view in `lastViewedAt`)',
+  description: ETAG_RULE,
   params: ReportParams,
   response: Report,
 });
@@ -174,6 +176,7 @@ export const deleteReport = defineRoute({
   operationId: 'deleteReport',
   tag: TAG,
   summary: 'Delete a report and its placements (owner or admin)',
+  description: IF_MATCH_RULE,
   params: ReportParams,
   status: 204,
   response: Type.Null(),
@@ -185,7 +188,7 @@ export const upsertReportByPublicId = defineRoute({
   operationId: 'upsertReportByPublicId',
   tag: TAG,
   summary: 'Create or update the report with this public id',
-  description: `Name and title are at most 255 characters. Fields left out keep their value on update. ${OWNERSHIP_RULE}`,
+  description: [`Name and title are at most 255 characters. Fields left out keep their value on update. ${OWNERSHIP_RULE}`, IF_MATCH_RULE].join(' '),
   params: Type.Object({ deploymentId: Type.Integer({ minimum: 1 }), publicId: Type.String({ pattern: PUBLIC_ID_PATTERN }) }),
   body: Type.Object({
     name: Type.String({ minLength: 1, maxLength: REPORT_TEXT_MAX }),

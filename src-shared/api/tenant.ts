@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { defineRoute, Nullable } from './contract';
+import { ETAG_RULE, IF_MATCH_RULE } from './preconditions';
 
 const TAG = 'Tenant Settings';
 
@@ -57,6 +58,7 @@ export const getTenantSettings = defineRoute({
   operationId: 'getTenantSettings',
   tag: TAG,
   summary: 'Tenant-wide settings (admin)',
+  description: ETAG_RULE,
   response: TenantSettings,
 });
 
@@ -66,9 +68,8 @@ export const updateTenantSettings = defineRoute({
   operationId: 'updateTenantSettings',
   tag: TAG,
   summary: 'Change tenant-wide settings (admin); fields left out keep their value',
-  description:
-    '`aiTokensAutoPurchaseThreshold` is read-only for customers: sending a different value answers 400 ' +
-    '`TENANT_SETTING_READ_ONLY`. Turning auto-purchase on needs an amount (400 `AUTO_PURCHASE_AMOUNT_REQUIRED`).',
+  description: ['`aiTokensAutoPurchaseThreshold` is read-only for customers: sending a different value answers 400 ' +
+    '`TENANT_SETTING_READ_ONLY`. Turning auto-purchase on needs an amount (400 `AUTO_PURCHASE_AMOUNT_REQUIRED`).', IF_MATCH_RULE].join(' '),
   body: TenantSettingsInput,
   response: TenantSettings,
 });

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { defineRoute, OWNERSHIP_RULE, Page, PageQuery, Timestamp } from './contract';
+import { ETAG_RULE, IF_MATCH_RULE } from './preconditions';
 
 // ---- schema helpers of the workspace areas -------------------------------------------------------
 
@@ -312,6 +313,7 @@ export const getWorkbook = defineRoute({
   operationId: 'getWorkbook',
   tag: TAG,
   summary: 'A workbook with its draft and published dashboards',
+  description: ETAG_RULE,
   params: WorkbookParams,
   response: WorkbookDetail,
 });
@@ -322,6 +324,7 @@ export const deleteWorkbook = defineRoute({
   operationId: 'deleteWorkbook',
   tag: TAG,
   summary: 'Delete a workbook (needs manage access: owner or admin)',
+  description: IF_MATCH_RULE,
   params: WorkbookParams,
   status: 204,
   response: Type.Null(),
@@ -333,7 +336,7 @@ export const upsertWorkbookBySlug = defineRoute({
   operationId: 'upsertWorkbookBySlug',
   tag: TAG,
   summary: 'Create or update the workbook with this slug',
-  description: `Fields left out keep their value on update. A dashboard given here must carry an id on every widget. ${OWNERSHIP_RULE}`,
+  description: `Fields left out keep their value on update. A dashboard given here must carry an id on every widget. ${OWNERSHIP_RULE} ${IF_MATCH_RULE}`,
   params: Type.Object({ deploymentId: Type.Integer({ minimum: 1 }), slug: Slug }),
   body: Type.Object({
     name: WorkbookName,
@@ -372,7 +375,7 @@ export const updateWorkbookDashboard = defineRoute({
     'Without a body (or without `dashboardDraft`) nothing changes; `dashboardDraft: null` clears the draft. ' +
     'A key the dashboard shapes do not describe, at any depth (free-form `config`, `style` and `settings` aside), answers 400 ' +
     '`UNKNOWN_FIELD` naming each key in `errors[].pointer`; nothing is saved. ' +
-    OWNERSHIP_RULE,
+    `${OWNERSHIP_RULE} The workbook's version (its ETag, as \`getWorkbook\` answers it) covers the dashboards: ${IF_MATCH_RULE}`,
   params: WorkbookParams,
   body: WorkbookDashboardInput,
   bodyOptional: true,
@@ -385,7 +388,7 @@ export const publishWorkbookDashboard = defineRoute({
   operationId: 'publishWorkbookDashboard',
   tag: TAG,
   summary: 'Publish the saved draft, or an explicit config (which then also becomes the draft)',
-  description: OWNERSHIP_RULE,
+  description: `${OWNERSHIP_RULE} ${IF_MATCH_RULE}`,
   params: WorkbookParams,
   body: Type.Object({ config: Type.Optional(DashboardConfigInput) }),
   bodyOptional: true,

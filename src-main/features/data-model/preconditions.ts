@@ -3,29 +3,10 @@
 // changed since answers 409 FILE_CHANGED instead of being overwritten.
 import { DataModelErrorCodes as Codes } from '../../../src-shared/api/data-model';
 import { ApiError } from '../../http/problem';
+import { meets, type Expectation } from '../../http/preconditions';
 
-/** What a write expects of a file: its current sha256, `null` = must not exist yet, `'*'` = must exist. */
-export type Expectation = string | null | '*';
-
-/** The ETag of a file's content: its sha256, quoted. */
-export const etagOf = (sha256: string): string => `"${sha256}"`;
-
-/**
- * The expectation an `If-Match` header states: `*`, or one entity tag (weak or strong; a file's tag
- * is its sha256). Absent → undefined (no precondition). A list of tags or a malformed value is a 400.
- */
-export function parseIfMatch(header: string | string[] | undefined): Expectation | undefined {
-  if (header === undefined) return undefined;
-  const value = (Array.isArray(header) ? header.join(',') : header).trim();
-  if (value === '*') return '*';
-  const match = /^(?:W\/)?"([0-9a-f]{64})"$/i.exec(value);
-  if (!match) {
-    throw new ApiError(400, Codes.INVALID_IF_MATCH, 'If-Match must be one entity tag of a file ("<sha256>", as its GET answered in ETag) or *.', {
-      errors: [{ pointer: '/headers/if-match', detail: 'not one file ETag' }],
-    });
-  }
-  return match[1].toLowerCase();
-}
+// The rule and the header are shared by every versioned resource (src-main/http/preconditions.ts).
+export { etagOf, parseIfMatch, type Expectation } from '../../http/preconditions';
 
 export interface StaleFile {
   path: string;
@@ -47,8 +28,7 @@ export async function assertUnchanged(
   const stale: StaleFile[] = [];
   for (const [path, expectation] of expected) {
     const current = await currentSha256(path);
-    const fresh = expectation === '*' ? current !== null : expectation === current;
-    if (!fresh) stale.push({ path, baseSha256: expectation === '*' ? null : expectation, currentSha256: current });
+    if (!meets(expectation, current)) stale.push({ path, baseSha256: expectation === '*' ? null : expectation, currentSha256: current });
   }
   if (stale.length === 0) return;
   const list = stale.map((s) => `"${s.path}"`).join(', ');

@@ -1,3 +1,4 @@
+import { versionOf } from '../../http/preconditions';
 import {
   ENV_VAR_NAME_PATTERN,
   MAX_ENV_VARS_PER_DEPLOYMENT,
@@ -52,6 +53,12 @@ export function allEnvVars(ctx: ServiceContext, deploymentId: number): EnvVar[] 
     .prepare('SELECT name, value, is_secret, updated_at FROM env_vars WHERE deployment_id = ? ORDER BY name')
     .all(deploymentId) as EnvRow[];
   return rows.map(toEnvVar);
+}
+
+/** The version of a deployment's env vars as a whole (names, plain values, secrecy, times; never a secret). */
+export function envVarsVersion(ctx: ServiceContext, deploymentId: number): string {
+  const rows = ctx.db.prepare('SELECT name, value, is_secret, updated_at FROM env_vars WHERE deployment_id = ? ORDER BY name').all(deploymentId);
+  return versionOf(rows);
 }
 
 export function listEnvVars(ctx: ServiceContext, deploymentId: number, page: PageRequest): PageResult<EnvVar> {

@@ -13,11 +13,12 @@ import {
   resetCreationStep,
   updateDeployment,
 } from './deployments';
-import { listEnvVars, setEnvVars } from './env-vars';
+import { envVarsVersion, listEnvVars, setEnvVars } from './env-vars';
 import { listDeploymentLogs } from './logs';
 import { getDeploymentSettings, getVersionCatalog } from './settings';
 import { mintDeploymentToken } from './token';
 import { DEPLOYMENT_READ_CREDENTIALS, DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
+import { assertVersion, ifMatchOf, readVersioned, sendVersion, writeIfUnchanged } from '../../http/preconditions';
 
 const ALL_REGIONS = CLOUD_PROVIDERS.flatMap((cloudProvider) =>
   REGIONS[cloudProvider].map((region, i) => ({
@@ -39,9 +40,13 @@ export function registerDeploymentsRoutes(api: Api): void {
   const page = (q: { first?: number; after?: string }) => ({ first: q.first, after: q.after });
 
   route(contract.listDeployments, read, ({ query, principal }) => listDeployments(ctx, page(query), principal.deploymentId));
-  route(contract.getDeployment, read, ({ params }) => getDeployment(ctx, params.deploymentId));
+  route(contract.getDeployment, read, ({ params, reply }) => readVersioned(reply, getDeployment(ctx, params.deploymentId)));
   route(contract.createDeployment, userEdit, ({ body, principal }) => createDeployment(ctx, body, principal));
-  route(contract.updateDeployment, edit, ({ params, body, principal }) => updateDeployment(ctx, params.deploymentId, body, principal));
+  route(contract.updateDeployment, edit, ({ params, body, principal, request, reply }) =>
+    writeIfUnchanged(ctx.db, request, reply, `Deployment ${params.deploymentId}`, () => getDeployment(ctx, params.deploymentId), () =>
+      updateDeployment(ctx, params.deploymentId, body, principal),
+    ),
+  );
   route(contract.deleteDeployment, userEdit, async ({ params }) => {
     await deleteDeployment(ctx, params.deploymentId);
     return null;
@@ -64,10 +69,22 @@ export function registerDeploymentsRoutes(api: Api): void {
   route(contract.createDeploymentToken, mint, ({ params, body, principal }) =>
     mintDeploymentToken(ctx, params.deploymentId, principal, body?.expiresIn),
   );
-  route(contract.listEnvVars, read, ({ params, query }) => listEnvVars(ctx, params.deploymentId, page(query)));
-  route(contract.setEnvVars, edit, async ({ params, body, principal }) => ({
-    items: await setEnvVars(ctx, params.deploymentId, body, actorLabel(principal)),
-  }));
+  // The env vars of a deployment are one versioned resource (every page answers the version of the whole set).
+  route(contract.listEnvVars, read, ({ params, query, reply }) => {
+    sendVersion(reply, envVarsVersion(ctx, params.deploymentId));
+    return listEnvVars(ctx, params.deploymentId, page(query));
+  });
+  route(contract.setEnvVars, edit, async ({ params, body, principal, request, reply }) => {
+    // Checked before anything is written (secrets go to the keychain first, asynchronously).
+    const current = envVarsVersion(ctx, params.deploymentId);
+    assertVersion(`The env vars of deployment ${params.deploymentId}`, ifMatchOf(request), {
+      version: current,
+      read: () => listEnvVars(ctx, params.deploymentId, { first: 1000 }),
+    });
+    const items = await setEnvVars(ctx, params.deploymentId, body, actorLabel(principal));
+    sendVersion(reply, envVarsVersion(ctx, params.deploymentId));
+    return { items };
+  });
   route(contract.listRegions, {}, ({ query }) =>
     paginateArray(
       ALL_REGIONS.filter((r) => !query.cloudProvider || r.cloudProvider === query.cloudProvider),

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { decodeCursor, encodeCursor, DEFAULT_PAGE_SIZE, type PageRequest } from '../../http/pagination';
 import { ApiError, badRequest, forbidden } from '../../http/problem';
+import { assertVersion, versionOf, type Expectation } from '../../http/preconditions';
 import { countedRows } from '../../platform/db/list-counts';
 import { folderPath, requireFolder } from '../folders';
 import { userSummaries, userSummary } from '../identity';
@@ -16,6 +17,15 @@ export const canEditReport = (principal: Principal, row: ReportRow): boolean => 
 
 export function assertCanManageReport(principal: Principal, row: ReportRow): void {
   if (!canManageReport(principal, row)) throw forbidden(`Only the owner of report ${row.id} or an admin can do this.`);
+}
+
+/** The report's version for `ETag` / `If-Match`: what a write can change (not `lastViewedAt`, which a read records). */
+export const reportVersion = (row: ReportRow): string =>
+  versionOf({ name: row.name, title: row.title, description: row.description, folderId: row.folder_id, query: row.query, ownerUserId: row.owner_user_id });
+
+/** Refuses (409 FILE_CHANGED) a write based on another version of the report; call after the access checks. */
+function assertReportVersion(ctx: ServiceContext, principal: Principal, row: ReportRow | undefined, ifMatch: Expectation | undefined, label: string): void {
+  assertVersion(`Report ${label}`, ifMatch, { version: row ? reportVersion(row) : null, read: () => row && toReport(ctx, principal, row) });
 }
 
 /** SHA-256 of the canonical JSON of a report query; null without a query. */
@@ -198,6 +208,7 @@ export function upsertReportByPublicId(
   deploymentId: number,
   publicId: string,
   input: UpsertReportInput,
+  ifMatch?: Expectation,
 ): { row: ReportRow; created: boolean } {
   return ctx.db.transaction(() => {
     if (input.folderId !== undefined && input.folderId !== null) requireFolder(ctx, deploymentId, input.folderId);
@@ -206,6 +217,8 @@ export function upsertReportByPublicId(
       | ReportRow
       | undefined;
     if (!existing) {
+      // If-Match names a version of a report that was there: it is gone, so nothing is created in its place.
+      assertReportVersion(ctx, principal, undefined, ifMatch, publicId);
       const query = input.query ?? null;
       const id = Number(
         ctx.db
@@ -231,6 +244,7 @@ export function upsertReportByPublicId(
     }
     // Ownership rule: overwriting a report someone else owns needs the same manage access as deleting it.
     assertCanManageReport(principal, existing);
+    assertReportVersion(ctx, principal, existing, ifMatch, publicId);
     const query = input.query === undefined ? (existing.query === null ? null : JSON.parse(existing.query)) : input.query;
     ctx.db
       .prepare(
@@ -252,10 +266,11 @@ export function upsertReportByPublicId(
 }
 
 /** Deletes a report and its placements (owner or admin). */
-export function deleteReport(ctx: ServiceContext, principal: Principal, deploymentId: number, reportId: number): void {
+export function deleteReport(ctx: ServiceContext, principal: Principal, deploymentId: number, reportId: number, ifMatch?: Expectation): void {
   ctx.db.transaction(() => {
     const row = requireReport(ctx, deploymentId, reportId);
     assertCanManageReport(principal, row);
+    assertReportVersion(ctx, principal, row, ifMatch, String(reportId));
     ctx.db.prepare('DELETE FROM reports WHERE id = ?').run(row.id);
   })();
 }

@@ -1,7 +1,8 @@
 import * as api from '../../../src-shared/api/reports';
 import type { Api } from '../../http/route';
 import { connectPlacement, disconnectPlacement, listDocumentPlacements, refreshPlacement } from './placements';
-import { deleteReport, listReports, toReport, upsertReportByPublicId, viewReport } from './reports';
+import { deleteReport, listReports, reportVersion, toReport, upsertReportByPublicId, viewReport } from './reports';
+import { ifMatchOf, sendVersion } from '../../http/preconditions';
 import { DEPLOYMENT_READ_CREDENTIALS, DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
 
 export function registerReportRoutes(server: Api): void {
@@ -10,13 +11,18 @@ export function registerReportRoutes(server: Api): void {
   const read = { access: ['deploymentRead' as const], credentials: DEPLOYMENT_READ_CREDENTIALS };
   const edit = { access: ['deploymentEdit' as const], credentials: DEPLOYMENT_WRITE_CREDENTIALS };
   route(api.listReports, read, ({ params, query, principal }) => listReports(ctx, principal, params.deploymentId, query));
-  route(api.getReport, read, ({ params, principal }) => toReport(ctx, principal, viewReport(ctx, params.deploymentId, params.reportId)));
-  route(api.deleteReport, edit, ({ params, principal }) => {
-    deleteReport(ctx, principal, params.deploymentId, params.reportId);
+  route(api.getReport, read, ({ params, principal, reply }) => {
+    const row = viewReport(ctx, params.deploymentId, params.reportId);
+    sendVersion(reply, reportVersion(row));
+    return toReport(ctx, principal, row);
+  });
+  route(api.deleteReport, edit, ({ params, principal, request }) => {
+    deleteReport(ctx, principal, params.deploymentId, params.reportId, ifMatchOf(request));
     return null;
   });
-  route(api.upsertReportByPublicId, edit, ({ params, body, principal }) => {
-    const { row, created } = upsertReportByPublicId(ctx, principal, params.deploymentId, params.publicId, body);
+  route(api.upsertReportByPublicId, edit, ({ params, body, principal, request, reply }) => {
+    const { row, created } = upsertReportByPublicId(ctx, principal, params.deploymentId, params.publicId, body, ifMatchOf(request));
+    sendVersion(reply, reportVersion(row));
     return { ...toReport(ctx, principal, row), created };
   });
   // Placing a report in a spreadsheet only needs to read it (but is a write for scoped credentials).

@@ -3,7 +3,9 @@ import * as api from '../../../src-shared/api/workbooks';
 import type { Api } from '../../http/route';
 import { healLegacyWidgets } from './dashboard';
 import { applyPromotion, getProvenance, listPromotionLinks, listPromotions, previewPromotion } from './promotion';
-import { deleteWorkbook, listWorkbooks, requireWorkbook, toWorkbookDetail } from './store';
+import { deleteWorkbook, findWorkbook, listWorkbooks, requireWorkbook, toWorkbookDetail, workbookVersion, type WorkbookRow } from './store';
+import { ifMatchOf, sendVersion } from '../../http/preconditions';
+import type { FastifyReply } from 'fastify';
 import { createWorkbook, duplicateWorkbook, publishDashboard, updateDashboardDraft, upsertWorkbookBySlug } from './workbooks';
 import { DEPLOYMENT_READ_CREDENTIALS, DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
 
@@ -30,30 +32,41 @@ export function registerWorkbookRoutes(server: Api): void {
   const read = { access: ['deploymentRead' as const], credentials: DEPLOYMENT_READ_CREDENTIALS };
   const edit = { access: ['deploymentEdit' as const], credentials: DEPLOYMENT_WRITE_CREDENTIALS };
 
+  // Every answer that carries a workbook (or its dashboard) carries its version in `ETag`.
+  const versioned = (reply: FastifyReply, row: WorkbookRow) => {
+    sendVersion(reply, workbookVersion(row));
+    return row;
+  };
+  const current = (deploymentId: number, workbookId: number) => findWorkbook(ctx, deploymentId, workbookId);
+
   route(api.listWorkbooks, read, ({ params, query, principal }) => listWorkbooks(ctx, principal, params.deploymentId, query));
-  route(api.createWorkbook, edit, ({ params, body, principal }) =>
-    toWorkbookDetail(ctx, principal, createWorkbook(ctx, principal, params.deploymentId, body)),
+  route(api.createWorkbook, edit, ({ params, body, principal, reply }) =>
+    toWorkbookDetail(ctx, principal, versioned(reply, createWorkbook(ctx, principal, params.deploymentId, body))),
   );
-  route(api.getWorkbook, read, ({ params, principal }) =>
-    toWorkbookDetail(ctx, principal, requireWorkbook(ctx, principal, params.deploymentId, params.workbookId)),
+  route(api.getWorkbook, read, ({ params, principal, reply }) =>
+    toWorkbookDetail(ctx, principal, versioned(reply, requireWorkbook(ctx, principal, params.deploymentId, params.workbookId))),
   );
-  route(api.deleteWorkbook, edit, ({ params, principal }) => {
-    deleteWorkbook(ctx, principal, params.deploymentId, params.workbookId);
+  route(api.deleteWorkbook, edit, ({ params, principal, request }) => {
+    deleteWorkbook(ctx, principal, params.deploymentId, params.workbookId, ifMatchOf(request));
     return null;
   });
-  route(api.upsertWorkbookBySlug, edit, ({ params, body, principal }) => {
-    const { row, created } = upsertWorkbookBySlug(ctx, principal, params.deploymentId, params.slug, body);
-    return { ...toWorkbookDetail(ctx, principal, row), created };
+  route(api.upsertWorkbookBySlug, edit, ({ params, body, principal, request, reply }) => {
+    const { row, created } = upsertWorkbookBySlug(ctx, principal, params.deploymentId, params.slug, body, ifMatchOf(request));
+    return { ...toWorkbookDetail(ctx, principal, versioned(reply, row)), created };
   });
-  route(api.duplicateWorkbook, edit, ({ params, body, principal }) =>
-    toWorkbookDetail(ctx, principal, duplicateWorkbook(ctx, principal, params.deploymentId, params.workbookId, body ?? {})),
+  route(api.duplicateWorkbook, edit, ({ params, body, principal, reply }) =>
+    toWorkbookDetail(ctx, principal, versioned(reply, duplicateWorkbook(ctx, principal, params.deploymentId, params.workbookId, body ?? {}))),
   );
-  route(api.updateWorkbookDashboard, edit, ({ params, body, principal }) =>
-    updateDashboardDraft(ctx, principal, params.deploymentId, params.workbookId, (body ?? {}) as Record<string, unknown>),
-  );
-  route(api.publishWorkbookDashboard, edit, ({ params, body, principal }) =>
-    publishDashboard(ctx, principal, params.deploymentId, params.workbookId, body?.config),
-  );
+  route(api.updateWorkbookDashboard, edit, ({ params, body, principal, request, reply }) => {
+    const result = updateDashboardDraft(ctx, principal, params.deploymentId, params.workbookId, (body ?? {}) as Record<string, unknown>, ifMatchOf(request));
+    versioned(reply, current(params.deploymentId, params.workbookId)!);
+    return result;
+  });
+  route(api.publishWorkbookDashboard, edit, ({ params, body, principal, request, reply }) => {
+    const result = publishDashboard(ctx, principal, params.deploymentId, params.workbookId, body?.config, ifMatchOf(request));
+    versioned(reply, current(params.deploymentId, params.workbookId)!);
+    return result;
+  });
 
   // Spec, Authentication 7: promotion needs a workspace session or an API key (it reaches a second deployment).
   const refusal = { code: 'PROMOTION_CREDENTIAL_REFUSED', detail: 'Workbook promotion needs a workspace session or an API key; this credential cannot promote.' };

@@ -11,6 +11,7 @@ import { canManageWorkbook, canSeeWorkbook, isAdmin } from '../workspace-items';
 import { parseDashboard, serializeDashboard } from './dashboard';
 import { contentHash } from '../workspace-items';
 import { promotionSummary } from './promotion-summary';
+import { assertVersion, type Expectation } from '../../http/preconditions';
 
 export interface WorkbookRow {
   id: number;
@@ -98,6 +99,18 @@ export function promotableContent(row: WorkbookRow): PromotableContent {
     dashboardDraft: parseDashboard(row.dashboard_draft),
     dashboardPublished: parseDashboard(row.dashboard_published),
   };
+}
+
+/**
+ * The workbook's version for `ETag` / `If-Match`: SHA-256 of the canonical JSON of everything a
+ * write can change (a write that changes nothing keeps the version, so nothing is refused for it).
+ */
+export const workbookVersion = (row: WorkbookRow): string =>
+  contentHash({ ...promotableContent(row), slug: row.slug, folderId: row.folder_id, shared: row.shared === 1, ownerUserId: row.owner_user_id, publishedAt: row.published_at });
+
+/** Refuses (409 FILE_CHANGED) a write based on another version of the workbook; call after the access checks. */
+export function assertWorkbookVersion(ctx: ServiceContext, principal: Principal, row: WorkbookRow | undefined, ifMatch: Expectation | undefined, id?: number | string): void {
+  assertVersion(`Workbook ${row?.id ?? id ?? ''}`.trim(), ifMatch, { version: row ? workbookVersion(row) : null, read: () => row && toWorkbookDetail(ctx, principal, row) });
 }
 
 /** SHA-256 of the canonical JSON of the workbook's promotable content. */
@@ -237,10 +250,11 @@ export function updateWorkbookRow(ctx: ServiceContext, row: WorkbookRow, changes
 }
 
 /** Deletes a workbook (owner or admin). Its notifications and embed access go with it; promotion history stays. */
-export function deleteWorkbook(ctx: ServiceContext, principal: Principal, deploymentId: number, workbookId: number): void {
+export function deleteWorkbook(ctx: ServiceContext, principal: Principal, deploymentId: number, workbookId: number, ifMatch?: Expectation): void {
   ctx.db.transaction(() => {
     const row = requireWorkbook(ctx, principal, deploymentId, workbookId);
     assertCanManageWorkbook(principal, row);
+    assertWorkbookVersion(ctx, principal, row, ifMatch);
     ctx.db.prepare('DELETE FROM workbooks WHERE id = ?').run(row.id);
   })();
 }

@@ -3,8 +3,10 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { ApiError, badRequest, conflict } from '../../http/problem';
 import { normalizeDashboard, parseDashboard, widgetMissingId } from './dashboard';
+import type { Expectation } from '../../http/preconditions';
 import {
   assertCanManageWorkbook,
+  assertWorkbookVersion,
   findWorkbookBySlug,
   freeSlug,
   insertWorkbook,
@@ -46,11 +48,14 @@ export function upsertWorkbookBySlug(
   deploymentId: number,
   slug: string,
   input: Omit<CreateWorkbookInput, 'slug'>,
+  ifMatch?: Expectation,
 ): { row: WorkbookRow; created: boolean } {
   return ctx.db.transaction(() => {
     const dashboardDraft = normalizeDashboard(input.dashboardDraft, '/body/dashboardDraft', { assignIds: false });
     const existing = findWorkbookBySlug(ctx, deploymentId, slug);
     if (!existing) {
+      // If-Match names a version of a workbook that was there: it is gone, so nothing is created in its place.
+      assertWorkbookVersion(ctx, principal, undefined, ifMatch, `"${slug}"`);
       const row = insertWorkbook(ctx, deploymentId, {
         slug,
         name: input.name,
@@ -67,6 +72,7 @@ export function upsertWorkbookBySlug(
     }
     // Ownership rule: changing a workbook someone else owns needs the same manage access as deleting it.
     assertCanManageWorkbook(principal, existing);
+    assertWorkbookVersion(ctx, principal, existing, ifMatch);
     const row = updateWorkbookRow(ctx, existing, {
       name: input.name,
       description: input.description,
@@ -118,10 +124,12 @@ export function updateDashboardDraft(
   deploymentId: number,
   workbookId: number,
   body: Record<string, unknown>,
+  ifMatch?: Expectation,
 ): WorkbookDashboard {
   return ctx.db.transaction(() => {
     const row = requireWorkbook(ctx, principal, deploymentId, workbookId);
     assertCanManageWorkbook(principal, row);
+    assertWorkbookVersion(ctx, principal, row, ifMatch);
     if ('dashboardPublished' in body) {
       throw badRequest('READ_ONLY_FIELD', '`dashboardPublished` is response-only; publish the draft with POST …/publish.', {
         errors: [{ pointer: '/body/dashboardPublished', detail: 'response-only' }],
@@ -140,10 +148,12 @@ export function publishDashboard(
   deploymentId: number,
   workbookId: number,
   config: DashboardConfigInput | undefined,
+  ifMatch?: Expectation,
 ): WorkbookDashboard {
   return ctx.db.transaction(() => {
     const row = requireWorkbook(ctx, principal, deploymentId, workbookId);
     assertCanManageWorkbook(principal, row);
+    assertWorkbookVersion(ctx, principal, row, ifMatch);
     const now = ctx.clock.now().toISOString();
     if (config !== undefined) {
       const published = normalizeDashboard(config, '/body/config', { assignIds: false });

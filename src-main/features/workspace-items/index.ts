@@ -5,5 +5,5 @@
  * each other in a circle.
  */
 export { canAccessDeployment, canEditDeployment, canManageItem, canManageWorkbook, canReadDeployment, canSeeWorkbook, deploymentExists, isAdmin } from './access';
-export { canonicalJson, contentHash } from './hash';
+export { canonicalJson, contentHash } from '../../platform/json/canonical';
 export { countItemsInFolder } from './counts';
