@@ -10,7 +10,7 @@ const escapeHtml = (text: string): string =>
 export function callbackPage(outcome: { ok: true; integrationName: string } | { ok: false; code: string; detail: string }): string {
   const title = outcome.ok ? `Connected to ${outcome.integrationName}` : 'The connection did not work';
   const body = outcome.ok
-    ? `<p>Drydock stored your access in the system keychain. You can close this window and go back to Drydock.</p>`
+    ? `<p>Drydock stored your access (in its secret store, never in its database). You can close this window and go back to Drydock.</p>`
     : `<p>${escapeHtml(outcome.detail)}</p><p>Close this window and choose <b>Connect</b> again in Drydock.</p>` +
       `<p class="code">Error code: ${escapeHtml(outcome.code)}</p>`;
   return `<!doctype html>

@@ -7,6 +7,7 @@ import { useQuery } from '../../lib/useQuery';
 import { ApiKeysTab } from './ApiKeysTab';
 import { EmbedTab } from './EmbedTab';
 import { GroupsTab } from './GroupsTab';
+import { OAuthTab } from './OAuthTab';
 import { TenantTab } from './TenantTab';
 import { ThemeTab } from './ThemeTab';
 import { UsersTab } from './UsersTab';
@@ -19,6 +20,7 @@ const TABS = [
   { id: 'tenant', title: 'Tenant settings', path: '/tenant' },
   { id: 'theme', title: 'App theme', path: '/theme' },
   { id: 'embed', title: 'Embed tenants', path: '/embed' },
+  { id: 'oauth', title: 'OAuth', path: '/oauth' },
 ] as const;
 
 /** `/admin[/tab]`: users, keys, access, tenant-wide settings. Every call needs the admin role. */
@@ -59,6 +61,7 @@ export default function AdminScreen({ subpath }: ScreenProps) {
         {tab.id === 'tenant' && <TenantTab />}
         {tab.id === 'theme' && <ThemeTab />}
         {tab.id === 'embed' && <EmbedTab />}
+        {tab.id === 'oauth' && <OAuthTab />}
       </div>
     </section>
   );
