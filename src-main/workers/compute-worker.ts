@@ -11,6 +11,7 @@ export { pulledModelFiles } from '../features/warehouse-sync/pull-tasks';
 export { transformGenerate } from '../features/transform-sync/transform-tasks';
 export { renderExportFile } from '../features/dashboard-exports/export-tasks';
 export { agentModelContext } from '../features/scheduled-tasks/context-tasks';
+export { compileQueryModel } from '../features/queries/model-tasks';
 
 /** What a thread loads at start (see WARM_UP_EXPORT in platform/workers/pools.ts). */
 export function ready(): true {

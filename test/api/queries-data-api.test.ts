@@ -153,4 +153,23 @@ describe('dev-mode branches', () => {
     expect(Number(rows[0]!['orders.returned_count'])).toBe(Number(n));
     await expect(cube(token, { apiUrl }).load({ measures: ['orders.returned_count'] })).rejects.toThrow(/returned_count/);
   });
+
+  it('a branch whose model has errors answers 422 MODEL_INVALID naming the first error, and answers again once fixed', async () => {
+    const dev = await svc.call('POST', `/build/api/v1/deployments/${deploymentId}/dev-mode`);
+    expect(dev.status).toBe(200);
+    const branch = encodeURIComponent(dev.body.branch.branchName as string);
+    const path = `/build/api/v1/deployments/${deploymentId}/data-model/files?branchName=${branch}`;
+    const broken = { path: 'model/cubes/broken.yml', content: 'cubes:\n  - name: broken\n    sql_table: ecommerce.orders\n    joins:\n      - name: nowhere\n        sql: "{CUBE}.id = {nowhere.id}"\n        relationship: many_to_one\n' };
+    const put = await svc.call('PUT', path, { body: { files: [broken] } });
+    expect(put.status, put.text).toBe(200);
+    const load = (query: object) =>
+      svc.call('POST', `/deployments/${deploymentId}/dev-mode/${branch}/cubejs-api/v1/load`, { body: { query }, headers: { authorization: token } });
+    const refused = await load({ measures: ['orders.count'] });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatch(/model\/cubes\/broken\.yml:\d+/);
+    expect((await svc.call('DELETE', `/build/api/v1/deployments/${deploymentId}/data-model/files?branchName=${branch}&path=model/cubes/broken.yml`)).status).toBeLessThan(300);
+    let answered = await load({ measures: ['orders.count'] });
+    for (let i = 0; answered.status !== 200 && i < 100 && answered.body?.error === 'Continue wait'; i++) answered = await load({ measures: ['orders.count'] });
+    expect(answered.status, answered.text).toBe(200);
+  });
 });

@@ -73,7 +73,15 @@ export async function modelSourceOfBranch(
   deploymentId: number,
   branch: string | undefined,
   includeWorkingEdits: boolean,
-): Promise<{ branch: string; fingerprint: string; files: () => Promise<ModelFile[]> }> {
+): Promise<{
+  branch: string;
+  fingerprint: string;
+  files: () => Promise<ModelFile[]>;
+  /** What a worker thread needs to read the same files itself: the repository, the head commit and the uncommitted edits (path → text, null: deleted). */
+  gitdir: string;
+  commit: string;
+  edits: ReadonlyMap<string, string | null>;
+}> {
   const { repo, deployBranch } = await openRepository(ctx, deploymentId);
   const name = branch ?? deployBranch;
   const commit = await repo.head(name);
@@ -94,5 +102,5 @@ export async function modelSourceOfBranch(
     tree.files = new Map([...merged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     return modelFilesOf(repo, tree);
   };
-  return { branch: name, fingerprint: hash.digest('hex'), files };
+  return { branch: name, fingerprint: hash.digest('hex'), files, gitdir: repo.gitdir, commit, edits };
 }

@@ -1,10 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import { QueryErrorCodes as Codes } from '../../../src-shared/api/queries';
-import { compileModel, type CompiledModel } from '../../../src-shared/model';
+import type { CompiledModel } from '../../../src-shared/model';
 import type { ServiceContext } from '../../context';
 import { ApiError } from '../../http/problem';
 import { modelSourceOfBranch } from '../data-model';
 import { getDeployBranch } from '../deployments';
+import { runCompute } from '../../workers/run';
+import type { QueryModelOutput } from './model-tasks';
 
 export interface BranchModel {
   model: CompiledModel;
@@ -23,10 +25,21 @@ function cacheOf(ctx: ServiceContext): LRUCache<string, CompiledModel> {
   return cache;
 }
 
+/** Compiles under way, by fingerprint: concurrent first queries of a branch share one compile. */
+function compilesOf(ctx: ServiceContext): Map<string, Promise<QueryModelOutput>> {
+  let compiles = ctx.services.queryModelCompiles as Map<string, Promise<QueryModelOutput>> | undefined;
+  if (!compiles) {
+    compiles = new Map();
+    ctx.services.queryModelCompiles = compiles;
+  }
+  return compiles;
+}
+
 /**
  * The compiled model a query runs on: the deploy branch's head, or another branch with its
  * uncommitted edits (as dev mode sees it) unless `workingEdits` is false. 422 MODEL_INVALID when
- * the model has errors, naming the first few.
+ * the model has errors, naming the first few. A model not compiled yet is read and compiled on a
+ * compute thread; the HTTP thread only fingerprints the branch.
  */
 export async function branchModel(ctx: ServiceContext, deploymentId: number, branch: string | undefined, workingEdits?: boolean): Promise<BranchModel> {
   const deployBranch = getDeployBranch(ctx, deploymentId);
@@ -37,19 +50,29 @@ export async function branchModel(ctx: ServiceContext, deploymentId: number, bra
   const cache = cacheOf(ctx);
   let model = cache.get(key);
   if (!model) {
-    const result = compileModel(await source.files());
+    const compiles = compilesOf(ctx);
+    let compiling = compiles.get(key);
+    if (!compiling) {
+      compiling = runCompute(ctx, 'compileQueryModel', { gitdir: source.gitdir, commit: source.commit, edits: [...source.edits] });
+      compiles.set(key, compiling);
+      const started = compiling;
+      void started.then(
+        (result) => {
+          if (result.valid) cache.set(key, result.model);
+          if (compiles.get(key) === started) compiles.delete(key);
+        },
+        () => {
+          if (compiles.get(key) === started) compiles.delete(key);
+        },
+      );
+    }
+    const result = await compiling;
     if (!result.valid) {
-      const errors = result.diagnostics.filter((d) => d.severity === 'error');
-      const first = errors
-        .slice(0, 3)
-        .map((d) => `${d.file}:${d.line}: ${d.message}`)
-        .join('; ');
-      throw new ApiError(422, Codes.MODEL_INVALID, `The model of branch "${name}" has ${errors.length} error(s), so it cannot answer queries: ${first}`, {
-        error: `The model of branch "${name}" has errors: ${first}`,
+      throw new ApiError(422, Codes.MODEL_INVALID, `The model of branch "${name}" has ${result.errorCount} error(s), so it cannot answer queries: ${result.firstErrors}`, {
+        error: `The model of branch "${name}" has errors: ${result.firstErrors}`,
       });
     }
     model = result.model;
-    cache.set(key, model);
   }
   return { model, branch: name, hash: key };
 }
