@@ -1,0 +1,300 @@
+// Resolving a view: its `extends` chain, the members each `cubes` entry selects along its join path
+// (includes/excludes, prefix, alias), views split off by `split: true`, and folders.
+
+import { DiagnosticCodes as C } from './codes';
+import { byName, diagAt, extendsChain, mergeCommon, type ResolveEnv, type ResolvedView } from './resolve-extends';
+import { resolveJoinPath } from './resolve-join-path';
+import type { FolderDef, ViewCubeDef, ViewDef } from './schema';
+import type {
+  CompiledCube,
+  CompiledView,
+  Diagnostic,
+  Dimension,
+  Folder,
+  Hierarchy,
+  Measure,
+  PlainValue,
+  Segment,
+  SourceLocation,
+  ViewCube,
+  ViewMember,
+  ViewMemberKind,
+} from './types';
+
+const KIND_ORDER: ViewMemberKind[] = ['hierarchy', 'measure', 'dimension', 'segment'];
+
+interface Selected {
+  kind: ViewMemberKind;
+  member: string;
+  exposed: string;
+  include?: { title?: string; description?: string; format?: PlainValue; meta?: PlainValue };
+  loc: SourceLocation;
+}
+
+function memberKind(cube: CompiledCube, name: string): ViewMemberKind | undefined {
+  if (cube.hierarchies[name]) return 'hierarchy';
+  if (cube.measures[name]) return 'measure';
+  if (cube.dimensions[name]) return 'dimension';
+  if (cube.segments[name]) return 'segment';
+  return undefined;
+}
+
+function sectionOf(kind: ViewMemberKind): string {
+  return kind === 'hierarchy' ? 'hierarchies' : `${kind}s`;
+}
+
+function definitionOf(cube: CompiledCube, kind: ViewMemberKind, name: string): Dimension | Measure | Segment | Hierarchy | undefined {
+  switch (kind) {
+    case 'hierarchy':
+      return cube.hierarchies[name];
+    case 'measure':
+      return cube.measures[name];
+    case 'dimension':
+      return cube.dimensions[name];
+    default:
+      return cube.segments[name];
+  }
+}
+
+
+export function resolveView(def: ViewDef, env: ResolveEnv): { resolved: ResolvedView; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const chain = extendsChain(def, env, diagnostics);
+  const view: CompiledView = {
+    kind: 'view',
+    name: def.name,
+    file: def.file,
+    loc: def.loc,
+    format: def.format,
+    public: true,
+    extendsChain: chain.slice(0, -1).map((d) => d.name).reverse(),
+    cubes: [],
+    members: {},
+    joinPaths: [],
+    folders: [],
+    accessPolicy: [],
+    dimensions: {},
+    measures: {},
+    segments: {},
+    viewGroups: [],
+    templated: false,
+    dynamic: false,
+    props: {},
+  };
+  if (def.extends) view.extends = def.extends.name;
+  const cubeDefs: ViewCubeDef[] = [];
+  const folderDefs: FolderDef[] = [];
+  for (const d of chain) {
+    mergeCommon(view, d);
+    cubeDefs.push(...d.cubes);
+    if (d.folders) folderDefs.push(...d.folders);
+    if (d.accessPolicy) view.accessPolicy = d.accessPolicy;
+    byName(view.dimensions, d.dimensions);
+    byName(view.measures, d.measures);
+    byName(view.segments, d.segments);
+    for (const g of d.viewGroups) if (!view.viewGroups.includes(g)) view.viewGroups.push(g);
+    view.templated ||= d.templated;
+    view.dynamic ||= d.dynamic;
+  }
+
+  // Members the view defines itself come first; included members must not clash with them.
+  const own = (kind: ViewMemberKind, m: Dimension | Measure | Segment) => {
+    view.members[m.name] = {
+      name: m.name,
+      kind,
+      cube: def.name,
+      member: m.name,
+      path: [],
+      type: 'type' in m ? m.type : undefined,
+      title: m.title,
+      description: m.description,
+      meta: m.meta,
+      format: m.format,
+      loc: m.loc,
+    };
+  };
+  for (const m of Object.values(view.measures)) own('measure', m);
+  for (const m of Object.values(view.dimensions)) own('dimension', m);
+  for (const m of Object.values(view.segments)) own('segment', m);
+
+  const entries: { entry: ViewCubeDef; cube: ViewCube; target: CompiledCube; selected: Selected[] }[] = [];
+  const seenPaths = new Set<string>();
+  for (const entry of cubeDefs) {
+    const path = resolveJoinPath(entry, def.name, env, diagnostics);
+    if (!path) continue;
+    const cubeName = path[path.length - 1]!;
+    const target = env.cube(cubeName);
+    if (!target) continue;
+    const key = path.join('.');
+    if (!seenPaths.has(key)) {
+      seenPaths.add(key);
+      view.joinPaths.push(path);
+    }
+    const viewCube: ViewCube = {
+      joinPath: entry.joinPath,
+      path,
+      cube: cubeName,
+      alias: entry.alias,
+      prefix: entry.prefix,
+      split: entry.split,
+      includes: entry.includes,
+      excludes: entry.excludes.map((e) => e.name),
+      loc: entry.loc,
+    };
+    view.cubes.push(viewCube);
+    entries.push({ entry, cube: viewCube, target, selected: selectMembers(entry, path, target, def, diagnostics) });
+  }
+  if (view.joinPaths.length > 0 && view.joinPaths.every((p) => p[0] === view.joinPaths[0]![0])) view.root = view.joinPaths[0]![0];
+
+  const splitViews = new Map<string, CompiledView>();
+  for (const kind of KIND_ORDER) {
+    for (const { entry, cube, target, selected } of entries) {
+      for (const s of selected) {
+        if (s.kind !== kind) continue;
+        const source = definitionOf(target, kind, s.member)!;
+        const member: ViewMember = {
+          name: s.exposed,
+          kind,
+          cube: target.name,
+          member: s.member,
+          path: cube.path,
+          type: 'type' in source ? source.type : undefined,
+          title: s.include?.title ?? source.title,
+          description: s.include?.description ?? ('description' in source ? source.description : undefined),
+          meta: s.include?.meta ?? ('meta' in source ? source.meta : undefined),
+          format: s.include?.format ?? ('format' in source ? source.format : undefined),
+          loc: s.loc,
+        };
+        let into = view;
+        if (entry.split) {
+          const splitName = `${def.name}_${entry.alias ?? target.name}`;
+          into = splitViews.get(splitName) ?? newSplitView(splitName, view);
+          splitViews.set(splitName, into);
+        }
+        const existing = into.members[s.exposed];
+        if (existing) {
+          // The same member through the same join path is one member; through another path it is
+          // another (the platform refuses the clash).
+          if (existing.cube === member.cube && existing.member === member.member && existing.kind === member.kind && existing.path.join('.') === member.path.join('.')) continue;
+          diagnostics.push(
+            diagAt(
+              'error',
+              C.VIEW_MEMBER_CONFLICT,
+              `Included member '${s.exposed}' (${target.name}.${s.member}) conflicts with '${s.exposed}' (${existing.cube}.${existing.member}) already in view '${into.name}'; exclude one of them or give it an alias (${entry.loc.file})`,
+              s.loc,
+              `${def.name}.${s.exposed}`,
+            ),
+          );
+          continue;
+        }
+        into.members[s.exposed] = member;
+      }
+    }
+  }
+  for (const split of splitViews.values()) {
+    split.joinPaths = [...new Set(Object.values(split.members).map((m) => m.path.join('.')))].map((p) => p.split('.'));
+    if (split.joinPaths.length > 0 && split.joinPaths.every((p) => p[0] === split.joinPaths[0]![0])) split.root = split.joinPaths[0]![0];
+  }
+
+  view.folders = folderDefs.map((f) => buildFolder(f, view));
+  return { resolved: { view, splitViews: [...splitViews.values()], folderDefs }, diagnostics };
+}
+
+function newSplitView(name: string, parent: CompiledView): CompiledView {
+  return {
+    ...parent,
+    name,
+    splitOf: parent.name,
+    cubes: [],
+    members: {},
+    joinPaths: [],
+    folders: [],
+    dimensions: {},
+    measures: {},
+    segments: {},
+    extendsChain: [],
+    extends: undefined,
+  };
+}
+
+function selectMembers(entry: ViewCubeDef, path: string[], target: CompiledCube, def: ViewDef, diagnostics: Diagnostic[]): Selected[] {
+  const view = def.name;
+  const cubeLabel = entry.alias ?? target.name;
+  const expose = (name: string) => (entry.prefix ? `${cubeLabel}_${name}` : name);
+  const opaque = (kind: ViewMemberKind) => target.opaqueSections.includes(sectionOf(kind));
+  const selected: Selected[] = [];
+  if (entry.includes === '*') {
+    for (const kind of KIND_ORDER) {
+      const section = kind === 'hierarchy' ? target.hierarchies : kind === 'measure' ? target.measures : kind === 'dimension' ? target.dimensions : target.segments;
+      for (const name of Object.keys(section)) selected.push({ kind, member: name, exposed: expose(name), loc: entry.loc });
+    }
+  } else {
+    for (const inc of entry.includes) {
+      if (inc.name.includes('.')) {
+        diagnostics.push(
+          diagAt('error', C.VIEW_INCLUDE_PATH, `Paths are not allowed in includes of view '${view}' but '${inc.name}' was given; use join_path to reach the cube (${inc.loc.file})`, inc.loc, view),
+        );
+        continue;
+      }
+      const kind = memberKind(target, inc.name);
+      if (!kind) {
+        if (KIND_ORDER.some(opaque)) continue;
+        diagnostics.push(
+          diagAt(
+            'error',
+            C.VIEW_INCLUDE_UNKNOWN_MEMBER,
+            `Member '${inc.name}' is included in view '${view}' but cube '${target.name}' does not define it (join_path ${path.join('.')}, ${inc.loc.file})`,
+            inc.loc,
+            `${view}.${inc.alias ?? inc.name}`,
+          ),
+        );
+        continue;
+      }
+      selected.push({ kind, member: inc.name, exposed: expose(inc.alias ?? inc.name), include: inc, loc: inc.loc });
+    }
+    // Levels of an included hierarchy come with it.
+    for (const s of [...selected]) {
+      if (s.kind !== 'hierarchy') continue;
+      for (const level of target.hierarchies[s.member]!.levels) {
+        const name = levelDimension(level, target.name);
+        if (!name || !target.dimensions[name] || selected.some((x) => x.kind === 'dimension' && x.member === name)) continue;
+        selected.push({ kind: 'dimension', member: name, exposed: expose(name), loc: s.loc });
+      }
+    }
+  }
+  if (entry.excludes.length === 0) return selected;
+  const excluded = new Set<string>();
+  for (const exc of entry.excludes) {
+    if (exc.name.includes('.')) {
+      diagnostics.push(diagAt('error', C.VIEW_INCLUDE_PATH, `Paths are not allowed in excludes of view '${view}' but '${exc.name}' was given (${exc.loc.file})`, exc.loc, view));
+      continue;
+    }
+    if (!memberKind(target, exc.name) && !KIND_ORDER.some(opaque)) {
+      diagnostics.push(
+        diagAt('warning', C.VIEW_EXCLUDE_UNKNOWN_MEMBER, `View '${view}' excludes '${exc.name}', which cube '${target.name}' does not define (${exc.loc.file})`, exc.loc, view),
+      );
+    }
+    excluded.add(exc.name);
+  }
+  return selected.filter((s) => !excluded.has(s.member));
+}
+
+/** Dimension name of a hierarchy level written `dim`, `CUBE.dim` or `<cube>.dim`; null for another cube's member. */
+export function levelDimension(level: string, cubeName: string): string | null {
+  const parts = level.split('.');
+  if (parts.length === 1) return parts[0]!;
+  if (parts.length === 2 && (parts[0] === 'CUBE' || parts[0] === cubeName)) return parts[1]!;
+  return null;
+}
+
+function buildFolder(def: FolderDef, view: CompiledView): Folder {
+  const folder: Folder = { name: def.name, loc: def.loc, members: [], folders: [] };
+  if (def.includes === '*') folder.members = Object.keys(view.members);
+  else {
+    for (const item of def.includes) {
+      if ('includes' in item) folder.folders.push(buildFolder(item, view));
+      else folder.members.push(item.name);
+    }
+  }
+  return folder;
+}
