@@ -1,9 +1,12 @@
 // Second stage of the composition root (see service.ts): the HTTP framework, the job runner, the
-// worker pools and every area, put together around the port the first stage already bound. Loaded
-// with a dynamic import, so it and everything it imports form their own chunks, read after the port
-// is open.
+// worker pools and the route table of every area, put together around the port the first stage
+// already bound. Loaded with a dynamic import, so it and everything it imports form their own
+// chunks, read after the port is open. The areas' code loads after that, each in its own chunks:
+// all before the service answers, or (`areas: 'on-first-use'`) each on its first request and the
+// rest in the background (features/areas.ts).
 import type { Logger, ServiceContext } from './context';
-import { registerFeatures } from './features';
+import { AREAS } from './features';
+import { AreaLoader } from './features/areas';
 import { bootstrapTenant } from './features/system/bootstrap';
 import type { EarlyListener } from './http/early-listener';
 import { createApi } from './http/route';
@@ -17,6 +20,12 @@ import { WorkerPools } from './platform/workers/pools';
 import computeEntry from './workers/compute-worker?modulePath';
 import modelEntry from './workers/model-worker?modulePath';
 import type { Service, ServiceOptions } from './service';
+
+/**
+ * With areas loaded on first use, the others start loading this long after the port is handed over:
+ * the first requests (a window opening, a CLI call) load their own areas without competing.
+ */
+const BACKGROUND_LOAD_DELAY_MS = 500;
 
 export interface FirstStage {
   options: ServiceOptions;
@@ -51,18 +60,38 @@ export async function assembleService({ options, clock, log, secrets, db, listen
   closers.push(() => workers.close());
   try {
     const bootstrap = bootstrapTenant(ctx, options.bootstrapApiKey);
-    const { app, setPort } = await createHttpServer(ctx, listener);
-    const api = createApi(app, ctx);
-    await registerFeatures(api);
-    // Registered after the areas' closers so it runs before them (LIFO): running jobs are released
-    // while the connectors and stores they use are still open.
-    ctx.onClose(() => jobs.stop());
+    const { app, setPort, dispatch } = await createHttpServer(ctx, listener);
+    const router = createApi(app, ctx);
+    // What an area starts (schedulers) runs once the service serves; an area loaded later starts its own at once.
+    let serving = false;
+    let started = 0;
+    const runStarters = () => {
+      const starters = (ctx.services.starters as (() => void)[] | undefined) ?? [];
+      while (serving && started < starters.length) starters[started++]!();
+    };
+    const areas = new AreaLoader(router, AREAS, runStarters);
+    areas.declareAll();
+    ctx.services.loadAllAreas = () => areas.loadAll();
     await app.ready();
+    // Areas register only operations and job kinds, never hooks: Fastify is ready before any loads.
+    const atStart = (options.areas ?? 'at-start') === 'at-start';
+    if (atStart) await areas.loadAll();
     const { port, server } = listener;
     setPort(port);
-    listener.handOver((request, response) => app.routing(request, response));
-    for (const start of (ctx.services.starters as (() => void)[] | undefined) ?? []) start();
-    jobs.start();
+    listener.handOver(dispatch);
+    serving = true;
+    runStarters();
+    // Jobs are taken up once every area has registered its job kinds (and their retention hooks).
+    let closing = false;
+    const startJobs = () => {
+      if (!closing) jobs.start();
+    };
+    if (atStart) startJobs();
+    else if (options.loadRestAfterMs !== null) {
+      areas.loadRestInBackground(options.loadRestAfterMs ?? BACKGROUND_LOAD_DELAY_MS).then(startJobs, (error: Error) =>
+        log.error('an area failed to load', { error: error.stack ?? String(error) }),
+      );
+    }
 
     let closed: Promise<void> | null = null;
     return {
@@ -70,15 +99,24 @@ export async function assembleService({ options, clock, log, secrets, db, listen
       port,
       url: `http://127.0.0.1:${port}`,
       bootstrap,
-      routes: api.routes,
+      routes: router.routes,
+      allRoutes: async () => {
+        await areas.loadAll();
+        startJobs();
+        return router.routes;
+      },
       close: () =>
         (closed ??= (async () => {
+          closing = true;
           // Stop taking connections and let in-flight requests finish (requests arriving meanwhile on
           // kept-alive connections answer 503), then release background work.
           const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
           server.closeIdleConnections();
           await app.close();
           await serverClosed;
+          await areas.stop();
+          // Running jobs are released while the connectors and stores they use are still open.
+          await jobs.stop();
           for (const fn of closers.reverse()) await fn();
           db.close();
         })()),

@@ -47,7 +47,15 @@ async function issueSession(running: Service): Promise<DesktopSession> {
 async function start(options: ServiceProcessOptions): Promise<void> {
   if (service) return;
   const create = (port: number) =>
-    createService({ dataDir: options.dataDir, secrets: options.secrets, port, rendererDir: options.rendererDir, corsOrigins: options.corsOrigins });
+    createService({
+      dataDir: options.dataDir,
+      secrets: options.secrets,
+      port,
+      rendererDir: options.rendererDir,
+      corsOrigins: options.corsOrigins,
+      // The window opens as soon as the port answers; each screen's area loads with its first request.
+      areas: 'on-first-use',
+    });
   try {
     try {
       service = await create(options.port);

@@ -12,6 +12,7 @@ import { openDatabase } from './platform/db/connection';
 import { preparePrivateDataDir } from './platform/files/private-data-dir';
 import { openSecretStore, type SecretStore, type SecretsBackend } from './platform/secrets';
 import type { BootstrapResult } from './features/system/bootstrap';
+import type { AreaLoading } from './features/areas';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -30,6 +31,14 @@ export interface ServiceOptions {
    * jobs of one that died (default 30 s; `DRYDOCK_JOB_LEASE_MS`).
    */
   jobLeaseMs?: number;
+  /**
+   * When the areas' code loads: `at-start` (default) before `createService` resolves; `on-first-use`
+   * each area on the first request to one of its operations (which waits for it), the others in the
+   * background soon after start — `drydock serve` and the app, which should answer early.
+   */
+  areas?: AreaLoading;
+  /** With `areas: 'on-first-use'`: when the areas not asked for start loading (default 500 ms after start; null: never, tests). */
+  loadRestAfterMs?: number | null;
 }
 
 export interface Service {
@@ -37,8 +46,13 @@ export interface Service {
   port: number;
   url: string;
   bootstrap: BootstrapResult;
-  /** The route table: every operation and the credentials it accepts (the authorization tests walk it). */
+  /**
+   * The route table: every operation and the credentials it accepts (the authorization tests walk
+   * it), in the order the areas registered them; with `areas: 'on-first-use'` only the loaded areas'.
+   */
   routes: readonly RouteEntry[];
+  /** The whole route table, once every area has loaded. */
+  allRoutes(): Promise<readonly RouteEntry[]>;
   close(): Promise<void>;
 }
 

@@ -65,6 +65,8 @@ export async function runServe(options: ServeOptions): Promise<void> {
     port,
     rendererDir: rendererDir(),
     bootstrapApiKey: process.env.DRYDOCK_BOOTSTRAP_API_KEY || undefined,
+    // Answer early: each area's code loads with the first request to it, the rest soon after.
+    areas: 'on-first-use',
   });
   let stopping = false;
   const stop = async (signal: string) => {

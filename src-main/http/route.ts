@@ -72,6 +72,32 @@ export interface Api {
   readonly routes: readonly RouteEntry[];
 }
 
+/**
+ * The route table as the service assembles it (start time, issue 10): every operation of the
+ * contract is declared to Fastify at start, from its definition alone; the area that serves it
+ * loads its code on the operation's first request and only then calls `route()` with the access
+ * options and the handler. A request waits for that load before anything else about it is decided.
+ */
+export interface Router extends Api {
+  /**
+   * Registers `def` with Fastify now. Its options and handler come from `route()`, called by the
+   * code `load()` brings in; each request to the operation awaits `load()` first.
+   */
+  declare(def: RouteDef, load: () => Promise<void>): void;
+  /** Those of `operationIds` that no area has registered (yet). */
+  unregistered(operationIds: readonly string[]): string[];
+}
+
+/** What a declared operation is waiting for, filled in when its area registers it. */
+interface Slot {
+  load: () => Promise<void>;
+  options?: RouteOptions;
+  handler?: Handler<RouteDef>;
+  /** The OpenAPI schema Fastify and @fastify/swagger hold: its description names the accepted credentials. */
+  schema: Record<string, unknown>;
+}
+
+const isPublicDef = (def: RouteDef): boolean => def.auth === 'public';
 const hasDeploymentParam = (def: RouteDef): boolean => def.path.includes('{deploymentId}');
 
 /**
@@ -94,96 +120,124 @@ function rawDeploymentId(request: FastifyRequest): number | undefined {
   return /^[1-9][0-9]{0,15}$/.test(text) ? Number(text) : undefined;
 }
 
-export function createApi(app: FastifyInstance, ctx: ServiceContext): Api {
+export function createApi(app: FastifyInstance, ctx: ServiceContext): Router {
   const deploymentExists = ctx.db.prepare('SELECT 1 FROM deployments WHERE id = ?');
   const cursors = new CursorSealer(ctx.tokens.deriveKey('list-cursors'));
   const routes: RouteEntry[] = [];
+  const slots = new Map<string, Slot>();
+
+  /** The options and handler of a declared operation, once its area has registered it. */
+  async function resolved(def: RouteDef, slot: Slot): Promise<{ options: RouteOptions; handler: Handler<RouteDef> }> {
+    if (!slot.handler) await slot.load();
+    if (!slot.handler || !slot.options) throw new Error(`${def.operationId}: its area loaded without registering it.`);
+    return { options: slot.options, handler: slot.handler };
+  }
+
+  function declare(def: RouteDef, load: () => Promise<void>): void {
+    if (slots.has(def.operationId)) throw new Error(`${def.operationId} is declared twice.`);
+    const status = def.status ?? 200;
+    if (def.body && def.bodyOptional) optionalBodyOperations.add(def.operationId);
+    const isPublic = def.auth === 'public';
+    // Every operation with an `after` query parameter is a list: its cursors are sealed here.
+    const isList = Boolean((def.query as { properties?: Record<string, unknown> } | undefined)?.properties?.after);
+    const listOf = (request: FastifyRequest): ListIdentity => ({ operationId: def.operationId, params: request.params });
+    const successSchema =
+      def.produces !== undefined
+        ? { description: def.summary, content: { [def.produces]: { schema: def.response } } }
+        : status === 204
+          ? { description: 'No content', type: 'null' }
+          : def.response;
+    const schema: Record<string, unknown> = {
+      operationId: def.operationId,
+      tags: [def.tag],
+      summary: def.summary,
+      // Where the operation names the credentials it accepts, its area's registration completes this.
+      ...(def.description || !isPublic ? { description: def.description ?? '' } : {}),
+      ...(def.deprecated ? { deprecated: true } : {}),
+      ...(def.params ? { params: def.params } : {}),
+      ...(def.query ? { querystring: def.query } : {}),
+      ...(def.body ? { body: def.body } : {}),
+      ...(isPublic ? { security: [] } : {}),
+      response: {
+        [status]: successSchema,
+        '4xx': problemResponse('The request failed; see `code` and `detail`.'),
+        '5xx': problemResponse('The service failed.'),
+      },
+    };
+    const slot: Slot = { load, schema };
+    slots.set(def.operationId, slot);
+    app.route({
+      method: def.method,
+      url: toFastifyPath(def.path),
+      schema,
+      config: { bodyOptional: def.bodyOptional === true },
+      // Runs after authentication and before the body is parsed or the request validated: a caller
+      // the operation is closed to learns nothing about its inputs, and gets 403 whatever it sent.
+      preParsing: async (request) => {
+        const { options } = await resolved(def, slot);
+        if (!isPublic) {
+          const principal = request.principal;
+          if (!principal) throw new ApiError(401, ErrorCodes.UNAUTHENTICATED, 'A credential is required.');
+          const deploymentId = hasDeploymentParam(def) ? rawDeploymentId(request) : undefined;
+          assertCredentialAccepted(principal, options.credentials ?? USER_CREDENTIALS, deploymentId, options.credentialRefusals);
+          if (deploymentId !== undefined && options.checkDeployment !== false && !deploymentExists.get(deploymentId)) {
+            throw new ApiError(404, ErrorCodes.NOT_FOUND, `Deployment ${deploymentId} was not found.`);
+          }
+          assertAccess(principal, options.access ?? [], deploymentId);
+          // Validation would coerce `0x10`, `1e3` or ` 1` to a number after the checks above ran without it.
+          if (deploymentId === undefined && hasDeploymentParam(def)) {
+            throw invalidField('/params/deploymentId', '/params/deploymentId must be a positive integer written in decimal digits.');
+          }
+        }
+      },
+      preValidation: async (request) => {
+        // An optional body that was left out is validated as an empty object.
+        if (def.body && def.bodyOptional && (request.body === undefined || request.body === null)) request.body = {};
+      },
+      preHandler: async (request) => {
+        if (isPublic || !isList) return;
+        // Once the request is valid, a cursor this list did not issue is refused before anything else.
+        const query = request.query as { after?: unknown };
+        if (query.after === '') delete query.after;
+        else if (typeof query.after === 'string') query.after = cursors.open(listOf(request), query.after);
+      },
+      handler: async (request, reply) => {
+        const { handler } = await resolved(def, slot);
+        const result = await handler({
+          params: request.params as never,
+          query: request.query as never,
+          body: request.body as never,
+          principal: request.principal as Principal,
+          request,
+          reply,
+        });
+        if (result === REPLY_SENT) return reply;
+        reply.code(status);
+        if (status === 204) return reply.send();
+        return reply.send(isList ? sealPage(cursors, listOf(request), result) : result);
+      },
+    });
+  }
+
   return {
     app,
     ctx,
     routes,
+    declare,
+    unregistered: (operationIds) => operationIds.filter((id) => !slots.get(id)?.handler),
     route(def, options, handler) {
       checkRouteEntry(def, options);
-      routes.push({ def, options });
-      const status = def.status ?? 200;
-      const description = [def.description, def.auth === 'public' ? null : describeCredentials(options.credentials ?? USER_CREDENTIALS, hasDeploymentParam(def))]
+      const slot = slots.get(def.operationId);
+      if (!slot) throw new Error(`${def.operationId} is not declared: list it with its area in src-main/features/index.ts.`);
+      if (slot.handler) throw new Error(`${def.operationId} is registered twice.`);
+      const description = [def.description, isPublicDef(def) ? null : describeCredentials(options.credentials ?? USER_CREDENTIALS, hasDeploymentParam(def))]
         .filter(Boolean)
         .join('\n\n');
-      if (def.body && def.bodyOptional) optionalBodyOperations.add(def.operationId);
-      const isPublic = def.auth === 'public';
-      // Every operation with an `after` query parameter is a list: its cursors are sealed here.
-      const isList = Boolean((def.query as { properties?: Record<string, unknown> } | undefined)?.properties?.after);
-      const listOf = (request: FastifyRequest): ListIdentity => ({ operationId: def.operationId, params: request.params });
-      const successSchema =
-        def.produces !== undefined
-          ? { description: def.summary, content: { [def.produces]: { schema: def.response } } }
-          : status === 204
-            ? { description: 'No content', type: 'null' }
-            : def.response;
-      app.route({
-        method: def.method,
-        url: toFastifyPath(def.path),
-        schema: {
-          operationId: def.operationId,
-          tags: [def.tag],
-          summary: def.summary,
-          ...(description ? { description } : {}),
-          ...(def.deprecated ? { deprecated: true } : {}),
-          ...(def.params ? { params: def.params } : {}),
-          ...(def.query ? { querystring: def.query } : {}),
-          ...(def.body ? { body: def.body } : {}),
-          ...(isPublic ? { security: [] } : {}),
-          response: {
-            [status]: successSchema,
-            '4xx': problemResponse('The request failed; see `code` and `detail`.'),
-            '5xx': problemResponse('The service failed.'),
-          },
-        } as Record<string, unknown>,
-        config: { bodyOptional: def.bodyOptional === true },
-        // Runs after authentication and before the body is parsed or the request validated: a caller
-        // the operation is closed to learns nothing about its inputs, and gets 403 whatever it sent.
-        preParsing: async (request) => {
-          if (!isPublic) {
-            const principal = request.principal;
-            if (!principal) throw new ApiError(401, ErrorCodes.UNAUTHENTICATED, 'A credential is required.');
-            const deploymentId = hasDeploymentParam(def) ? rawDeploymentId(request) : undefined;
-            assertCredentialAccepted(principal, options.credentials ?? USER_CREDENTIALS, deploymentId, options.credentialRefusals);
-            if (deploymentId !== undefined && options.checkDeployment !== false && !deploymentExists.get(deploymentId)) {
-              throw new ApiError(404, ErrorCodes.NOT_FOUND, `Deployment ${deploymentId} was not found.`);
-            }
-            assertAccess(principal, options.access ?? [], deploymentId);
-            // Validation would coerce `0x10`, `1e3` or ` 1` to a number after the checks above ran without it.
-            if (deploymentId === undefined && hasDeploymentParam(def)) {
-              throw invalidField('/params/deploymentId', '/params/deploymentId must be a positive integer written in decimal digits.');
-            }
-          }
-        },
-        preValidation: async (request) => {
-          // An optional body that was left out is validated as an empty object.
-          if (def.body && def.bodyOptional && (request.body === undefined || request.body === null)) request.body = {};
-        },
-        preHandler: async (request) => {
-          if (isPublic || !isList) return;
-          // Once the request is valid, a cursor this list did not issue is refused before anything else.
-          const query = request.query as { after?: unknown };
-          if (query.after === '') delete query.after;
-          else if (typeof query.after === 'string') query.after = cursors.open(listOf(request), query.after);
-        },
-        handler: async (request, reply) => {
-          const result = await handler({
-            params: request.params as never,
-            query: request.query as never,
-            body: request.body as never,
-            principal: request.principal as Principal,
-            request,
-            reply,
-          });
-          if (result === REPLY_SENT) return reply;
-          reply.code(status);
-          if (status === 204) return reply.send();
-          return reply.send(isList ? sealPage(cursors, listOf(request), result) : result);
-        },
-      });
+      // Fastify and @fastify/swagger keep this very object; the document is built once every area is loaded.
+      if (!isPublicDef(def)) slot.schema.description = description;
+      slot.options = options;
+      slot.handler = handler as Handler<RouteDef>;
+      routes.push({ def, options });
     },
   };
 }

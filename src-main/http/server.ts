@@ -4,6 +4,7 @@ import addFormats from 'ajv-formats';
 import swagger from '@fastify/swagger';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { ErrorCodes } from '../../src-shared/api/errors';
 import { TAGS } from '../../src-shared/api/tags';
@@ -61,7 +62,17 @@ export interface HttpServer {
   app: FastifyInstance;
   /** Ports are known after listen; the Host allowlist follows them. */
   setPort(port: number): void;
+  /** Serves one request of the listener (see `servedAsGet` for HEAD). */
+  dispatch(request: IncomingMessage, response: ServerResponse): void;
 }
+
+/**
+ * HEAD requests are served by the GET route of their path, without its body — what Fastify's
+ * automatic HEAD routes do, without registering a second route for each GET operation (start
+ * time, issue 10: route registration is most of a start). Node's response to a HEAD request never
+ * carries a body whatever the handler writes; the onSend hook below sets what the HEAD route did.
+ */
+const servedAsGet = new WeakSet<IncomingMessage>();
 
 const API_PREFIXES = ['/api/', '/build/'];
 /** The platform's data API paths (`/deployments/:id[/dev-mode/:branch]/cubejs-api/v1/…`), outside `/api`. */
@@ -95,6 +106,7 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
       void (reply as FastifyReply).code(status).type('application/problem+json').send(body);
     },
     schemaController: lazySerializers(),
+    exposeHeadRoutes: false,
     serverFactory: () => {
       listener.releaseClientErrors();
       return listener.server;
@@ -240,6 +252,28 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
     return payload;
   });
 
+  // A HEAD request answered by a GET route: the length of what GET would send, and no body (a
+  // stream is drained or cancelled rather than sent), as Fastify's HEAD routes answer.
+  app.addHook('onSend', async (request, reply, payload: unknown) => {
+    if (!servedAsGet.has(request.raw)) return payload;
+    if (payload === undefined || payload === null) {
+      reply.header('content-length', '0');
+      return null;
+    }
+    if (typeof (payload as { resume?: unknown }).resume === 'function') {
+      const stream = payload as NodeJS.ReadableStream;
+      stream.on('error', () => {});
+      stream.resume();
+      return null;
+    }
+    if (typeof (payload as { getReader?: unknown }).getReader === 'function') {
+      (payload as ReadableStream).cancel('Stream cancelled by HEAD route').catch(() => {});
+      return null;
+    }
+    reply.header('content-length', String(Buffer.byteLength(payload as string | Buffer)));
+    return null;
+  });
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     reply.type('application/problem+json');
     if (error instanceof ApiError) {
@@ -294,5 +328,18 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
     return reply.send(problemBody(404, ErrorCodes.ROUTE_NOT_FOUND, `No operation ${request.method} ${request.url.split('?')[0]}.`, request.url));
   });
 
-  return { app, setPort };
+  const dispatch = (request: IncomingMessage, response: ServerResponse) => {
+    if (request.method !== 'HEAD') return app.routing(request, response);
+    // The route is looked up synchronously: as GET. From then on the request is a HEAD again
+    // (Fastify then sends no body and keeps the length the hook below sets).
+    servedAsGet.add(request);
+    request.method = 'GET';
+    try {
+      app.routing(request, response);
+    } finally {
+      request.method = 'HEAD';
+    }
+  };
+
+  return { app, setPort, dispatch };
 }

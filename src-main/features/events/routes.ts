@@ -5,6 +5,7 @@ import { assertAccess, hasAccess, type Principal } from '../../http/auth';
 import { credentialKindOf, DEPLOYMENT_READ_CREDENTIALS } from '../../http/credentials';
 import { REPLY_SENT, type Api } from '../../http/route';
 import { getEventBus } from '../../platform/events';
+import { openEventStreams } from './hooks';
 import { connectEventSources } from './sources';
 
 /** A client this far behind is cut off (it reconnects with Last-Event-ID, or resyncs). */
@@ -28,16 +29,12 @@ export function isVisibleTo(principal: Principal, event: LiveEvent): boolean {
 const frame = (event: LiveEvent) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
 export function registerEventRoutes(api: Api): void {
-  const { ctx, app } = api;
+  const { ctx } = api;
   const bus = getEventBus(ctx);
   // A comment line this often keeps proxies from closing the stream and re-checks the credential.
   const heartbeatMs = Number(process.env.DRYDOCK_EVENTS_HEARTBEAT_MS) || 15_000;
   connectEventSources(api);
-  const open = new Set<PassThrough>();
-  // A stream never ends by itself: shutting down ends them, so in-flight requests can drain.
-  app.addHook('preClose', async () => {
-    for (const stream of open) stream.end();
-  });
+  const open = openEventStreams(ctx);
   const authenticate = () => ctx.services.authenticate as ((request: FastifyRequest) => Promise<Principal>) | undefined;
   const resync = (): LiveEvent => ({ type: 'resync', deploymentId: null, id: bus.lastId, at: ctx.clock.now().toISOString() });
 

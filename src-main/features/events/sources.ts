@@ -6,17 +6,14 @@ import { getJobRunner, type Job } from '../../platform/jobs';
 import { GitRepository } from '../../platform/repo';
 import { BUILD_JOB_KIND, getBuild } from '../builds';
 
-/** Operations whose success is not news for other windows (reads by POST, credential exchanges). */
-const QUIET_WRITES = new Set(['exchangeLoginCode', 'exchangeEmbedSessionToken', 'validateDataModel']);
-
 /**
  * Feeds the bus from the places things change: the job runner (progress, state; builds are jobs),
  * the git layer (branch moves of this service's repositories, remote-tracking refs after a fetch or
- * push) and every successful write through the API (workbooks, reports, settings…). Uncommitted
+ * push); every successful write through the API is published by ./hooks. Uncommitted
  * file edits are published by the data-model area itself (with each file's new version).
  */
 export function connectEventSources(api: Api): void {
-  const { ctx, app } = api;
+  const { ctx } = api;
   const bus = getEventBus(ctx);
 
   const offJobs = getJobRunner(ctx).onChange((job: Job) => {
@@ -62,18 +59,5 @@ export function connectEventSources(api: Api): void {
   ctx.onClose(() => {
     offJobs();
     offRefs();
-  });
-
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
-    if (reply.statusCode >= 300) return;
-    const operationId = (request.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
-    if (!operationId || QUIET_WRITES.has(operationId)) return;
-    const params: Record<string, string> = {};
-    for (const [key, value] of Object.entries((request.params as Record<string, unknown> | undefined) ?? {})) {
-      if (typeof value === 'string' || typeof value === 'number') params[key] = String(value).slice(0, 200);
-    }
-    const deploymentId = Number(params.deploymentId);
-    bus.publish({ type: 'write', deploymentId: Number.isInteger(deploymentId) && deploymentId > 0 ? deploymentId : null, operationId, params });
   });
 }

@@ -31,8 +31,6 @@ import { openRemote, problemFrom, remoteFetch } from './remote';
  *   remote's 401 as is, which the page would take for the end of its own session.
  */
 
-/** Largest request body forwarded (a model upload chunk is at most 4 MiB, ~5.6 MB as base64 JSON). */
-export const MAX_PROXY_REQUEST_BYTES = 8 * 1024 * 1024;
 /** Largest answer relayed (dashboard exports are the biggest downloads). */
 export const MAX_PROXY_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** A whole proxied exchange, answer body included. */
@@ -79,7 +77,7 @@ function byteLimit(limit: number): Transform {
   });
 }
 
-async function forward(api: Api, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+export async function forward(api: Api, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const principal = request.principal;
   if (!principal) throw new ApiError(401, ErrorCodes.UNAUTHENTICATED, 'A credential is required.');
   assertProfileAccess(principal);
@@ -127,23 +125,4 @@ async function forward(api: Api, request: FastifyRequest, reply: FastifyReply): 
   }
   const stream = Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream<Uint8Array>).pipe(byteLimit(MAX_PROXY_RESPONSE_BYTES));
   return reply.send(stream);
-}
-
-/**
- * Registered in its own plugin scope: there, every request body is taken as raw bytes (bounded),
- * so what the page sent reaches the remote unchanged (JSON, or anything else an operation takes).
- */
-export function registerProfileProxy(api: Api): void {
-  void api.app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_PROXY_REQUEST_BYTES }, (_request, payload, done) => done(null, payload));
-    scope.route({
-      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      url: '/api/v1/profiles/:profileName/proxy/*',
-      // A transport of other services' operations, not an operation of its own: left out of the
-      // OpenAPI document (the README describes it).
-      schema: { hide: true },
-      handler: (request, reply) => forward(api, request, reply),
-    });
-  });
 }

@@ -5,7 +5,6 @@ import { conflict } from '../../http/problem';
 import type { Api } from '../../http/route';
 import { assertProfileAccess, mapProfileErrors, profileStore, toView } from './access';
 import { connectProfile } from './check';
-import { registerProfileProxy } from './proxy';
 import { registerTransferRoutes } from './transfer-routes';
 
 export function registerProfileRoutes(api: Api): void {
@@ -60,6 +59,5 @@ export function registerProfileRoutes(api: Api): void {
     return connectProfile(ctx, params.profileName);
   });
 
-  registerProfileProxy(api);
   registerTransferRoutes(api);
 }

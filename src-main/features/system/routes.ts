@@ -10,7 +10,11 @@ export { createLoginCode, WORKSPACE_SESSION_TTL_S } from './login-codes';
 const { version } = packageJson;
 
 export function registerSystemRoutes({ route, app, ctx }: Api): void {
-  route(api.getSpec, {}, () => app.swagger() as unknown as { openapi: string });
+  route(api.getSpec, {}, async () => {
+    // The document describes every operation: areas not loaded yet load first (start time, issue 10).
+    await (ctx.services.loadAllAreas as (() => Promise<void>) | undefined)?.();
+    return app.swagger() as unknown as { openapi: string };
+  });
   route(api.getHealth, {}, () => ({ status: 'ok' as const, version }));
   route(api.exchangeLoginCode, {}, async ({ body }) => {
     const now = ctx.clock.now().toISOString();

@@ -1,7 +1,6 @@
 import * as promotions from '../../../src-shared/api/promotions';
 import * as api from '../../../src-shared/api/workbooks';
 import type { Api } from '../../http/route';
-import { healLegacyWidgets } from './dashboard';
 import { applyPromotion, getProvenance, listPromotionLinks, listPromotions, previewPromotion } from './promotion';
 import { deleteWorkbook, findWorkbook, listWorkbooks, requireWorkbook, toWorkbookDetail, workbookVersion, type WorkbookRow } from './store';
 import { ifMatchOf, sendVersion } from '../../http/preconditions';
@@ -9,26 +8,9 @@ import type { FastifyReply } from 'fastify';
 import { createWorkbook, duplicateWorkbook, publishDashboard, updateDashboardDraft, upsertWorkbookBySlug } from './workbooks';
 import { DEPLOYMENT_READ_CREDENTIALS, DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
 
-/** Where each operation carries a dashboard config in its body. */
-const DASHBOARD_BODY_FIELD: Record<string, string> = {
-  [api.createWorkbook.operationId]: 'dashboardDraft',
-  [api.upsertWorkbookBySlug.operationId]: 'dashboardDraft',
-  [api.updateWorkbookDashboard.operationId]: 'dashboardDraft',
-  [api.publishWorkbookDashboard.operationId]: 'config',
-};
-
 export function registerWorkbookRoutes(server: Api): void {
-  const { app, ctx } = server;
+  const { ctx } = server;
   const { route } = server;
-  // The legacy widget type TABS_CONTAINER is no longer advertised but still accepted: heal it
-  // into its CONTAINER form before the body is validated against the advertised enum.
-  app.addHook('preValidation', async (request) => {
-    const operationId = (request.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
-    const field = operationId ? DASHBOARD_BODY_FIELD[operationId] : undefined;
-    if (!field || !request.body || typeof request.body !== 'object') return;
-    healLegacyWidgets((request.body as Record<string, unknown>)[field]);
-  });
-
   const read = { access: ['deploymentRead' as const], credentials: DEPLOYMENT_READ_CREDENTIALS };
   const edit = { access: ['deploymentEdit' as const], credentials: DEPLOYMENT_WRITE_CREDENTIALS };
 
