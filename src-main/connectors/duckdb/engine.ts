@@ -106,6 +106,13 @@ export class DuckDbEngine {
     signal?.throwIfAborted();
     const connection = this.idle.pop() ?? (await this.connect());
     const interrupt = () => connection.interrupt();
+    // A cancel that came while the connection was being opened has no listener to hear it: the
+    // statement would run to its end, holding DuckDB's threads for nobody. It does not start.
+    if (signal?.aborted) {
+      if (!this.closed && this.idle.length < IDLE_READERS) this.idle.push(connection);
+      else connection.closeSync();
+      throw new QueryCancelledError();
+    }
     signal?.addEventListener('abort', interrupt, { once: true });
     const timer = onProgress
       ? setInterval(() => {
