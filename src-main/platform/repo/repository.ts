@@ -5,101 +5,15 @@ import git, { type TreeEntry } from 'isomorphic-git';
 import { BIG_BLOB_BYTES, writeLooseBlob } from './loose-object';
 import { KeyedMutex } from './mutex';
 import { diffTrees, pathsShadowedByFiles, threeWayMerge, type FlatTree, type TreeChange, type TreeFile } from './tree';
+import { isValidBranchName } from './branch-names';
+import { RepoError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeResult, type Signature } from './repo-types';
 
-export interface Signature {
-  name: string;
-  email: string;
-}
-
-/** A file to write (`content`) or delete (`content: null`) in a commit. */
-export interface FileWrite {
-  path: string;
-  content: Uint8Array | string | null;
-}
-
-/** A file whose blob is already in the repository (written by a worker thread): `blob` is its id. */
-export interface BlobWrite {
-  path: string;
-  blob: string;
-}
-
-export interface CommitInfo {
-  oid: string;
-  message: string;
-  author: Signature;
-  /** ISO-8601 UTC. */
-  committedAt: string;
-  parents: string[];
-}
-
-export interface CommitResult {
-  /** The branch head after the operation (unchanged when nothing changed). */
-  commit: string;
-  changed: boolean;
-  changes: TreeChange[];
-}
-
-export type MergeOutcome = 'up-to-date' | 'fast-forward' | 'merged' | 'conflict';
-
-export interface MergeResult {
-  outcome: MergeOutcome;
-  /** Target head after the merge; for a dry run, the head it would have (null when a merge commit would be created). */
-  commit: string | null;
-  /** Paths changed differently on both sides; non-empty only for `conflict`. */
-  conflicts: string[];
-  /** What the merge changes (or would change) on the target. */
-  changes: TreeChange[];
-}
-
-export type RepoErrorCode = 'BRANCH_NOT_FOUND' | 'BRANCH_EXISTS' | 'BRANCH_NAME_CONFLICT' | 'PATH_CONFLICT' | 'HEAD_MOVED' | 'REPO_BUSY' | 'INVALID_BRANCH_NAME';
-
-/** A failure the caller can explain (missing branch, moved head, file/folder clash…). */
-export class RepoError extends Error {
-  constructor(
-    readonly code: RepoErrorCode,
-    message: string,
-    readonly paths: string[] = [],
-  ) {
-    super(message);
-    this.name = 'RepoError';
-  }
-}
+export { branchNameProblem, isValidBranchName } from './branch-names';
+export { RepoError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeOutcome, type MergeResult, type RepoErrorCode, type Signature } from './repo-types';
 
 const FILE_MODE = '100644';
 const TREE_MODE = '040000';
 const STALE_LOCK_MS = 10_000;
-
-/**
- * First components that make a short branch name read as another ref (git resolves `X` as
- * `refs/X`, `refs/tags/X`, `refs/heads/X`, `refs/remotes/X`…): a branch `refs/heads/main` or
- * `remotes/origin/main` would shadow or impersonate the real one.
- */
-const REF_NAMESPACES = new Set(['refs', 'heads', 'tags', 'remotes', 'remote', 'notes', 'replace', 'stash', 'origin', 'upstream']);
-/** `HEAD`, `FETCH_HEAD`, `ORIG_HEAD`, `MERGE_HEAD`, … and the other pseudo-refs git keeps beside refs/. */
-const PSEUDO_REF = /^(?:[A-Z_]*HEAD|AUTO_MERGE|BISECT_[A-Z_]+)$/i;
-
-/**
- * Why a branch name is refused, or null. Accepted: names git accepts (check-ref-format) that are
- * safe as file paths under refs/heads and cannot be mistaken for another ref — ASCII letters,
- * digits, `.`, `_`, `-`, `/`; no `..`, no `//`, no component starting with `.` or ending with
- * `.lock`, not ending with `/` or `.`; not a pseudo-ref (`HEAD`, `FETCH_HEAD`…), not starting with
- * a ref namespace (`refs/`, `heads/`, `tags/`, `remotes/`, `origin/`…), not a full object id.
- */
-export function branchNameProblem(name: string): string | null {
-  if (name.length === 0 || name.length > 100) return 'must have 1 to 100 characters';
-  if (!/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(name)) return 'may only use letters, digits, "-", "_", "." and "/", starting with a letter or digit';
-  if (name.includes('..') || name.includes('//') || name.endsWith('/') || name.endsWith('.')) return 'may not contain ".." or "//" nor end with "/" or "."';
-  const parts = name.split('/');
-  if (!parts.every((part) => part.length > 0 && !part.startsWith('.') && !part.endsWith('.lock'))) {
-    return 'may not have a component starting with "." or ending with ".lock"';
-  }
-  if (parts.some((part) => PSEUDO_REF.test(part))) return 'names a git pseudo-ref such as HEAD';
-  if (REF_NAMESPACES.has(parts[0].toLowerCase())) return `starts with "${parts[0]}/", a git ref namespace, so it would read as another ref`;
-  if (/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(name)) return 'looks like a commit id';
-  return null;
-}
-
-export const isValidBranchName = (name: string): boolean => branchNameProblem(name) === null;
 
 /** Small LRU for immutable, content-addressed objects (the same oid means the same content in any repo). */
 class LruCache<K, V> {
