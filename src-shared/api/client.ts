@@ -124,8 +124,19 @@ export interface ClientOptions {
   onUnauthorized?: () => Promise<boolean>;
 }
 
+/** A response and the version of the resource it carries (the `ETag`, quoted, as `If-Match` takes it). */
+export interface Versioned<T> {
+  data: T;
+  version: string | null;
+}
+
 export interface Client {
   call<D extends RouteDef>(def: D, ...args: CallArgs<D>): Promise<ResponseOf<D>>;
+  /**
+   * Like `call`, with the version the service answered in `ETag` (null: none), to send back as
+   * `ifMatch` with a later write of the same resource (a stale one answers 409 FILE_CHANGED).
+   */
+  callVersioned<D extends RouteDef>(def: D, ...args: CallArgs<D>): Promise<Versioned<ResponseOf<D>>>;
   /** The path (with query) a call would request, for links and downloads. */
   url<D extends RouteDef>(def: D, ...args: CallArgs<D>): string;
 }
@@ -191,17 +202,18 @@ export function createClient(options: ClientOptions): Client {
     }
   }
 
-  async function call(def: RouteDef, input: Record<string, unknown> = {}): Promise<unknown> {
+  async function call(def: RouteDef, input: Record<string, unknown> = {}): Promise<Versioned<unknown>> {
     let response = await send(def, input);
     if (response.status === 401 && options.onUnauthorized && (await options.onUnauthorized())) {
       response = await send(def, input);
     }
     if (!response.ok) throw await toProblem(def, response);
-    if (response.status === 204) return null;
+    const version = response.headers.get('etag');
+    if (response.status === 204) return { data: null, version };
     const text = await response.text();
-    if (!isJson(response.headers.get('content-type'))) return text;
+    if (!isJson(response.headers.get('content-type'))) return { data: text, version };
     try {
-      return text ? JSON.parse(text) : null;
+      return { data: text ? JSON.parse(text) : null, version };
     } catch {
       throw new ApiProblem({
         status: response.status,
@@ -213,7 +225,8 @@ export function createClient(options: ClientOptions): Client {
   }
 
   return {
-    call: ((def: RouteDef, input?: Record<string, unknown>) => call(def, input ?? {})) as Client['call'],
+    call: (async (def: RouteDef, input?: Record<string, unknown>) => (await call(def, input ?? {})).data) as Client['call'],
+    callVersioned: ((def: RouteDef, input?: Record<string, unknown>) => call(def, input ?? {})) as Client['callVersioned'],
     url: ((def: RouteDef, input?: Record<string, unknown>) => urlOf(def, input ?? {})) as Client['url'],
   };
 }

@@ -3,7 +3,7 @@
  * settings and query in the side panel, then save the draft (`PUT …/dashboard`) and publish it
  * (`POST …/publish`). Leaving with unsaved changes asks first.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   getWorkbook,
   publishWorkbookDashboard,
@@ -16,6 +16,9 @@ import { api } from '../../app/session';
 import { ConfirmDialog } from '../../lib/confirm';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner } from '../../lib/ui';
 import { UnsavedChangesDialog, useUnsavedGuard } from '../../lib/unsaved';
+import { liveWorkbookWrite, useLiveRefresh } from '../../lib/live';
+import { asDocument, staleOf } from '../../lib/stale';
+import { StaleCompareDialog, type StaleCompare } from '../../lib/StaleCompareDialog';
 import { useAction } from '../../lib/useAction';
 import { useQuery } from '../../lib/useQuery';
 import { plural } from '../../lib/plural';
@@ -23,13 +26,13 @@ import { loadCatalog } from '../models/data/catalog';
 import { columnsOf, topLevelWidgets, widgetTitle } from './dashboard';
 import { deploymentLabel } from './data';
 import { EditableGrid } from './EditableGrid';
-import { addWidget, asDraftInput, asInput, emptyDashboard, isDirty, moveWidget, NEW_WIDGETS, removeWidget, setWidgetConfig, type NewWidgetType } from './editing';
+import { addWidget, asDraftInput, asInput, emptyDashboard, isDirty, moveWidget, NEW_WIDGETS, removeWidget, setWidgetConfig, stableJson, type NewWidgetType } from './editing';
 import { AppLink, promotionPath, workbookPath, workbooksPath } from './links';
 import { WidgetInspector } from './WidgetInspector';
 
 export function DashboardEditor({ deploymentId, workbookId, deployments }: { deploymentId: number; workbookId: number; deployments: Deployment[] | null }) {
-  const query = useQuery((signal) => api.call(getWorkbook, { params: { deploymentId, workbookId }, signal }), [deploymentId, workbookId], 'Loading the workbook');
-  const workbook = query.data;
+  const query = useQuery((signal) => api.callVersioned(getWorkbook, { params: { deploymentId, workbookId }, signal }), [deploymentId, workbookId], 'Loading the workbook');
+  const workbook = query.data?.data;
   return (
     <section className="page wb-editor-page">
       <nav className="breadcrumb" aria-label="Breadcrumb">
@@ -49,14 +52,27 @@ export function DashboardEditor({ deploymentId, workbookId, deployments }: { dep
       ) : (workbook.dashboardDraft ?? workbook.dashboardPublished)?.kind === 'APP' ? (
         <EmptyState title="An app dashboard">This dashboard is made of authored files (kind APP), which the grid editor does not edit.</EmptyState>
       ) : (
-        <Editor key={workbook.id} workbook={workbook} deploymentId={deploymentId} />
+        <Editor key={workbook.id} workbook={workbook} version={query.data?.version ?? null} deploymentId={deploymentId} />
       )}
     </section>
   );
 }
 
-function Editor({ workbook, deploymentId }: { workbook: WorkbookDetail; deploymentId: number }) {
+/** A save the service refused because the workbook changed meanwhile, and what it holds now. */
+interface Conflict {
+  action: 'save' | 'publish';
+  compare: StaleCompare;
+  current: WorkbookDetail | null;
+  version: string | null;
+}
+
+function Editor({ workbook, version: loadedVersion, deploymentId }: { workbook: WorkbookDetail; version: string | null; deploymentId: number }) {
   const workbookId = workbook.id;
+  // The workbook's version the editor is based on: every save sends it, so a save over a change made
+  // meanwhile (another window, a script) is refused and compared instead of overwriting it.
+  const versionRef = useRef(loadedVersion);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [remote, setRemote] = useState<'reloaded' | 'changed' | null>(null);
   // What the service holds as the draft (null: no draft yet), and what the editor shows.
   const [saved, setSaved] = useState<DashboardConfig | null>(workbook.dashboardDraft);
   const [config, setConfig] = useState<DashboardConfig>(() => workbook.dashboardDraft ?? workbook.dashboardPublished ?? emptyDashboard(workbook.name));
@@ -81,24 +97,119 @@ function Editor({ workbook, deploymentId }: { workbook: WorkbookDetail; deployme
     setPublished(false);
   };
 
-  const saveDraft = useCallback(async (): Promise<boolean> => {
-    const result = await save.run(() => api.call(updateWorkbookDashboard, { params: { deploymentId, workbookId }, body: { dashboardDraft: asDraftInput(config) } }));
-    if (!result) return false;
-    setSaved(result.dashboardDraft);
-    if (result.dashboardDraft) setConfig(result.dashboardDraft);
-    return true;
-  }, [save, deploymentId, workbookId, config]);
+  const ifMatch = () => (versionRef.current ? { ifMatch: versionRef.current } : {});
+  /** A refused save: retried at once when the change made meanwhile left the draft alone (a rename, a publish), else compared. */
+  const onStale = (error: unknown, action: Conflict['action'], mine: DashboardConfig, retry: () => Promise<boolean>): Promise<boolean> | false => {
+    const stale = staleOf<WorkbookDetail>(error);
+    if (!stale) throw error;
+    if (stale.current && stableJson(stale.current.dashboardDraft) === stableJson(saved) && action === 'save') {
+      versionRef.current = stale.version;
+      return retry();
+    }
+    setConflict({
+      action,
+      current: stale.current,
+      version: stale.version,
+      compare: { what: `The dashboard of “${workbook.name}”`, path: `${workbook.slug}/dashboard.json`, language: 'json', theirs: stale.current ? asDocument(stale.current.dashboardDraft ?? stale.current.dashboardPublished) : null, mine: asDocument(mine) },
+    });
+    return false;
+  };
+
+  const saveDraft = useCallback(
+    async (draft: DashboardConfig = config): Promise<boolean> => {
+      const attempt = async (): Promise<boolean> => {
+        try {
+          const result = await api.callVersioned(updateWorkbookDashboard, { params: { deploymentId, workbookId }, body: { dashboardDraft: asDraftInput(draft) }, ...ifMatch() });
+          versionRef.current = result.version;
+          setSaved(result.data.dashboardDraft);
+          if (result.data.dashboardDraft) setConfig(result.data.dashboardDraft);
+          setRemote(null);
+          return true;
+        } catch (error) {
+          return onStale(error, 'save', draft, attempt);
+        }
+      };
+      return (await save.run(attempt)) ?? false;
+    },
+    [save, deploymentId, workbookId, config, saved],
+  );
 
   // Publishing an edited dashboard sends it along: the service saves it as the draft and publishes it in one step.
-  const publishNow = async () => {
-    const body = dirty || noDraft ? { config: asInput(config) } : undefined;
-    const result = await publish.run(() => api.call(publishWorkbookDashboard, { params: { deploymentId, workbookId }, ...(body ? { body } : {}) }));
-    if (!result) return;
-    setSaved(result.dashboardDraft);
-    setLive(result.dashboardPublished);
-    if (result.dashboardDraft) setConfig(result.dashboardDraft);
-    setPublished(true);
+  const publishNow = async (draft: DashboardConfig = config, edited = dirty || noDraft) => {
+    const body = edited ? { config: asInput(draft) } : undefined;
+    const attempt = async (): Promise<boolean> => {
+      try {
+        const result = await api.callVersioned(publishWorkbookDashboard, { params: { deploymentId, workbookId }, ...(body ? { body } : {}), ...ifMatch() });
+        versionRef.current = result.version;
+        setSaved(result.data.dashboardDraft);
+        setLive(result.data.dashboardPublished);
+        if (result.data.dashboardDraft) setConfig(result.data.dashboardDraft);
+        setPublished(true);
+        setRemote(null);
+        return true;
+      } catch (error) {
+        return onStale(error, 'publish', draft, attempt);
+      }
+    };
+    await publish.run(attempt);
   };
+
+  // The compare view's three ways out. Keeping mine (or the merge) saves over the version just seen.
+  const redo = (action: Conflict['action'], draft: DashboardConfig) => (action === 'save' ? saveDraft(draft) : publishNow(draft, true));
+  const keepMine = () => {
+    if (!conflict) return;
+    versionRef.current = conflict.version;
+    setConflict(null);
+    void redo(conflict.action, config);
+  };
+  const takeTheirs = () => {
+    if (!conflict) return;
+    const current = conflict.current;
+    versionRef.current = conflict.version;
+    setConflict(null);
+    setRemote(null);
+    if (!current) return;
+    setSaved(current.dashboardDraft);
+    setLive(current.dashboardPublished);
+    setConfig(current.dashboardDraft ?? current.dashboardPublished ?? emptyDashboard(current.name));
+  };
+  const saveMerged = (text: string): string | null => {
+    if (!conflict) return null;
+    let merged: DashboardConfig;
+    try {
+      merged = JSON.parse(text) as DashboardConfig;
+    } catch (error) {
+      return `The merged version is not valid JSON: ${error instanceof Error ? error.message : String(error)}. Fix it on the right, or keep yours or theirs.`;
+    }
+    if (merged === null || typeof merged !== 'object' || Array.isArray(merged)) return 'The merged version must be a dashboard (a JSON object).';
+    versionRef.current = conflict.version;
+    setConflict(null);
+    setConfig(merged);
+    void redo(conflict.action, merged);
+    return null;
+  };
+
+  // Another window (or a script) saved this workbook: without unsaved edits the editor shows it at
+  // once; with some, they stay, and the next save compares both versions instead of dropping either.
+  const dirtyRef = useRef(dirty);
+  dirtyRef.current = dirty;
+  useLiveRefresh(liveWorkbookWrite(deploymentId, workbookId), () => {
+    void api.callVersioned(getWorkbook, { params: { deploymentId, workbookId } }).then(
+      ({ data, version }) => {
+        if (version === versionRef.current) return;
+        if (dirtyRef.current) {
+          setRemote('changed');
+          return;
+        }
+        versionRef.current = version;
+        setSaved(data.dashboardDraft);
+        setLive(data.dashboardPublished);
+        setConfig(data.dashboardDraft ?? data.dashboardPublished ?? emptyDashboard(data.name));
+        setRemote('reloaded');
+      },
+      () => undefined,
+    );
+  });
 
   // Ctrl/Cmd+S saves the draft.
   useEffect(() => {
@@ -152,6 +263,16 @@ function Editor({ workbook, deploymentId }: { workbook: WorkbookDetail; deployme
       </header>
       <ProblemBanner error={save.error} onDismiss={() => save.setError(null)} />
       <ProblemBanner error={publish.error} onDismiss={() => publish.setError(null)} />
+      {remote === 'changed' && (
+        <div className="report report-warn" role="status" data-testid="wb-remote-change">
+          Someone saved this workbook in another window meanwhile. Your unsaved changes are kept; saving shows both versions to compare.
+        </div>
+      )}
+      {remote === 'reloaded' && (
+        <div className="report report-good" role="status" data-testid="wb-remote-change">
+          Updated with the version saved in another window.
+        </div>
+      )}
       {published && (
         <div className="report report-good wb-published" role="status">
           Published. <AppLink to={workbookPath(deploymentId, workbookId, 'published')}>See the published dashboard</AppLink> or{' '}
@@ -207,7 +328,8 @@ function Editor({ workbook, deploymentId }: { workbook: WorkbookDetail; deployme
           Delete <strong>{deletingWidget ? (widgetTitle(deletingWidget) ?? deletingWidget.id) : ''}</strong> from the dashboard? It is gone from the draft once you save; the published dashboard keeps it until you publish.
         </p>
       </ConfirmDialog>
-      <UnsavedChangesDialog guard={guard} what={`The dashboard of “${workbook.name}”`} onSave={saveDraft} />
+      <UnsavedChangesDialog guard={guard} what={`The dashboard of “${workbook.name}”`} onSave={() => saveDraft()} />
+      <StaleCompareDialog stale={conflict?.compare ?? null} busy={save.busy || publish.busy} onKeepMine={keepMine} onTakeTheirs={takeTheirs} onSaveMerged={saveMerged} onClose={() => setConflict(null)} />
     </>
   );
 }
