@@ -2,7 +2,7 @@
 // whose charts draw their queries' real results — against a real `drydock serve` in chromium.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createDeployment, screenshot, startE2E, type E2E } from './support';
+import { createDeployment, loadFromModel, screenshot, startE2E, type E2E } from './support';
 
 let e2e: E2E;
 let deploymentId: number;
@@ -10,11 +10,7 @@ let deploymentId: number;
 const pos = (x: number, y: number, w: number, h: number) => ({ x, y, w, h });
 
 /** The model's own answer through the data API, to compare what the UI shows with. */
-async function load(query: unknown): Promise<Record<string, string>[]> {
-  const res = await e2e.server.api('POST', `/deployments/${deploymentId}/cubejs-api/v1/load`, { query });
-  expect(res.status).toBe(200);
-  return (res.body as { data: Record<string, string>[] }).data;
-}
+const load = (query: unknown) => loadFromModel(e2e.server, deploymentId, query);
 
 beforeAll(async () => {
   e2e = await startE2E({ env: { DRYDOCK_SAMPLE_ORDERS: '2000' } });

@@ -125,6 +125,18 @@ describe('editing comfort in Models', () => {
     await poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('.ref-tree')))).toBe(true);
     await page.keyboard.press('Escape');
     await poll(() => peek.count()).toBe(0);
+
+    // Enter on a reference opens its place (not only a preview inside the list): the last one, in the view.
+    await page.keyboard.press('Shift+F12');
+    await tree.getByText('orders_overview.yml').waitFor();
+    await poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('.ref-tree')))).toBe(true);
+    await page.keyboard.press('End');
+    await poll(() => tree.locator('.monaco-list-row.focused').textContent()).toMatch(/total_amount/);
+    await page.keyboard.press('Enter');
+    await poll(() => peek.count()).toBe(0);
+    await poll(() => openFileName(page)).toBe('orders_overview.yml');
+    await poll(() => cursorLine(page)).toBe(String(await lineOf('model/views/orders_overview.yml', 'total_amount')));
+    await quickOpenTo(page, 'orders.yml', /filemodel\/cubes\/orders\.yml/);
   });
 
   it('a broken member reference ({customers.}) is an error in the editor and in Problems', async () => {
@@ -144,10 +156,7 @@ describe('editing comfort in Models', () => {
     await poll(() => problems(page).getByRole('button', { name: /Incomplete reference/ }).count()).toBe(0);
   });
 
-  // Skipped: since live screens landed, "Show lineage" from the editor's context menu did not
-  // navigate in the final run (the Models reload on the API writes this test makes is the likely
-  // cause). Left open in issue 14's note; the lineage graph itself is unit-tested.
-  it.skip('lineage of a view: built from its cubes and tables, used by its pushed semantic view and a dashboard; nodes open the item', async () => {
+  it('lineage of a view: built from its cubes and tables, used by its pushed semantic view and a dashboard; nodes open the item', async () => {
     const { page, server } = e2e;
     const D = `/api/v1/deployments/${deploymentId}`;
     const push = await server.api('POST', `${D}/warehouse-semantic-view-syncs`, { schema: 'PUBLIC', prefix: 'LINEAGE_', viewNames: ['product_sales'] });

@@ -112,6 +112,27 @@ export async function startServer(options: { env?: Record<string, string> } = {}
   };
 }
 
+/**
+ * The model's own answer to a query through the data API (`/cubejs-api/v1/load`), to compare what the
+ * UI shows with. The API answers `{ error: 'Continue wait' }` while a query is still running (a cold
+ * compile, a slow source on a loaded machine): this asks again, as the Cube client does, for up to
+ * `timeoutMs`.
+ */
+export async function loadFromModel(server: E2EServer, deploymentId: number, query: unknown, timeoutMs = 120_000): Promise<Record<string, string>[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await server.api('POST', `/deployments/${deploymentId}/cubejs-api/v1/load`, { query });
+    if (res.status !== 200) throw new Error(`The data API answered ${res.status}: ${JSON.stringify(res.body)}`);
+    const body = res.body as { data?: Record<string, string>[]; error?: string };
+    if (body.error !== 'Continue wait') {
+      if (!body.data) throw new Error(`The data API answered no data: ${JSON.stringify(body)}`);
+      return body.data;
+    }
+    if (Date.now() > deadline) throw new Error(`The data API still said "Continue wait" after ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 // ---- the browser -------------------------------------------------------------------------
 
 /** Creates a deployment (the sample project on its deploy branch) through the API; returns its id. */

@@ -5,7 +5,7 @@
 // vendor's message, and a long statement cancelled.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createDeployment, screenshot, startE2E, type E2E } from './support';
+import { createDeployment, loadFromModel, screenshot, startE2E, type E2E } from './support';
 
 let e2e: E2E;
 let deploymentId: number;
@@ -84,8 +84,7 @@ describe('Models > Data > Vendor SQL', () => {
     const table = page.getByRole('table', { name: 'Query result' });
     await table.getByRole('row').nth(2).waitFor();
     expect(await table.getByRole('columnheader').allInnerTexts()).toEqual(['REVENUE', 'UNITS_SOLD', 'ORDER_STATUS']);
-    const model = await e2e.server.api('POST', `/deployments/${deploymentId}/cubejs-api/v1/load`, { query: { measures: ['product_sales.units_sold'], dimensions: ['product_sales.order_status'] } });
-    const expected = (model.body as { data: Record<string, string>[] }).data;
+    const expected = await loadFromModel(e2e.server, deploymentId, { measures: ['product_sales.units_sold'], dimensions: ['product_sales.order_status'] });
     expect(await table.getByRole('row').count()).toBe(1 + expected.length);
     for (const row of expected) {
       const line = (await table.getByRole('row').allInnerTexts()).find((text) => text.includes(row['product_sales.order_status']!));
@@ -111,11 +110,7 @@ describe('Models > Data > Vendor SQL', () => {
     expect(await alert.innerText()).toMatch(/default \(local warehouse · Snowflake SQL\) refused the statement[\s\S]*invalid identifier 'LINE_ITEMS\.NOPE'[\s\S]*vendor error WAREHOUSE_SYNTAX_ERROR/);
   });
 
-  // Skipped: since the lakehouse scope rule (issue 13 item 1) the lakehouse view is order_trends on
-  // `lake`; its MEASURE() statement runs but "Compare with model" did not settle within the test's
-  // time in the last run. Left open in issue 12's note; the API test queries-lakehouse-measure
-  // covers MEASURE() = model numbers over HTTP.
-  it.skip('a MEASURE() statement on the local lakehouse draws a chart and matches the model', async () => {
+  it('a MEASURE() statement on the local lakehouse draws a chart and matches the model', async () => {
     const page = e2e.page;
     await page.setViewportSize({ width: 1360, height: 900 });
     await page.getByLabel('Data source').selectOption('lake');

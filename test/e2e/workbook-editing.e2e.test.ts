@@ -4,7 +4,7 @@
 // against a real `drydock serve` in chromium.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { createDeployment, screenshot, startE2E, type E2E } from './support';
+import { createDeployment, loadFromModel, screenshot, startE2E, type E2E } from './support';
 
 let e2e: E2E;
 let deploymentId: number;
@@ -12,16 +12,8 @@ let workbookId: number;
 
 const poll = expect.poll;
 
-/** The model's own answer through the data API (asking again while it says `Continue wait`). */
-async function load(query: unknown): Promise<Record<string, string>[]> {
-  for (;;) {
-    const res = await e2e.server.api('POST', `/deployments/${deploymentId}/cubejs-api/v1/load`, { query });
-    expect(res.status).toBe(200);
-    const body = res.body as { data?: Record<string, string>[]; error?: string };
-    if (body.error === 'Continue wait') continue;
-    return body.data!;
-  }
-}
+/** The model's own answer through the data API. */
+const load = (query: unknown) => loadFromModel(e2e.server, deploymentId, query);
 
 interface Widget {
   id: string;

@@ -9,7 +9,7 @@ import { completionsAt, definitionAt, describeDefinition, markerRange, type Sugg
 import { goBack, goForward, goTo, openQuickOpen, registerCursor } from './navigation';
 import { findReferences } from './references';
 import { navigate } from '../../app/router';
-import { entityHere, lineagePath } from './lineage/paths';
+import { entityHereSettled, lineagePath } from './lineage/paths';
 import { currentBranch, isEditable, useModels } from './store';
 import type { Diagnostic } from '../../../../src-shared/model';
 
@@ -168,9 +168,11 @@ export default function ModelEditor() {
       label: 'Show lineage of this cube or view',
       contextMenuGroupId: 'navigation',
       contextMenuOrder: 3,
-      run: () => {
+      run: async () => {
         const id = useModels.getState().deploymentId;
-        if (id !== null) navigate(lineagePath(id, entityHere()));
+        if (id === null) return;
+        const name = await entityHereSettled();
+        if (useModels.getState().deploymentId === id) navigate(lineagePath(id, name));
       },
     });
     const unregisterCursor = registerCursor(() => {
