@@ -10,7 +10,8 @@ let e2e: E2E;
 let deploymentId: number;
 let workbookId: number;
 
-const poll = expect.poll;
+/** Waits with room for a loaded machine (saving and publishing go through the service). */
+const poll = <T>(read: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(read, { timeout: 60_000, ...options });
 
 /** The model's own answer through the data API. */
 const load = (query: unknown) => loadFromModel(e2e.server, deploymentId, query);
@@ -86,7 +87,7 @@ describe('workbook and dashboard editing', () => {
     await settings.getByRole('checkbox', { name: 'orders.total_amount', exact: true }).check();
     const [total] = await load({ measures: ['orders.total_amount'] });
     const kpi = grid.getByLabel(/^Revenue: /);
-    await poll(() => kpi.getAttribute('aria-label'), { timeout: 30_000 }).toBe(`Revenue: ${Number(total!['orders.total_amount'])}`);
+    await poll(() => kpi.getAttribute('aria-label'), { timeout: 60_000 }).toBe(`Revenue: ${Number(total!['orders.total_amount'])}`);
 
     await page.getByRole('button', { name: '+ Chart' }).click();
     await settings.getByLabel('Title').fill('Orders by status');
@@ -196,7 +197,7 @@ describe('workbook and dashboard editing', () => {
     const grid = page.getByRole('list', { name: 'Published dashboard widgets' });
     const [total] = await load({ measures: ['orders.total_amount'] });
     const kpi = grid.getByLabel(/^Revenue: /);
-    await poll(() => kpi.getAttribute('aria-label'), { timeout: 30_000 }).toBe(`Revenue: ${Number(total!['orders.total_amount'])}`);
+    await poll(() => kpi.getAttribute('aria-label'), { timeout: 60_000 }).toBe(`Revenue: ${Number(total!['orders.total_amount'])}`);
     const statuses = await load({ measures: ['orders.count'], dimensions: ['orders.status'] });
     const bars = grid.getByRole('img', { name: /Orders by status: bar chart of Count/ });
     await bars.locator('svg').waitFor({ timeout: 30_000 });

@@ -14,6 +14,8 @@ import { currentBranch, isEditable, useModels } from './store';
 import type { Diagnostic } from '../../../../src-shared/model';
 
 const MARKER_OWNER = 'drydock-model';
+/** Monaco's contribution that shows the references list (Shift+F12). */
+const REFERENCES_CONTROLLER = 'editor.contrib.referencesController';
 const LANGUAGES = ['yaml', 'javascript'];
 
 export function languageOf(path: string): string {
@@ -269,6 +271,12 @@ export default function ModelEditor() {
               ? { line: selectionOrPosition.startLineNumber, column: selectionOrPosition.startColumn }
               : { line: 1, column: 1 };
           goTo(path, at);
+          // From the references list (Enter or a double click on a place): Monaco shows the list again
+          // at the place when it opens in the same editor — here every file does — so Enter would only
+          // preview. The user asked to go there: close the list once Monaco is done.
+          if (editor.getDomNode()?.querySelector('.peekview-widget')) {
+            setTimeout(() => editor.getContribution<{ closeWidget(focusEditor?: boolean): void } & MonacoEditor.IEditorContribution>(REFERENCES_CONTROLLER)?.closeWidget(), 0);
+          }
           return true;
         },
       }),

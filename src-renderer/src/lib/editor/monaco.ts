@@ -27,16 +27,6 @@ globalThis.MonacoEnvironment = {
 /** The editor API (the core entry point has the same exports as `monaco-editor`, minus languages we leave out). */
 export const monaco = core as typeof MonacoApi;
 
-// In a references list (Shift+F12) Enter opens the place, as a click on "go to" would; Monaco's own
-// Enter only previews it inside the peek, which left keyboard users no way to get there.
-monaco.editor.addKeybindingRules([
-  {
-    keybinding: monaco.KeyCode.Enter,
-    command: 'openReference',
-    when: 'referenceSearchVisible && listFocus && !inputFocus && !treeElementCanCollapse && !treeElementCanExpand',
-  },
-]);
-
 let yaml: MonacoYaml | null = null;
 
 /** YAML validation and completion against JSON schemas (model files, settings). */

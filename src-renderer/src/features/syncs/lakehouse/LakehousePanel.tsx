@@ -293,7 +293,7 @@ function DataSourcePanel({ deploymentId, settings, dataSource, section, runId }:
           onPreviewStarted={(previewId) => setDraft((d) => ({ ...d, previewId }))}
         />
       ) : (
-        <RunsSection deploymentId={deploymentId} dataSource={dataSource} runId={runId} canPublish={!!base} />
+        <RunsSection deploymentId={deploymentId} dataSource={dataSource} runId={runId} canPublish={!!base} currentVersion={base?.configurationVersion ?? null} />
       )}
     </div>
   );

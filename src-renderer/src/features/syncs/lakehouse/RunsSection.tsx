@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import {
   cancelLakehouseMetricViewSync,
   getLakehouseMetricViewSync,
@@ -20,11 +20,25 @@ import { OutcomeChart } from './OutcomeChart';
 import { outcomeSummary, RUN_OUTCOME_INFO } from './outcomes';
 import { IssueList } from './PreviewSection';
 import { runsGroup, trackRun } from './runs';
+import { RetryRunButton } from './RetryRunButton';
 import { liveJobOf } from '../../../lib/live';
 
 const PAGE = 50;
 
-export function RunsSection({ deploymentId, dataSource, runId, canPublish }: { deploymentId: number; dataSource: string; runId: string | null; canPublish: boolean }) {
+export function RunsSection({
+  deploymentId,
+  dataSource,
+  runId,
+  canPublish,
+  currentVersion,
+}: {
+  deploymentId: number;
+  dataSource: string;
+  runId: string | null;
+  canPublish: boolean;
+  /** The saved settings' version (null: none saved): only runs of it can be retried. */
+  currentVersion: number | null;
+}) {
   const group = runsGroup(deploymentId, dataSource);
   const tick = useTick(group);
   const live = useGroupActive(group);
@@ -105,7 +119,14 @@ export function RunsSection({ deploymentId, dataSource, runId, canPublish }: { d
               </thead>
               <tbody>
                 {items.map((run) => (
-                  <RunRow key={run.runId} run={run} selected={run.runId === runId} onOpen={() => open(run.runId)} onCancel={() => void cancel(run.runId)} />
+                  <RunRow
+                    key={run.runId}
+                    run={run}
+                    selected={run.runId === runId}
+                    onOpen={() => open(run.runId)}
+                    onCancel={() => void cancel(run.runId)}
+                    retry={<RetryRunButton deploymentId={deploymentId} dataSource={dataSource} run={run} currentVersion={currentVersion} compact />}
+                  />
                 ))}
               </tbody>
             </table>
@@ -119,7 +140,7 @@ export function RunsSection({ deploymentId, dataSource, runId, canPublish }: { d
           )}
         </>
       )}
-      {runId && <RunDetail key={runId} deploymentId={deploymentId} dataSource={dataSource} runId={runId} tick={tick} onCancel={() => void cancel(runId)} />}
+      {runId && <RunDetail key={runId} deploymentId={deploymentId} dataSource={dataSource} runId={runId} tick={tick} onCancel={() => void cancel(runId)} currentVersion={currentVersion} />}
     </div>
   );
 }
@@ -138,7 +159,7 @@ function OutcomeChips({ counts }: { counts: Record<string, number> }) {
   );
 }
 
-function RunRow({ run, selected, onOpen, onCancel }: { run: RunSummary; selected: boolean; onOpen: () => void; onCancel: () => void }) {
+function RunRow({ run, selected, onOpen, onCancel, retry }: { run: RunSummary; selected: boolean; onOpen: () => void; onCancel: () => void; retry: ReactNode }) {
   const active = isActiveStatus(run.status);
   return (
     <tr className={`clickable ${selected ? 'selected' : ''}`} onClick={onOpen} data-run-id={run.runId}>
@@ -170,6 +191,7 @@ function RunRow({ run, selected, onOpen, onCancel }: { run: RunSummary; selected
             {run.status === 'CANCELLING' ? 'Cancelling…' : 'Cancel'}
           </Button>
         )}
+        {retry}
       </td>
     </tr>
   );
@@ -177,7 +199,21 @@ function RunRow({ run, selected, onOpen, onCancel }: { run: RunSummary; selected
 
 type ViewFilter = 'all' | 'failed' | 'published';
 
-function RunDetail({ deploymentId, dataSource, runId, tick, onCancel }: { deploymentId: number; dataSource: string; runId: string; tick: number; onCancel: () => void }) {
+function RunDetail({
+  deploymentId,
+  dataSource,
+  runId,
+  tick,
+  onCancel,
+  currentVersion,
+}: {
+  deploymentId: number;
+  dataSource: string;
+  runId: string;
+  tick: number;
+  onCancel: () => void;
+  currentVersion: number | null;
+}) {
   const [filter, setFilter] = useState<ViewFilter>('all');
   const run = useQuery(
     (signal) => api.call(getLakehouseMetricViewSync, { params: { deploymentId, dataSourceName: dataSource, runId }, signal }),
@@ -204,6 +240,7 @@ function RunDetail({ deploymentId, dataSource, runId, tick, onCancel }: { deploy
               Cancel run
             </Button>
           )}
+          <RetryRunButton key={data.runId} deploymentId={deploymentId} dataSource={dataSource} run={data} currentVersion={currentVersion} />
           <AppLink to={lakehousePath(deploymentId, dataSource, 'runs')} className="btn btn-ghost btn-small" ariaLabel="Close run">
             Close
           </AppLink>

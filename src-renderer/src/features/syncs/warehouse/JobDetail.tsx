@@ -17,13 +17,14 @@ import { toShownError, type ShownError } from '../../../lib/errors';
 import { plainCode } from '../../../lib/plain/codes';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
-import { durationText, elapsedMs, shortCommit, shortId } from '../data';
+import { durationText, elapsedMs, shortCommit, shortId, useBranches } from '../data';
 import { AppLink, syncsPath } from '../links';
 import { isActiveStatus, ProgressBar, Stat, StatusBadge } from '../parts';
 import { ReadOnlyCode } from '../code';
 import { useTick } from '../tracker';
 import { ddlOf } from './format';
 import { requestOf, stageLabel, stageSteps, trackerGroup, trackJob } from './jobs';
+import { RetryJobButton } from './RetryButton';
 
 const SKIPPED_LABELS: Record<string, string> = {
   segments: 'Segments',
@@ -39,6 +40,7 @@ export function JobDetail({ deploymentId, direction, syncJobId }: { deploymentId
   const [cancelError, setCancelError] = useState<ShownError | null>(null);
   const [cancelling, setCancelling] = useState(false);
   const [version, setVersion] = useState(0);
+  const branches = useBranches(deploymentId);
   const params = { deploymentId, syncJobId };
   const job = useQuery(
     (signal) => api.call(direction === 'push' ? getWarehouseSemanticViewSync : getWarehouseSemanticViewPull, { params, signal }),
@@ -78,6 +80,7 @@ export function JobDetail({ deploymentId, direction, syncJobId }: { deploymentId
   };
 
   const title = direction === 'push' ? 'Push' : 'Pull';
+  const branchNames = branches.data ? new Set(branches.data.map((b) => b.branchName)) : null;
   return (
     <div className="sy-panel">
       <nav className="breadcrumb" aria-label="Breadcrumb">
@@ -113,6 +116,7 @@ export function JobDetail({ deploymentId, direction, syncJobId }: { deploymentId
                   {data.status === 'CANCELLING' ? 'Cancelling…' : `Cancel ${direction}`}
                 </Button>
               )}
+              <RetryJobButton key={data.syncJobId} deploymentId={deploymentId} job={data} branchExists={(name) => branchNames?.has(name)} />
             </div>
           </header>
           <ProblemBanner error={cancelError} onDismiss={() => setCancelError(null)} />

@@ -4,7 +4,9 @@ import { navigate } from '../../../app/router';
 import { api } from '../../../app/session';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
-import { durationText, elapsedMs, shortId, type Settings } from '../data';
+import { durationText, elapsedMs, shortId, useBranches, type Settings } from '../data';
+import { RetryJobButton } from './RetryButton';
+import { offersRetry } from '../retry';
 import { AppLink, warehouseJobPath } from '../links';
 import { isActiveStatus, ProgressBar, Segmented, StatusBadge } from '../parts';
 import { useGroupActive, useTick } from '../tracker';
@@ -64,6 +66,9 @@ export function WarehousePanel({ deploymentId, settings }: { deploymentId: numbe
     jobs.data?.items.forEach((job) => trackJob(deploymentId, job));
   }, [jobs.data, deploymentId]);
 
+  const branches = useBranches(deploymentId);
+  const branchNames = branches.data ? new Set(branches.data.map((b) => b.branchName)) : null;
+  const branchExists = (name: string) => branchNames?.has(name);
   const warehouses = settings.dataSources.filter((d) => d.kind === 'warehouse');
   const items = jobs.data?.items ?? [];
   const started = (job: Pick<SyncJob, 'syncJobId' | 'direction' | 'status'>) => {
@@ -146,7 +151,7 @@ export function WarehousePanel({ deploymentId, settings }: { deploymentId: numbe
             </thead>
             <tbody>
               {items.map((job) => (
-                <JobRow key={job.syncJobId} deploymentId={deploymentId} job={job} fresh={job.syncJobId === fresh} />
+                <JobRow key={job.syncJobId} deploymentId={deploymentId} job={job} fresh={job.syncJobId === fresh} branchExists={branchExists} />
               ))}
             </tbody>
           </table>
@@ -166,7 +171,7 @@ export function WarehousePanel({ deploymentId, settings }: { deploymentId: numbe
   );
 }
 
-function JobRow({ deploymentId, job, fresh }: { deploymentId: number; job: SyncJob; fresh: boolean }) {
+function JobRow({ deploymentId, job, fresh, branchExists }: { deploymentId: number; job: SyncJob; fresh: boolean; branchExists: (name: string) => boolean | undefined }) {
   const request = requestOf(job);
   const path = warehouseJobPath(deploymentId, job.direction, job.syncJobId);
   const names = request.viewNames;
@@ -221,6 +226,11 @@ function JobRow({ deploymentId, job, fresh }: { deploymentId: number; job: SyncJ
             <code>{job.error.code}</code>
           </div>
         ) : null}
+        {offersRetry(job.status) && (
+          <div className="sy-row-retry">
+            <RetryJobButton deploymentId={deploymentId} job={job} branchExists={branchExists} compact />
+          </div>
+        )}
       </td>
       <td>
         <Time value={job.startedAt ?? job.createdAt} />

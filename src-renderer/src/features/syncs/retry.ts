@@ -1,0 +1,68 @@
+// Retry of a failed job (issue 14 item 8): the same request submitted again as a new job. Pure
+// decisions (unit-tested): whether a job's request can be replayed, and the body to send, or the
+// reason shown on the disabled Retry button.
+import type { StartPullInput, StartPushInput, SyncJob } from '../../../../src-shared/api/warehouse-sync';
+import type { RunSummary } from '../../../../src-shared/api/lakehouse';
+
+/** A job that ended without doing all it was asked: worth a retry. */
+const RETRYABLE = new Set(['FAILED', 'CANCELLED', 'PARTIAL']);
+
+export const offersRetry = (status: string): boolean => RETRYABLE.has(status);
+
+export type Replay<T> = { ok: true; body: T } | { ok: false; reason: string };
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+const strings = (value: unknown): string[] | undefined =>
+  Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
+
+/**
+ * The start request of a warehouse push or pull, as first sent, with a fresh idempotency key (the
+ * old one would return the failed job again). Its branch, schema, views and paths are the same.
+ */
+export function warehouseReplay(
+  job: Pick<SyncJob, 'direction' | 'request' | 'branchName' | 'dataSourceName'>,
+  branchExists: (name: string) => boolean | undefined,
+  idempotencyKey: string,
+): Replay<StartPushInput | StartPullInput> {
+  const r = job.request;
+  const schema = text(r.schema);
+  if (!schema) return { ok: false, reason: 'Its request names no warehouse schema, so it cannot be sent again; start a new one instead.' };
+  const branchName = text(r.branchName) ?? job.branchName;
+  if (branchExists(branchName) === false) return { ok: false, reason: `Branch “${branchName}” no longer exists, so the same request cannot run again.` };
+  if (job.direction === 'push') {
+    const viewNames = strings(r.viewNames) ?? [];
+    if (viewNames.length === 0) return { ok: false, reason: 'Its request names no model views, so it cannot be sent again; start a new push instead.' };
+    const helperViewSchema = text(r.helperViewSchema);
+    return {
+      ok: true,
+      body: { schema, prefix: typeof r.prefix === 'string' ? r.prefix : '', viewNames, branchName, idempotencyKey, ...(helperViewSchema ? { helperViewSchema } : {}) },
+    };
+  }
+  const outputPath = text(r.outputPath);
+  if (!outputPath) return { ok: false, reason: 'Its request names no folder for the files, so it cannot be sent again; start a new pull instead.' };
+  const viewNames = strings(r.viewNames);
+  const dataSourceName = text(r.dataSourceName) ?? job.dataSourceName ?? undefined;
+  return {
+    ok: true,
+    body: { schema, outputPath, branchName, idempotencyKey, ...(viewNames ? { viewNames } : {}), ...(dataSourceName ? { dataSourceName } : {}) },
+  };
+}
+
+/**
+ * A lakehouse publication run reads the integration's settings of one version: it can run again
+ * only while those settings are still the current ones (the service refuses an older version).
+ */
+export function lakehouseReplay(
+  run: Pick<RunSummary, 'configurationVersion'>,
+  currentVersion: number | null,
+  idempotencyKey: string,
+): Replay<{ configurationVersion: number; idempotencyKey: string }> {
+  if (currentVersion === null) return { ok: false, reason: 'The publication settings of this data source are not loaded or no longer exist.' };
+  if (currentVersion !== run.configurationVersion) {
+    return {
+      ok: false,
+      reason: `The publication settings changed since this run (version ${run.configurationVersion}, now ${currentVersion}); publish again from the settings instead.`,
+    };
+  }
+  return { ok: true, body: { configurationVersion: run.configurationVersion, idempotencyKey } };
+}
