@@ -2,13 +2,15 @@
 // jobs, compiles) runs in its own utility process on a random loopback port, restarted if it
 // dies (service-host.ts). The page gets the service URL and a session token through the preload
 // bridge; it never persists the token.
-import { app, BrowserWindow, ipcMain, Notification, session, shell, dialog, utilityProcess } from 'electron';
+import { app, BrowserWindow, clipboard, ipcMain, Menu, Notification, session, shell, dialog, utilityProcess } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IPC_CHANNELS } from './channels';
 import { createExternalLinkOpener, externalLinkDialog } from './external-links';
 import { hardenSession, hardenWebContents, parseNotifyPayload, registerIpcHandlers, secureWebPreferences, type TrustedSender } from './security';
 import { createServiceHost, type ServiceHost } from './service-host';
+import { appMenuTemplate, choiceOf, createNewLoginLinkAction, loginLinkDialog } from './app-menu';
+import { mintLoginLink } from '../cli/login-link';
 
 const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url));
@@ -16,6 +18,7 @@ const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url));
 const serviceEntry = fileURLToPath(new URL('./service-process.js', import.meta.url));
 
 let host: ServiceHost | null = null;
+const dataDir = () => join(app.getPath('userData'), 'data');
 let mainWindow: BrowserWindow | null = null;
 
 /** `electron-vite dev` serves the renderer with hot reload from its own origin; it calls the service cross-origin. */
@@ -43,7 +46,7 @@ function serviceHost(): ServiceHost {
       };
     },
     service: {
-      dataDir: join(app.getPath('userData'), 'data'),
+      dataDir: dataDir(),
       secrets: 'keychain',
       port: 0,
       rendererDir,
@@ -131,6 +134,28 @@ async function start(): Promise<void> {
       },
     },
     trustedSender,
+  );
+
+  // File › New Login Link…: the browser UI of this running service, as `drydock login-link` gives it.
+  const newLoginLink = createNewLoginLinkAction({
+    serviceUrl,
+    mint: (serviceAt) => mintLoginLink({ dataDir: dataDir(), url: serviceAt }),
+    ask: async (link) => {
+      const options = loginLinkDialog(link);
+      const { response } = mainWindow ? await dialog.showMessageBox(mainWindow, options) : await dialog.showMessageBox(options);
+      return choiceOf(response);
+    },
+    copy: (text) => clipboard.writeText(text),
+    openInBrowser: (link) => shell.openExternal(link),
+    fail: (message) => dialog.showErrorBox('Drydock', message),
+  });
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      appMenuTemplate({
+        platform: process.platform,
+        newLoginLink: () => void newLoginLink().catch((error: unknown) => console.error('Drydock: the login link failed:', error)),
+      }),
+    ),
   );
 
   mainWindow = createWindow(devRendererUrl ?? url);

@@ -72,8 +72,9 @@ describe('editing comfort in Models', () => {
     const { page } = e2e;
     await page.goto(`${e2e.server.url}/models/${deploymentId}`);
     await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
-    await page.getByRole('tree', { name: 'Model files' }).getByRole('treeitem', { name: /^orders\.yml/ }).waitFor();
-    await problems(page).getByText(/^\s*\d+ files · [\d.]+ ms$/).waitFor();
+    // The first load of the branch and its first compile: room for a loaded machine.
+    await page.getByRole('tree', { name: 'Model files' }).getByRole('treeitem', { name: /^orders\.yml/ }).waitFor({ timeout: 60_000 });
+    await problems(page).getByText(/^\s*\d+ files · [\d.]+ ms$/).waitFor({ timeout: 60_000 });
 
     await page.keyboard.press('Control+P');
     await quickOpen(page).waitFor();

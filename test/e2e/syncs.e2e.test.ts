@@ -152,4 +152,47 @@ describe('Syncs screen: warehouse semantic view push and pull in a real browser'
     await screenshot(page, 'syncs-job-failed');
     expect(e2e.problems).toEqual([]);
   });
+
+  it('Retry on the failed push sends the same request as a new job and shows it; a job whose branch is gone cannot be retried', async () => {
+    const { page, server } = e2e;
+    const [failed] = await jobs();
+    const on = await server.api('PUT', `/api/v1/deployments/${deploymentId}`, { sqlRunnerDdlEnabled: true });
+    expect(on.status).toBe(200);
+    await page.getByRole('button', { name: 'Retry push' }).click();
+    await page.waitForURL((url) => /\/warehouse\/push\/[^/]+$/.test(url.pathname) && !url.pathname.endsWith(encodeURIComponent(failed!.syncJobId)));
+    const newId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    await page.getByRole('heading', { name: /Push to PUBLIC/ }).waitFor();
+    await page.getByText('COMPLETED', { exact: true }).first().waitFor({ timeout: JOB_TIMEOUT });
+    // The new job asked for what the failed one did.
+    const detail = async (id: string) => (await server.api('GET', `/api/v1/deployments/${deploymentId}/warehouse-semantic-view-syncs/${id}`)).body as { request: Record<string, unknown>; status: string };
+    const [before, after] = [await detail(failed!.syncJobId), await detail(newId)];
+    expect(after.status).toBe('COMPLETED');
+    const { idempotencyKey: _a, ...asked } = before.request;
+    const { idempotencyKey: _b, ...retried } = after.request;
+    expect(retried).toEqual(asked);
+    expect((await jobs()).map((j) => j.syncJobId)).toContain(failed!.syncJobId);
+
+    // A failed push from a branch that no longer exists: Retry is disabled and says why.
+    const branch = await server.api('POST', `/build/api/v1/deployments/${deploymentId}/branches`, { branchName: 'retry-gone' });
+    expect(branch.status, JSON.stringify(branch.body)).toBeLessThan(300);
+    const off = await server.api('PUT', `/api/v1/deployments/${deploymentId}`, { sqlRunnerDdlEnabled: false });
+    expect(off.status).toBe(200);
+    const push = await server.api('POST', `/api/v1/deployments/${deploymentId}/warehouse-semantic-view-syncs`, { schema: 'PUBLIC', prefix: 'GONE_', viewNames: ['product_sales'], branchName: 'retry-gone' });
+    expect(push.status).toBe(202);
+    const goneId = (push.body as { syncJobId: string }).syncJobId;
+    await expect.poll(async () => (await detail(goneId)).status, { timeout: JOB_TIMEOUT }).toBe('FAILED');
+    const removed = await server.api('DELETE', `/build/api/v1/deployments/${deploymentId}/branches?branchName=retry-gone`);
+    expect(removed.status, JSON.stringify(removed.body)).toBeLessThan(300);
+    await server.api('PUT', `/api/v1/deployments/${deploymentId}`, { sqlRunnerDdlEnabled: true });
+    await page.goto(`${server.url}/syncs/${deploymentId}/warehouse/push/${encodeURIComponent(goneId)}`);
+    const retry = page.getByRole('button', { name: 'Retry push' });
+    await expect.poll(() => retry.isDisabled(), { timeout: JOB_TIMEOUT }).toBe(true);
+    await page.getByText('Branch “retry-gone” no longer exists, so the same request cannot run again.').waitFor();
+    // The list offers the same, per row.
+    await page.goto(`${server.url}/syncs/${deploymentId}/warehouse`);
+    const row = page.locator(`tr[data-job-id="${goneId}"]`);
+    await expect.poll(() => row.getByRole('button', { name: /^Retry push / }).isDisabled(), { timeout: JOB_TIMEOUT }).toBe(true);
+    await screenshot(page, 'syncs-job-retry-list');
+    expect(e2e.problems).toEqual([]);
+  });
 });

@@ -313,11 +313,27 @@ export default function ModelEditor() {
       }
     });
 
+    // Enter on a place in the references list (Shift+F12) opens it. The list's own Enter only shows
+    // the place in its preview, and takes the key before Monaco's keybindings see it: so this listens
+    // first (capture) and runs Monaco's "open reference" command. File rows keep Enter = fold/unfold.
+    const hostElement = host.current;
+    const onReferenceEnter = (event: KeyboardEvent) => {
+      if (event.key !== 'Enter' || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      const list = event.target instanceof Element ? event.target.closest('.ref-tree') : null;
+      const row = list?.querySelector('.monaco-list-row.focused');
+      if (!row || row.hasAttribute('aria-expanded')) return;
+      event.preventDefault();
+      event.stopPropagation();
+      editor.trigger('keyboard', 'openReference', null);
+    };
+    hostElement.addEventListener('keydown', onReferenceEnter, true);
+
     const query = darkQuery();
     const onScheme = (event: MediaQueryListEvent) => monaco.editor.setTheme(themeFor(event.matches));
     query.addEventListener('change', onScheme);
     const modelMap = models.current;
     return () => {
+      hostElement.removeEventListener('keydown', onReferenceEnter, true);
       query.removeEventListener('change', onScheme);
       unsubscribeDiagnostics();
       unsubscribeText();
