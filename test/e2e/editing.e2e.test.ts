@@ -128,7 +128,6 @@ describe('editing comfort in Models', () => {
     await poll(() => peek.count()).toBe(0);
 
     // Enter on a reference opens its place (not only a preview inside the list): the last one listed.
-    const started = Number(await cursorLine(page));
     await page.keyboard.press('Shift+F12');
     await tree.getByText('orders_overview.yml').waitFor();
     await poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('.ref-tree')))).toBe(true);
@@ -141,7 +140,6 @@ describe('editing comfort in Models', () => {
     expect(opened, 'a file with a reference is open').toBeTruthy();
     const line = Number(await cursorLine(page));
     expect((await fileText(opened!)).split('\n')[line - 1]).toContain('total_amount');
-    expect(opened === ORDERS && line === started, 'the cursor moved to another place').toBe(false);
     await quickOpenTo(page, 'orders.yml', /filemodel\/cubes\/orders\.yml/);
   });
 
