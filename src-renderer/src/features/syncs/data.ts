@@ -1,7 +1,9 @@
+import { useEffect, useState } from 'react';
 import type { Static } from 'typebox';
 import { listBranches, type Branch } from '../../../../src-shared/api/data-model';
 import { getDeploymentSettings, listDeployments, type Deployment, type DeploymentSettings } from '../../../../src-shared/api/deployments';
-import { api } from '../../app/session';
+import { getDevTarget, type DevTarget } from '../../../../src-shared/api/dev-targets';
+import { api, useSession } from '../../app/session';
 import { fetchAllPages } from '../../lib/paging';
 import { useQuery, type Query } from '../../lib/useQuery';
 import { loadModelViews, type ModelViews } from './modelViews';
@@ -27,6 +29,32 @@ export function useBranches(deploymentId: number, enabled = true): Query<Branch[
     [deploymentId, enabled],
     'Loading branches',
   );
+}
+
+/** The signed-in user's active dev-mode branch among `branches` (undefined when not in dev mode). */
+export function myDevBranch(branches: Branch[] | null): Branch | undefined {
+  const me = useSession.getState().user;
+  return branches?.find((b) => b.kind === 'personal' && b.isDevMode && me !== null && b.ownerUserId === me.id);
+}
+
+/**
+ * The branch a push or pull dialog works on: the user's own dev branch when in dev mode (what
+ * they are working on), else the deploy branch — until the user picks another one.
+ */
+export function useDialogBranch(deployBranch: string, branches: Branch[] | null): [string, (branch: string) => void] {
+  const [picked, setPicked] = useState<string | null>(null);
+  const [branch, setBranch] = useState(deployBranch);
+  useEffect(() => {
+    if (picked !== null) return;
+    const dev = myDevBranch(branches);
+    if (dev) setBranch(dev.branchName);
+  }, [branches, picked]);
+  return [picked ?? branch, setPicked];
+}
+
+/** Where pushes from `branch` write: the owner's per-user target for a dev branch (null while loading). */
+export function useDevTarget(deploymentId: number, branch: string): Query<DevTarget> {
+  return useQuery((signal) => api.call(getDevTarget, { params: { deploymentId }, query: { branchName: branch }, signal }), [deploymentId, branch], 'Reading the dev target');
 }
 
 /** Views of a branch's model, compiled in the page. `branch` null waits (nothing loads). */

@@ -102,7 +102,13 @@ export function JobDetail({ deploymentId, direction, syncJobId }: { deploymentId
               </span>
               <div>
                 <h2>
-                  {title} {direction === 'push' ? 'to' : 'from'} <code>{requestOf(data).schema ?? 'the warehouse'}</code>
+                  {title} {direction === 'push' ? 'to' : 'from'} <code>{data.devTarget?.schema ?? requestOf(data).schema ?? 'the warehouse'}</code>
+                  {data.devTarget && (
+                    <>
+                      {' '}
+                      <Badge tone="info">dev · {data.devTarget.userTag}</Badge>
+                    </>
+                  )}
                 </h2>
                 <div className="muted sy-detail-sub">
                   {data.direction === 'push' ? 'Model views → semantic views' : 'Semantic views → model files'} · branch <code>{data.branchName}</code>
@@ -429,6 +435,21 @@ function Facts({ job }: { job: SyncJob }) {
         <FactRow label="Schema">
           <code>{request.schema ?? '—'}</code>
         </FactRow>
+        {job.devTarget && (
+          <FactRow label="Dev target">
+            {job.devTarget.mode === 'schema-suffix' ? 'per-user schema' : 'per-user name prefix'} <code>{job.devTarget.mode === 'schema-suffix' ? job.devTarget.schema : job.devTarget.prefix}</code>{' '}
+            <span className="muted">
+              (dev branch of {job.devTarget.userTag}; asked for <code>{job.devTarget.requestedSchema}</code>
+              {job.devTarget.requestedPrefix ? (
+                <>
+                  {' '}
+                  with prefix <code>{job.devTarget.requestedPrefix}</code>
+                </>
+              ) : null}
+              )
+            </span>
+          </FactRow>
+        )}
         {job.direction === 'push' && <FactRow label="Prefix">{request.prefix ? <code>{request.prefix}</code> : <span className="muted">none</span>}</FactRow>}
         {request.helperViewSchema && (
           <FactRow label="Helper schema">

@@ -3,7 +3,7 @@ import { startWarehouseSemanticViewPull, type StartPullInput, type SyncJob } fro
 import { api } from '../../../app/session';
 import { errorFor, toShownError, withoutField, type ShownError } from '../../../lib/errors';
 import { Button, Dialog, Field, ProblemBanner } from '../../../lib/ui';
-import { newIdempotencyKey, useBranches, type Settings } from '../data';
+import { newIdempotencyKey, useBranches, useDialogBranch, type Settings } from '../data';
 import { BranchSelect } from './BranchSelect';
 import { outputPathProblem, parseViewPatterns } from './format';
 
@@ -16,12 +16,13 @@ export function PullDialog({ deploymentId, settings, onClose, onStarted }: { dep
   const [schema, setSchema] = useState('PUBLIC');
   const [patterns, setPatterns] = useState('');
   const [outputPath, setOutputPath] = useState('model/pulled');
-  const [branch, setBranch] = useState(settings.deployBranch);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ShownError | null>(null);
   const [touched, setTouched] = useState(false);
   const idempotencyKey = useMemo(newIdempotencyKey, []);
   const branches = useBranches(deploymentId);
+  // In dev mode the files go to the user's own dev branch by default, never straight to the deploy branch.
+  const [branch, setBranch] = useDialogBranch(settings.deployBranch, branches.data);
   const viewNames = parseViewPatterns(patterns);
   const pathProblem = outputPathProblem(outputPath);
   const schemaProblem = schema.trim() === '' ? 'Name the warehouse schema to read semantic views from.' : null;

@@ -3,7 +3,8 @@ import { startWarehouseSemanticViewSync, type StartPushInput, type SyncJob } fro
 import { api } from '../../../app/session';
 import { errorFor, inOneLine, toShownError, withoutField, type ShownError } from '../../../lib/errors';
 import { Button, Dialog, Field, ProblemBanner } from '../../../lib/ui';
-import { newIdempotencyKey, useBranches, useModelViews, type Settings } from '../data';
+import { newIdempotencyKey, useBranches, useDialogBranch, useModelViews, type Settings } from '../data';
+import { PushTarget } from './PushTarget';
 import { ViewPicker } from '../parts';
 import { BranchSelect } from './BranchSelect';
 
@@ -11,7 +12,6 @@ type Started = Pick<SyncJob, 'syncJobId' | 'direction' | 'status'>;
 
 /** Start a push: model views of a branch → semantic views `<prefix><view>` in a warehouse schema. */
 export function PushDialog({ deploymentId, settings, onClose, onStarted }: { deploymentId: number; settings: Settings; onClose: () => void; onStarted: (job: Started) => void }) {
-  const [branch, setBranch] = useState(settings.deployBranch);
   const [viewNames, setViewNames] = useState<string[]>([]);
   const [schema, setSchema] = useState('PUBLIC');
   const [prefix, setPrefix] = useState('');
@@ -23,6 +23,8 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
   // One key per dialog: a double submit (or a retry after a lost answer) returns the same job.
   const idempotencyKey = useMemo(newIdempotencyKey, []);
   const branches = useBranches(deploymentId);
+  // In dev mode the push reads the user's own dev branch by default (and writes to their per-user target).
+  const [branch, setBranch] = useDialogBranch(settings.deployBranch, branches.data);
   const views = useModelViews(deploymentId, branch);
 
   const clientErrors = {
@@ -121,6 +123,7 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
         >
           <input id="push-prefix" value={prefix} onChange={(e) => setPrefix(e.target.value)} spellCheck={false} autoComplete="off" placeholder="e.g. SV_" />
         </Field>
+        <PushTarget deploymentId={deploymentId} branch={branch} database={warehouse?.database ?? null} schema={schema.trim()} prefix={prefix} viewNames={viewNames} />
         <div className={`field ${(touched && clientErrors.viewNames) || errorFor(error, 'viewNames') ? 'field-invalid' : ''}`}>
           <label id="push-views-label" htmlFor="push-views">
             Views
