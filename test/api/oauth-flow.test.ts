@@ -196,6 +196,22 @@ describe('user OAuth tokens: the authorization-code flow with PKCE', () => {
     expect(await connections(user)).toEqual([]);
   });
 
+  it('another provider error is 502 OAUTH_PROVIDER_ERROR; the page shows its description as text, never as markup', async () => {
+    const user = createUser(svc, 'viewer');
+    const created = await integration();
+    const started = await initiate(user, created.id);
+    const description = '<script>alert(1)</script><img src=x onerror=alert(2)>';
+    const callback = new URL(started.redirectUri);
+    callback.search = new URLSearchParams({ state: started.state, error: 'server_error', error_description: description }).toString();
+    const page = await openCallback(callback.toString());
+    expect(page.status).toBe(502);
+    expect(page.text).toContain('OAUTH_PROVIDER_ERROR');
+    expect(page.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;');
+    expect(page.text).not.toContain('<script');
+    expect(page.text).not.toContain('<img');
+    expect(await connections(user)).toEqual([]);
+  });
+
   it('a token endpoint that answers HTML or a non-JSON error is OAUTH_TOKEN_RESPONSE_INVALID; one that cannot be reached OAUTH_TOKEN_ENDPOINT_UNREACHABLE', async () => {
     const user = createUser(svc, 'viewer');
     const created = await integration();
