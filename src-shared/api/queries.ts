@@ -247,6 +247,33 @@ export const importTable = defineRoute({
   response: EmulatorTable,
 });
 
+export const DataSourceSchemas = Type.Object({
+  dataSource: Type.String(),
+  kind: Type.Enum(['warehouse', 'lakehouse']),
+  engine: Type.String({ description: '`local warehouse`, `local lakehouse`, `snowflake` or `databricks`' }),
+  catalog: Nullable(Type.String({ description: 'The database (warehouse) or catalog (lakehouse) the schemas are in; null when none is known yet' })),
+  catalogs: Type.Array(Type.String(), { description: 'The databases (warehouse) or catalogs (lakehouse) the credential may use' }),
+  schemas: Type.Array(Type.String(), { description: 'The schemas of `catalog` the credential may use, by name' }),
+});
+export type DataSourceSchemas = Static<typeof DataSourceSchemas>;
+
+export const listDataSourceSchemas = defineRoute({
+  method: 'GET',
+  path: `${D}/data-sources/{dataSource}/schemas`,
+  operationId: 'listDataSourceSchemas',
+  tag: TABLES_TAG,
+  summary: 'The databases or catalogs, and the schemas, that exist in a data source (to choose a push or publication target)',
+  description:
+    'Drydock addition (the platform API has no such operation): asks the data source itself — `SHOW DATABASES` and `SHOW SCHEMAS IN DATABASE` ' +
+    'on Snowflake or the local warehouse, `SHOW CATALOGS` and `SHOW SCHEMAS IN` on Databricks or the local lakehouse — as its configured ' +
+    "credential, so only what that credential may use is listed. `catalog` defaults to the data source's database (`CUBEJS_DB_NAME`) or " +
+    'catalog (`CUBEJS_DB_DATABRICKS_CATALOG`). Needs SchemaUpdate. An unreachable or refusing data source answers 502 (404 for an ' +
+    'unknown database or catalog) with the connector\'s code.',
+  params: DataSourceParams,
+  query: Type.Object({ catalog: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'The database or catalog to list schemas of' })) }),
+  response: DataSourceSchemas,
+});
+
 /** Rows a vendor SQL answer carries at most (the rest is cut and `truncated` says so). */
 export const MAX_SQL_ROWS = 10_000;
 
@@ -289,4 +316,5 @@ export const queryRoutes = {
   listEmulatorTables,
   inspectTableFile,
   importTable,
+  listDataSourceSchemas,
 };

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isScalar, parseDocument, visit } from 'yaml';
-import { parseQualifiedName, quoteQualifiedName, sqlStringLiteral } from './identifiers';
+import { parseQualifiedName, quoteIdentifier, quoteQualifiedName, sqlStringLiteral } from './identifiers';
 import {
   canonicalMetricView,
   LakehouseError,
@@ -306,6 +306,17 @@ export function mapDatabricksError(error: unknown, phase: StatementPhase, secret
   return make('LAKEHOUSE_FAILED', 'Databricks statement failed');
 }
 
+/** The named column of SHOW rows (the first string column when none of the names is there). */
+function firstColumn(rows: object[], names: string[]): string[] {
+  return rows
+    .map((row) => {
+      const record = row as Record<string, unknown>;
+      const named = names.map((name) => record[name]).find((value) => typeof value === 'string');
+      return named ?? Object.values(record).find((value) => typeof value === 'string');
+    })
+    .filter((value): value is string => typeof value === 'string');
+}
+
 function stringOrUndefined(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
@@ -382,6 +393,15 @@ export class DatabricksLakehouseConnector implements LakehouseConnector {
   async checkSchemaAccess(catalog: string, schema: string): Promise<void> {
     // Existence and USE CATALOG/USE SCHEMA; CREATE TABLE is proven by the access test's temporary view.
     await this.run(describeSchemaStatement(catalog, schema), 'read');
+  }
+
+  async listCatalogs(): Promise<string[]> {
+    return firstColumn(await this.run('SHOW CATALOGS', 'read'), ['catalog', 'catalog_name']);
+  }
+
+  async listSchemas(catalog: string): Promise<string[]> {
+    // Databricks names the column `databaseName` (older runtimes) or `namespace`/`schema_name`.
+    return firstColumn(await this.run(`SHOW SCHEMAS IN ${quoteIdentifier(catalog)}`, 'read'), ['databaseName', 'namespace', 'schema_name']);
   }
 
   /**

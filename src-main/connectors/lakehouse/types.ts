@@ -36,6 +36,10 @@ export interface LakehouseConnector {
    * (Optional for test doubles that only publish.)
    */
   query?(statement: string, params?: unknown[], signal?: AbortSignal): Promise<object[]>;
+  /** `SHOW CATALOGS`: the catalogs the credential may use. (Optional for test doubles that only publish.) */
+  listCatalogs?(): Promise<string[]>;
+  /** `SHOW SCHEMAS IN catalog`: the schemas of a catalog the credential may use. (Optional, as above.) */
+  listSchemas?(catalog: string): Promise<string[]>;
   close(): Promise<void>;
 }
 

@@ -87,6 +87,11 @@ export function parseGetDdl(rows: Record<string, unknown>[]): string {
   return value;
 }
 
+/** The `name` column of SHOW DATABASES / SHOW SCHEMAS rows (Snowflake's drivers may upper-case column names). */
+export function namesOf(rows: Record<string, unknown>[]): string[] {
+  return rows.map((row) => row.name ?? row.NAME).filter((name): name is string => typeof name === 'string');
+}
+
 /**
  * The catalog reads every connector makes the same way: a statement through `execute`, then the
  * shared parser of Snowflake's result shape. Connectors supply `execute` and `close`.
@@ -106,5 +111,13 @@ export abstract class SqlWarehouseConnector implements WarehouseConnector {
 
   async getDdl(database: string, schema: string, name: string): Promise<string> {
     return parseGetDdl((await this.execute(getDdlSql(database, schema, name))).rows);
+  }
+
+  async listDatabases(): Promise<string[]> {
+    return namesOf((await this.execute('SHOW TERSE DATABASES')).rows);
+  }
+
+  async listSchemas(database: string): Promise<string[]> {
+    return namesOf((await this.execute(`SHOW TERSE SCHEMAS IN DATABASE ${formatQualifiedName(database)}`)).rows);
   }
 }

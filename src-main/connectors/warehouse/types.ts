@@ -45,6 +45,10 @@ export interface WarehouseConnector {
   describeSemanticView(database: string, schema: string, name: string): Promise<DescribeRow[]>;
   /** `SELECT GET_DDL('SEMANTIC_VIEW', 'db.schema.name')`. */
   getDdl(database: string, schema: string, name: string): Promise<string>;
+  /** `SHOW DATABASES`: the names of the databases the session's role may use. */
+  listDatabases(): Promise<string[]>;
+  /** `SHOW SCHEMAS IN DATABASE db`: the names of its schemas the session's role may use. */
+  listSchemas(database: string): Promise<string[]>;
   close(): Promise<void>;
 }
 

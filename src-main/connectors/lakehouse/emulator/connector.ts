@@ -87,6 +87,16 @@ export class LocalLakehouseConnector implements LakehouseConnector {
     this.emulator.checkSchemaAccess(this.principal, catalog, schema);
   }
 
+  async listCatalogs(): Promise<string[]> {
+    await this.assertOpen();
+    return this.emulator.showCatalogs(this.principal);
+  }
+
+  async listSchemas(catalog: string): Promise<string[]> {
+    await this.assertOpen();
+    return this.emulator.showSchemas(this.principal, catalog);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

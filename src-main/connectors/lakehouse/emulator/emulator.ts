@@ -184,6 +184,21 @@ export class LakehouseEmulator extends LakehouseAdmin {
     }
   }
 
+  /** SHOW CATALOGS as `principal`: the catalogs it may use, as Unity Catalog lists only those. */
+  showCatalogs(principal: string): string[] {
+    this.requireWarehouse(principal);
+    return this.listCatalogs().filter((catalog) => this.hasPrivilege(principal, 'USE CATALOG', [catalog]));
+  }
+
+  /** SHOW SCHEMAS IN catalog as `principal`: the schemas of a catalog it may use, whose schemas it may use. */
+  showSchemas(principal: string, catalog: string): string[] {
+    const c = normalize(catalog);
+    this.requireWarehouse(principal);
+    this.requireCatalog(c);
+    if (!this.hasPrivilege(principal, 'USE CATALOG', [c])) throw denied(`User ${principal} does not have USE CATALOG on Catalog '${c}'.`);
+    return this.listSchemas(c).filter((schema) => this.hasPrivilege(principal, 'USE SCHEMA', [c, schema]));
+  }
+
   /** CAN USE on the warehouse, and the warehouse up. */
   checkWarehouse(principal: string): void {
     this.requireWarehouse(principal);

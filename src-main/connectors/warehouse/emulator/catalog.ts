@@ -269,6 +269,18 @@ export class WarehouseCatalog {
     return this.db.prepare('SELECT owner FROM schemas WHERE database_name = ? AND name = ?').get(database, schema) as { owner: string } | undefined;
   }
 
+  /** Every database with its owner and creation time, by name. */
+  databaseRows(): { name: string; owner: string; created_on: string }[] {
+    return this.db.prepare('SELECT name, owner, created_on FROM databases ORDER BY name').all() as { name: string; owner: string; created_on: string }[];
+  }
+
+  /** The schemas of one database (or of every database), by database and name. */
+  schemaRows(database: string | null): { database_name: string; name: string; owner: string; created_on: string }[] {
+    return this.db
+      .prepare('SELECT database_name, name, owner, created_on FROM schemas WHERE @database IS NULL OR database_name = @database ORDER BY database_name, name')
+      .all({ database }) as { database_name: string; name: string; owner: string; created_on: string }[];
+  }
+
   relationRow(database: string, schema: string, name: string): RelationRow | undefined {
     return this.db.prepare('SELECT * FROM relations WHERE database_name = ? AND schema_name = ? AND name = ?').get(database, schema, name) as RelationRow | undefined;
   }

@@ -7,7 +7,7 @@ import type { DescribeRow } from '../types';
 import { formatIdentifier, formatQualifiedName } from '../identifiers';
 import type { WarehouseCatalog } from './catalog';
 import { key, type ObjectName, type SessionContext } from './catalog-types';
-import { parseQualifiedNameText, type DescribeSemanticViewStatement, type GetDdlStatement, type QualifiedName, type ShowSemanticViewsStatement } from './ddl-parser';
+import { parseQualifiedNameText, type DescribeSemanticViewStatement, type GetDdlStatement, type QualifiedName, type ShowDatabasesStatement, type ShowSchemasStatement, type ShowSemanticViewsStatement } from './ddl-parser';
 import { describeRows, renderSemanticViewDdl, type SemanticViewDefinition } from './definition';
 import { noCurrent, objectNotFound, syntaxErrorAt, unsupported } from './errors';
 
@@ -83,6 +83,59 @@ export function show(catalog: WarehouseCatalog, statement: ShowSemanticViewsStat
           extension: null,
         },
   );
+}
+
+/** SHOW SCHEMAS: the schemas of a database (or the account) that the role may use, as Snowflake lists them. */
+export function showSchemas(catalog: WarehouseCatalog, statement: ShowSchemasStatement, context: SessionContext): Record<string, unknown>[] {
+  let database: string | null = null;
+  if (!statement.account) {
+    database = statement.database ? databaseFrom(catalog, statement.database) : context.database;
+    if (!database) throw noCurrent('database', 'SHOW SCHEMAS');
+    catalog.requireDatabase(context, database);
+  }
+  return catalog
+    .schemaRows(database)
+    .filter((row) => canUseSchema(catalog, context, row.database_name, row.name))
+    .map((row) =>
+      statement.terse
+        ? { created_on: row.created_on, name: row.name, kind: null, database_name: row.database_name, schema_name: null }
+        : {
+            created_on: row.created_on,
+            name: row.name,
+            is_default: 'N',
+            is_current: row.database_name === context.database && row.name === context.schema ? 'Y' : 'N',
+            database_name: row.database_name,
+            owner: row.owner,
+            comment: null,
+            options: '',
+            retention_time: '1',
+            owner_role_type: 'ROLE',
+          },
+    );
+}
+
+/** SHOW DATABASES: the databases the role may use. */
+export function showDatabases(catalog: WarehouseCatalog, statement: ShowDatabasesStatement, context: SessionContext): Record<string, unknown>[] {
+  return catalog
+    .databaseRows()
+    .filter((row) => row.owner === context.role || catalog.hasGrant(context.role, 'USAGE', 'DATABASE', key(row.name)))
+    .map((row) =>
+      statement.terse
+        ? { created_on: row.created_on, name: row.name, kind: 'STANDARD', database_name: null, schema_name: null }
+        : {
+            created_on: row.created_on,
+            name: row.name,
+            is_default: 'N',
+            is_current: row.name === context.database ? 'Y' : 'N',
+            origin: '',
+            owner: row.owner,
+            comment: null,
+            options: '',
+            retention_time: '1',
+            kind: 'STANDARD',
+            owner_role_type: 'ROLE',
+          },
+    );
 }
 
 function canUseSchema(catalog: WarehouseCatalog, context: SessionContext, database: string, schema: string): boolean {

@@ -11,7 +11,7 @@ import { WarehouseError, WarehouseErrorCodes } from '../types';
 import { WarehouseCatalog } from './catalog';
 import type { SessionContext, StatementResult } from './catalog-types';
 import { parseStatements, type Statement } from './ddl-parser';
-import { describe, getDdl, show } from './describe-show';
+import { describe, getDdl, show, showDatabases, showSchemas } from './describe-show';
 import { statementCount } from './errors';
 import { createSchema, createSemanticView, createView, dropSemanticView, dropView, use } from './execute-ddl';
 
@@ -77,6 +77,10 @@ export class WarehouseEmulator extends WarehouseCatalog {
         return { rows: describe(this, statement, context) as unknown as Record<string, unknown>[] };
       case 'show_semantic_views':
         return { rows: show(this, statement, context) };
+      case 'show_schemas':
+        return { rows: showSchemas(this, statement, context) };
+      case 'show_databases':
+        return { rows: showDatabases(this, statement, context) };
       case 'get_ddl':
         return { rows: getDdl(this, statement, context) };
       case 'use':

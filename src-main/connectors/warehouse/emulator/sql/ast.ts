@@ -158,6 +158,23 @@ export interface ShowSemanticViewsStatement {
   pos: SourcePosition;
 }
 
+/** SHOW [TERSE] SCHEMAS [IN ACCOUNT | IN [DATABASE] name]: the schemas the role may use. */
+export interface ShowSchemasStatement {
+  type: 'show_schemas';
+  terse: boolean;
+  /** The database named, or null for the current one (or the whole account with `account`). */
+  database: QualifiedName | null;
+  account: boolean;
+  pos: SourcePosition;
+}
+
+/** SHOW [TERSE] DATABASES: the databases the role may use. */
+export interface ShowDatabasesStatement {
+  type: 'show_databases';
+  terse: boolean;
+  pos: SourcePosition;
+}
+
 export interface GetDdlStatement {
   type: 'get_ddl';
   objectType: string;
@@ -192,5 +209,7 @@ export type Statement =
   | DropStatement
   | DescribeSemanticViewStatement
   | ShowSemanticViewsStatement
+  | ShowSchemasStatement
+  | ShowDatabasesStatement
   | GetDdlStatement
   | UseStatement;

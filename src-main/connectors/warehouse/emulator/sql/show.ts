@@ -1,16 +1,30 @@
 /**
  * SHOW [TERSE] SEMANTIC VIEWS [LIKE '...'] [IN ACCOUNT | DATABASE [name] | SCHEMA [name] | name]
- * [STARTS WITH '...'] [LIMIT n [FROM '...']]; the other SHOW commands Snowflake has are
- * recognised and refused as not executed.
+ * [STARTS WITH '...'] [LIMIT n [FROM '...']], SHOW [TERSE] SCHEMAS [IN ACCOUNT | [DATABASE] name]
+ * and SHOW [TERSE] DATABASES; the other SHOW commands Snowflake has are recognised and refused as
+ * not executed.
  */
 import { unsupported } from '../errors';
-import type { ShowScope, ShowSemanticViewsStatement } from './ast';
+import type { ShowDatabasesStatement, ShowSchemasStatement, ShowScope, ShowSemanticViewsStatement } from './ast';
 import { position } from './cursor';
 import type { SqlParser } from './expression';
 
-export function parseShow(p: SqlParser): ShowSemanticViewsStatement {
+export function parseShow(p: SqlParser): ShowSemanticViewsStatement | ShowSchemasStatement | ShowDatabasesStatement {
   const start = p.expectWord('SHOW');
   const terse = p.acceptWord('TERSE');
+  if (p.acceptWord('DATABASES')) return { type: 'show_databases', terse, pos: position(start) };
+  if (p.acceptWord('SCHEMAS')) {
+    let database = null;
+    let account = false;
+    if (p.acceptWord('IN')) {
+      if (p.acceptWord('ACCOUNT')) account = true;
+      else {
+        p.acceptWord('DATABASE');
+        database = p.qualifiedName();
+      }
+    }
+    return { type: 'show_schemas', terse, database, account, pos: position(start) };
+  }
   if (!p.atWord('SEMANTIC')) {
     const what = p.peek();
     if (what.kind === 'word') throw unsupported(`SHOW ${what.value} is not executed.`);
