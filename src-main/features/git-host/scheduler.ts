@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../../context';
-import { WakeTimer } from '../../platform/jobs/wake-timer';
+import { WakeTimerScheduler } from '../../platform/jobs/wake-timer';
 import { fetchUpstream } from '../data-model';
 
 /** Longest sleep between checks: connections changed by other processes are picked up within it. */
@@ -12,31 +12,15 @@ const MAX_SLEEP_MS = 60_000;
  * connection (`lastFetchAt`, `lastFetchError`); a running fetch is cancelled with
  * `DELETE …/git-host/fetch` or when the service stops. Interval 0 turns it off for a connection.
  */
-export class FetchScheduler {
-  private readonly timer: WakeTimer;
-
+export class FetchScheduler extends WakeTimerScheduler {
   constructor(private readonly ctx: ServiceContext) {
-    this.timer = new WakeTimer({
+    super({
       clock: ctx.clock,
       maxSleepMs: MAX_SLEEP_MS,
       nextDueAt: () =>
         (ctx.db.prepare('SELECT MIN(next_fetch_at) AS at FROM git_host_connections WHERE fetch_interval_seconds > 0').get() as { at: string | null }).at,
-      onDue: () => void this.tick(),
       onError: (error) => ctx.log.error('background git fetch: starting due fetches failed', { error: error.message }),
     });
-  }
-
-  start(): void {
-    this.timer.start();
-  }
-
-  stop(): void {
-    this.timer.stop();
-  }
-
-  /** Re-plans the wake-up (after a connection or its interval changed). */
-  rearm(): void {
-    this.timer.rearm();
   }
 
   /** Starts the fetch of every connection due at `now`; returns their deployment ids. */

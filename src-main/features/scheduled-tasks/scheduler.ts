@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../../context';
-import { WakeTimer } from '../../platform/jobs/wake-timer';
+import { WakeTimerScheduler } from '../../platform/jobs/wake-timer';
 import { enqueueRun } from './runs';
 import { nextRunOf, scheduledTasksEnabled, type TaskRow } from './tasks';
 
@@ -14,31 +14,15 @@ const BATCH = 100;
  * several processes on one data dir. Times missed while the service was down fire once (a single
  * catch-up run), not once per missed slot.
  */
-export class TaskScheduler {
-  private readonly timer: WakeTimer;
-
+export class TaskScheduler extends WakeTimerScheduler {
   constructor(private readonly ctx: ServiceContext) {
-    this.timer = new WakeTimer({
+    super({
       clock: ctx.clock,
       maxSleepMs: MAX_SLEEP_MS,
       nextDueAt: () =>
         (ctx.db.prepare('SELECT MIN(next_run_at) AS at FROM scheduled_tasks WHERE next_run_at IS NOT NULL').get() as { at: string | null }).at,
-      onDue: () => void this.tick(),
       onError: (error) => ctx.log.error('scheduled tasks: firing due tasks failed', { error: error.message }),
     });
-  }
-
-  start(): void {
-    this.timer.start();
-  }
-
-  stop(): void {
-    this.timer.stop();
-  }
-
-  /** Re-plans the wake-up (after a task's schedule changed). */
-  rearm(): void {
-    this.timer.rearm();
   }
 
   /** Fires every task due at the clock's now; returns how many runs it queued. */

@@ -57,3 +57,31 @@ export class WakeTimer {
     this.timer.unref();
   }
 }
+
+/**
+ * Base of the service's schedulers: `start`, `stop` and `rearm` drive one WakeTimer whose wake-ups
+ * call `tick`. The subclass says what is due (`nextDueAt`) and claims and starts it in `tick`.
+ */
+export abstract class WakeTimerScheduler {
+  private readonly timer: WakeTimer;
+
+  protected constructor(options: Omit<WakeTimerOptions, 'onDue'>) {
+    this.timer = new WakeTimer({ ...options, onDue: () => void this.tick() });
+  }
+
+  start(): void {
+    this.timer.start();
+  }
+
+  stop(): void {
+    this.timer.stop();
+  }
+
+  /** Re-plans the wake-up (after a schedule changed). */
+  rearm(): void {
+    this.timer.rearm();
+  }
+
+  /** Claims and starts what is due now. */
+  abstract tick(): unknown;
+}
