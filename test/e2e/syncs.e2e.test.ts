@@ -60,7 +60,9 @@ describe('Syncs screen: warehouse semantic view push and pull in a real browser'
     await productSales.check();
     await dialog.getByLabel('Schema').fill('PUBLIC');
     await dialog.getByLabel('Prefix').fill('SV_');
-    await expect(dialog.getByText('SV_product_sales').count()).resolves.toBe(1);
+    await expect(dialog.getByText('SV_product_sales', { exact: true }).count()).resolves.toBe(1);
+    // Before it starts, the dialog names what the push will create, in the schema asked for.
+    await expect(dialog.getByRole('region', { name: 'Push target' }).innerText()).resolves.toMatch(/Will create \S+\.PUBLIC\.\S*SV_product_sales/i);
     await screenshot(page, 'syncs-push-dialog');
     await dialog.getByRole('button', { name: 'Start push' }).click();
     await dialog.waitFor({ state: 'detached' });
