@@ -112,8 +112,16 @@ export async function assembleService({ options, clock, log, secrets, db, listen
           // kept-alive connections answer 503), then release background work.
           const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
           server.closeIdleConnections();
-          await app.close();
-          await serverClosed;
+          // A kept-alive connection whose request was still under way becomes idle only when its
+          // answer is sent (a first request that waits for its area to load can take a while);
+          // close those as they go idle instead of waiting out the 72 s keep-alive.
+          const sweep = setInterval(() => server.closeIdleConnections(), 50);
+          try {
+            await app.close();
+            await serverClosed;
+          } finally {
+            clearInterval(sweep);
+          }
           await areas.stop();
           // Running jobs are released while the connectors and stores they use are still open.
           await jobs.stop();
