@@ -30,7 +30,7 @@ async function conflict(first: string, second: string) {
   expect(await titleInput(mine).inputValue()).toBe(second);
   await mine.getByRole('button', { name: 'Save draft' }).click();
   await compareView(mine).waitFor({ timeout: 60_000 });
-  await compareView(mine).getByTestId('merge-editor').locator('.editor.modified .view-lines').waitFor();
+  await compareView(mine).getByTestId('merge-editor').locator('.editor.modified .lines-content > .view-lines').waitFor();
   expect(await draftTitle()).toBe(first);
 }
 
