@@ -14,12 +14,13 @@
 // brought up to date first (scripts/ensure-built.js), so the figures are of the current sources.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createService, silentLogger } from '../../src-main/service';
+import { cpuOf, freePort, rssMb } from './process-stats';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const KEY = 'dd_bench_http_key_abcdefghijklmnopqrstuvwxyz0123456789';
@@ -124,32 +125,8 @@ server.listen(Number(process.env.BENCH_PORT), '127.0.0.1');
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
-function cpuOf(pid: number): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
-  } catch {
-    return null;
-  }
-}
 
-function rssMb(pid: number): number | null {
-  try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
 
-/** A free port (the spawned process must listen on a port known in advance to time its first answer). */
-async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function probe(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -10,12 +10,13 @@
 // Needs the build: it is brought up to date first (scripts/ensure-built.js).
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createService, silentLogger } from '../../src-main/service';
+import { cpuOf, freePort, rssMb } from './process-stats';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const KEY = 'dd_bench_start_key_abcdefghijklmnopqrstuvwxyz0123456789';
@@ -26,31 +27,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const load1 = () => `load average ${loadavg()[0]!.toFixed(1)}`;
 
-function cpuOf(pid: number): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
-  } catch {
-    return null;
-  }
-}
 
-function rssMb(pid: number): number | null {
-  try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
 
-async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** One GET; null when the connection is refused (the port is not open yet). */
 function get(port: number, path: string, headers: http.OutgoingHttpHeaders = {}): Promise<{ status: number; body: string } | null> {
