@@ -17,8 +17,7 @@ export function createBridge(ipc: IpcInvoker): DesktopBridge {
   };
   return Object.freeze({
     getConnection: async () => (await invoke(IPC_CHANNELS.getConnection)) as DesktopConnection,
-    notify: async (title: string, body: string) => {
-      await invoke(IPC_CHANNELS.notify, { title: String(title).slice(0, NOTIFY_LIMITS.title), body: String(body).slice(0, NOTIFY_LIMITS.body) });
-    },
+    notify: async (title: string, body: string) =>
+      (await invoke(IPC_CHANNELS.notify, { title: String(title).slice(0, NOTIFY_LIMITS.title), body: String(body).slice(0, NOTIFY_LIMITS.body) })) === true,
   });
 }

@@ -5,7 +5,7 @@
 export const IPC_CHANNELS = {
   /** → `{ baseUrl, token }` of the in-process service for this launch. */
   getConnection: 'drydock:get-connection',
-  /** `{ title, body }` → a desktop notification. */
+  /** `{ title, body }` → a desktop notification; answers true when the user clicked it. */
   notify: 'drydock:notify',
 } as const;
 

@@ -2,7 +2,7 @@
 // jobs, compiles) runs in its own utility process on a random loopback port, restarted if it
 // dies (service-host.ts). The page gets the service URL and a session token through the preload
 // bridge; it never persists the token.
-import { app, BrowserWindow, clipboard, ipcMain, Menu, Notification, session, shell, dialog, utilityProcess } from 'electron';
+import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, Notification, session, shell, dialog, Tray, utilityProcess } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IPC_CHANNELS } from './channels';
@@ -11,9 +11,13 @@ import { hardenSession, hardenWebContents, parseNotifyPayload, registerIpcHandle
 import { createServiceHost, type ServiceHost } from './service-host';
 import { appMenuTemplate, choiceOf, createNewLoginLinkAction, loginLinkDialog } from './app-menu';
 import { mintLoginLink } from '../cli/login-link';
+import { createDesktopNotifier } from './desktop-notify';
+import { bringToFront, installTray, type TrayLike } from './tray';
 
 const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url));
+/** The app icon: resources/icon.png of the repo, packed into the app at the same place (electron-builder.yml `files`). */
+const iconPath = fileURLToPath(new URL('../../resources/icon.png', import.meta.url));
 /** The service process's entry, built next to this file (electron.vite.config.ts). */
 const serviceEntry = fileURLToPath(new URL('./service-process.js', import.meta.url));
 
@@ -29,9 +33,21 @@ const appOrigin = () => (devRendererUrl ? new URL(devRendererUrl).origin : servi
 const trustedSender = (): TrustedSender | null =>
   mainWindow && !mainWindow.isDestroyed() && appOrigin() ? { webContentsId: mainWindow.webContents.id, serviceOrigin: appOrigin()! } : null;
 
-const notify = (title: string, body: string) => {
-  if (Notification.isSupported()) new Notification({ title, body }).show();
-};
+let tray: TrayLike | null = null;
+
+/** Shows the window, restoring, un-hiding or re-creating it (tray "Open", a clicked notification). */
+const showWindow = () =>
+  bringToFront(mainWindow, () => {
+    const current = devRendererUrl ?? serviceUrl();
+    if (current) mainWindow = createWindow(current);
+  });
+
+/** A desktop notification; answers true once clicked, after the window came to the front. */
+const notifyAndWait = createDesktopNotifier({
+  create: (title, body) => (Notification.isSupported() ? new Notification({ title, body }) : null),
+  focusWindow: showWindow,
+});
+const notify = (title: string, body: string) => void notifyAndWait(title, body);
 
 /** The service process, supervised: the user hears when it dies, comes back, or cannot be kept running. */
 function serviceHost(): ServiceHost {
@@ -130,7 +146,7 @@ async function start(): Promise<void> {
       [IPC_CHANNELS.getConnection]: () => running.connection(),
       [IPC_CHANNELS.notify]: (payload) => {
         const { title, body } = parseNotifyPayload(payload);
-        notify(title, body);
+        return notifyAndWait(title, body);
       },
     },
     trustedSender,
@@ -149,14 +165,15 @@ async function start(): Promise<void> {
     openInBrowser: (link) => shell.openExternal(link),
     fail: (message) => dialog.showErrorBox('Drydock', message),
   });
-  Menu.setApplicationMenu(
-    Menu.buildFromTemplate(
-      appMenuTemplate({
-        platform: process.platform,
-        newLoginLink: () => void newLoginLink().catch((error: unknown) => console.error('Drydock: the login link failed:', error)),
-      }),
-    ),
-  );
+  const runNewLoginLink = () => void newLoginLink().catch((error: unknown) => console.error('Drydock: the login link failed:', error));
+  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate({ platform: process.platform, newLoginLink: runNewLoginLink })));
+  // The tray icon: Open, New Login Link…, Quit, also while the window is closed.
+  tray = installTray({
+    createTray: () => new Tray(nativeImage.createFromPath(iconPath).resize({ width: 16, height: 16 })),
+    buildMenu: (template) => Menu.buildFromTemplate(template),
+    actions: { open: showWindow, newLoginLink: runNewLoginLink, quit: () => app.quit() },
+    platform: process.platform,
+  });
 
   mainWindow = createWindow(devRendererUrl ?? url);
   app.on('activate', () => {
@@ -172,6 +189,8 @@ app.on('before-quit', (event) => {
   // back and closes its database) before the app exits.
   event.preventDefault();
   quitting = true;
+  tray?.destroy();
+  tray = null;
   host
     .stop()
     .catch((error: unknown) => console.error('Drydock: the service did not close cleanly:', error))
@@ -185,9 +204,7 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('second-instance', () => {
-    if (!mainWindow) return;
-    if (mainWindow.isMinimized()) mainWindow.restore();
-    mainWindow.focus();
+    if (mainWindow) bringToFront(mainWindow, () => undefined);
   });
   start().catch((error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);

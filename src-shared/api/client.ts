@@ -109,7 +109,8 @@ export interface DesktopConnection {
 /** `window.drydock` as the desktop shell's preload exposes it. */
 export interface DesktopBridge {
   getConnection(): Promise<DesktopConnection>;
-  notify(title: string, body: string): Promise<void>;
+  /** Shows a desktop notification; answers true once the user clicked it (the window is in front by then). */
+  notify(title: string, body: string): Promise<boolean>;
 }
 
 // ---- the client --------------------------------------------------------------------------
