@@ -118,6 +118,25 @@ export const DevTarget = Type.Object({
 });
 export type DevTarget = Static<typeof DevTarget>;
 
+/**
+ * Where one dev-mode push or publication wrote: the owner, the rule applied, what the request (or
+ * the saved settings) named, and the per-user schema and prefix used instead.
+ */
+export const DevTargetPlacement = Type.Object(
+  {
+    ownerUserId: Type.Integer({ description: 'Owner of the dev branch' }),
+    userTag: Type.String({ description: 'The owner’s tag in object names, e.g. `ALICE`' }),
+    mode: Mode,
+    template: Type.String(),
+    requestedSchema: Type.String({ description: 'The production schema asked for' }),
+    requestedPrefix: Type.String({ description: 'The production name prefix asked for' }),
+    schema: Type.String({ description: 'The per-user schema written to' }),
+    prefix: Type.String({ description: 'The per-user name prefix written with' }),
+  },
+  { description: 'Made from a personal dev branch: written to the owner’s per-user target, never over the production objects' },
+);
+export type DevTargetPlacement = Static<typeof DevTargetPlacement>;
+
 export const getDevTargetRule = defineRoute({
   method: 'GET',
   path: `${D}/dev-mode/target-rule`,

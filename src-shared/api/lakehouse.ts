@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { CANCEL_RULE, DeploymentParams, defineRoute, Nullable, Page, PageQuery, Timestamp } from './contract';
+import { DevTargetPlacement } from './dev-targets';
 
 // The spec's lakehouse tag: its eleven operations and the shapes they share (settings, previews,
 // runs, per-view outcomes). One module per tag group, as every contract module (README, Adding to
@@ -73,6 +74,10 @@ export const LakehouseErrorCodes = {
   PREVIEW_NO_RESULT: 'LAKEHOUSE_PREVIEW_NO_RESULT',
   FEATURE_NOT_ACTIVE: 'LAKEHOUSE_PUBLICATION_NOT_ACTIVATED',
   NO_SUCCESSFUL_BUILD: 'LAKEHOUSE_NO_SUCCESSFUL_BUILD',
+  /** A branch that is neither the deploy branch nor a personal dev branch (422). */
+  BRANCH_NOT_PUBLISHABLE: 'LAKEHOUSE_BRANCH_NOT_PUBLISHABLE',
+  /** A dev publication's per-user schema could not be created. */
+  DEV_SCHEMA_FAILED: 'LAKEHOUSE_DEV_SCHEMA_FAILED',
   // Per-view reasons
   TARGET_UNMANAGED: 'LAKEHOUSE_TARGET_UNMANAGED',
   TARGET_MANAGED_ELSEWHERE: 'LAKEHOUSE_TARGET_MANAGED_ELSEWHERE',
@@ -230,6 +235,16 @@ export const RunView = Type.Object({
 });
 export type RunView = Static<typeof RunView>;
 
+/** The branch a preview or run reads (extension: the spec's runs read the deploy branch only). */
+const BranchName = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description:
+    'Default: the deploy branch. A personal dev branch publishes its head to the owner’s per-user target (dev-mode target rule), never over the production metric views; other branches are refused with 422 `LAKEHOUSE_BRANCH_NOT_PUBLISHABLE`.',
+});
+/** Set for a dev-branch preview or run: the per-user schema or prefix its targets use; null otherwise. */
+const DevTarget = Nullable(DevTargetPlacement);
+
 const JobError = Nullable(Type.Object({ code: Type.String(), message: Type.String() }));
 const Progress = Type.Object({ stage: Type.String(), percentComplete: Type.Integer({ minimum: 0, maximum: 100 }) });
 
@@ -239,6 +254,7 @@ export const StartRunInput = Type.Object(
   {
     configurationVersion: Type.Integer({ minimum: 1, description: 'Must equal the current configurationVersion' }),
     idempotencyKey: Type.Optional(Type.String({ format: 'uuid', description: 'Same key and inputs return the original run' })),
+    branchName: Type.Optional(BranchName),
   },
   { additionalProperties: false },
 );
@@ -249,6 +265,8 @@ export const RunStarted = Type.Object({
   commit: Type.Optional(Type.String()),
   statusUrl: Type.String({ description: 'Root-relative URL of the run' }),
   status: literals(RUN_STATUSES),
+  branchName: Type.String({ description: 'The branch the run reads' }),
+  devTarget: DevTarget,
 });
 
 const RunFields = {
@@ -257,6 +275,8 @@ const RunFields = {
   buildJobId: Nullable(Type.String()),
   commit: Type.Optional(Type.String()),
   statusUrl: Type.String(),
+  branchName: Type.String({ description: 'The branch the run reads' }),
+  devTarget: DevTarget,
   configurationVersion: Type.Integer(),
   status: literals(RUN_STATUSES),
   progress: Progress,
@@ -290,6 +310,7 @@ export const StartPreviewInput = Type.Object(
     targetCatalog: Type.Optional(ObjectName('Default: the saved target catalog')),
     targetSchema: Type.Optional(ObjectName('Default: the saved target schema')),
     targetNamePrefix: Type.Optional(Nullable(Type.String({ maxLength: 128 }))),
+    branchName: Type.Optional(BranchName),
   },
   { additionalProperties: false },
 );
@@ -311,6 +332,8 @@ export const PreviewStatus = Type.Object({
   progress: Progress,
   buildJobId: Nullable(Type.String()),
   commit: Nullable(Type.String()),
+  branchName: Type.String({ description: 'The branch the preview reads' }),
+  devTarget: DevTarget,
   error: JobError,
   statusUrl: Type.String(),
   resultUrl: Type.String(),
@@ -325,7 +348,9 @@ export const PreviewResult = Type.Object({
   buildJobId: Type.String(),
   commit: Type.String(),
   targetCatalog: Nullable(Type.String()),
-  targetSchema: Nullable(Type.String()),
+  targetSchema: Nullable(Type.String({ description: 'The schema written to: for a dev-branch preview, the per-user one' })),
+  branchName: Type.String({ description: 'The branch the preview reads' }),
+  devTarget: DevTarget,
   selectionMode: literals(SELECTION_MODES),
   views: Type.Array(PreviewView),
   outcomeCounts: Type.Record(Type.String(), Type.Integer()),
@@ -414,7 +439,9 @@ export const startLakehouseMetricViewSync = defineRoute({
   operationId: 'startLakehouseMetricViewSync',
   tag: TAG,
   summary: 'Start a publication run',
-  description: `Reads the latest successful deployed build. 409 \`LAKEHOUSE_RUN_ACTIVE\` while another run is active. Needs SchemaUpdate. ${SCOPE_RULE}`,
+  description:
+    `Reads the latest successful deployed build, or with \`branchName\` a personal dev branch's head, published to the owner's per-user schema or name prefix. ` +
+    `409 \`LAKEHOUSE_RUN_ACTIVE\` while another run is active. Needs SchemaUpdate. ${SCOPE_RULE}`,
   params: IntegrationParams,
   body: StartRunInput,
   status: 202,

@@ -395,6 +395,10 @@ export class DatabricksLakehouseConnector implements LakehouseConnector {
     await this.run(describeSchemaStatement(catalog, schema), 'read');
   }
 
+  async ensureSchema(catalog: string, schema: string): Promise<void> {
+    await this.run(`CREATE SCHEMA IF NOT EXISTS ${quoteQualifiedName(catalog, schema)}`, 'write');
+  }
+
   async listCatalogs(): Promise<string[]> {
     return firstColumn(await this.run('SHOW CATALOGS', 'read'), ['catalog', 'catalog_name']);
   }

@@ -31,6 +31,11 @@ export interface LakehouseConnector {
   /** Proves the target catalog and schema exist and can be used. */
   checkSchemaAccess(catalog: string, schema: string): Promise<void>;
   /**
+   * `CREATE SCHEMA IF NOT EXISTS catalog.schema`: a dev publication's per-user schema (needs
+   * CREATE SCHEMA on the catalog; the creator owns it). (Optional for test doubles that only publish.)
+   */
+  ensureSchema?(catalog: string, schema: string): Promise<void>;
+  /**
    * Runs one query with `?` parameters and returns its rows: a model query's SQL, or Databricks'
    * own `SELECT dim, MEASURE(m) FROM catalog.schema.view GROUP BY ALL`. Aborting `signal` cancels it.
    * (Optional for test doubles that only publish.)

@@ -8,13 +8,15 @@ import {
   type SelectionMode,
   type StartPreviewInput,
 } from '../../../src-shared/api/lakehouse';
+import type { DevTargetPlacement } from '../../../src-shared/api/dev-targets';
 import type { ServiceContext } from '../../context';
 import { ApiError } from '../../http/problem';
 import type { LakehouseConnector } from '../../connectors/lakehouse';
 import { getJobRunner, isTerminal, JobFailure, type Job, type JobContext } from '../../platform/jobs';
-import { buildForPublication, getBuild, waitForBuild } from '../builds';
-import { getDataSource, type DataSource } from '../deployments';
+import { getBuild, waitForBuild } from '../builds';
+import { getDataSource, getDeployBranch, type DataSource } from '../deployments';
 import { assertPublicationActive } from './activation';
+import { placedSettings, publicationSource } from './branch-source';
 import { describeLakehouseError, openLakehouseConnector } from './connector';
 import { deployedViews, planFromBuild } from './deployed';
 import { inspectTarget, issuesOf, type TargetSettings } from './publish';
@@ -29,7 +31,11 @@ interface PreviewInputs {
   deploymentId: number;
   dataSourceName: string;
   scope: ScopeInput;
+  /** Where the targets are: for a dev branch already the per-user schema or prefix. */
   settings: TargetSettings;
+  /** The branch read (absent in previews started before dev publications: the deploy branch). */
+  branchName?: string;
+  devTarget?: DevTargetPlacement | null;
 }
 
 interface PreviewRow {
@@ -52,7 +58,7 @@ function findPreview(ctx: ServiceContext, deploymentId: number, previewId: strin
   return { row, job };
 }
 
-function statusOf(row: PreviewRow, job: Job<PreviewInputs, PreviewResult>) {
+function statusOf(ctx: ServiceContext, row: PreviewRow, job: Job<PreviewInputs, PreviewResult>) {
   return {
     previewId: row.id,
     dataSourceName: row.data_source,
@@ -60,6 +66,8 @@ function statusOf(row: PreviewRow, job: Job<PreviewInputs, PreviewResult>) {
     progress: job.progress,
     buildJobId: row.build_id,
     commit: row.commit_sha,
+    branchName: job.inputs.branchName ?? getDeployBranch(ctx, row.deployment_id),
+    devTarget: job.inputs.devTarget ?? null,
     error: job.error ? { code: job.error.code, message: job.error.message } : null,
     statusUrl: base(row.deployment_id, row.id),
     resultUrl: `${base(row.deployment_id, row.id)}/result`,
@@ -71,7 +79,7 @@ function statusOf(row: PreviewRow, job: Job<PreviewInputs, PreviewResult>) {
 
 export function getPreview(ctx: ServiceContext, deploymentId: number, previewId: string) {
   const { row, job } = findPreview(ctx, deploymentId, previewId);
-  return statusOf(row, job);
+  return statusOf(ctx, row, job);
 }
 
 /** The completed result; 409 while the preview runs or when it ended without one. */
@@ -90,7 +98,9 @@ export function getPreviewResult(ctx: ServiceContext, deploymentId: number, prev
       { previewStatus: job.status, ...(job.error ? { error: { code: job.error.code, message: job.error.message } } : {}) },
     );
   }
-  return job.result;
+  // Results stored before dev publications lack the branch: they read the deploy branch.
+  const stored: Omit<PreviewResult, 'branchName' | 'devTarget'> & Partial<PreviewResult> = job.result;
+  return { branchName: getDeployBranch(ctx, deploymentId), devTarget: null, ...stored };
 }
 
 export function cancelPreview(ctx: ServiceContext, deploymentId: number, previewId: string) {
@@ -144,8 +154,9 @@ export async function startPreview(ctx: ServiceContext, deploymentId: number, bo
   assertPublicationActive(ctx, deploymentId);
   const ds = requireLakehouseDataSource(ctx, deploymentId, body.dataSourceName);
   const saved = findSettings(ctx, deploymentId, ds.name)?.configuration ?? null;
-  const inputs = previewInputs(ds, deploymentId, body, saved);
-  const build = await buildForPublication(ctx, deploymentId, userId);
+  const asked = previewInputs(ds, deploymentId, body, saved);
+  const { build, branchName, devTarget } = await publicationSource(ctx, deploymentId, body.branchName, asked.settings, userId);
+  const inputs: PreviewInputs = { ...asked, settings: placedSettings(asked.settings, devTarget), branchName, devTarget };
   const deployed = build?.status === 'succeeded' ? await deployedViews(ctx, build.id) : null;
   if (deployed) checkScopeAgainstModel(deployed, { ...inputs.scope, ...inputs.settings } as LakehouseConfiguration, ds.name);
   const runner = getJobRunner(ctx);
@@ -156,7 +167,7 @@ export async function startPreview(ctx: ServiceContext, deploymentId: number, bo
       .run(job.id, deploymentId, ds.name, build?.id ?? null, build?.status === 'succeeded' ? build.commit : null, job.createdAt);
     return ctx.db.prepare('SELECT * FROM lakehouse_previews WHERE id = ?').get(job.id) as PreviewRow;
   })();
-  const status = statusOf(row, runner.get<PreviewInputs, PreviewResult>(row.id)!);
+  const status = statusOf(ctx, row, runner.get<PreviewInputs, PreviewResult>(row.id)!);
   return { previewId: row.id, status: status.status, statusUrl: status.statusUrl, resultUrl: status.resultUrl };
 }
 
@@ -164,12 +175,17 @@ async function executePreview(ctx: ServiceContext, job: Job<PreviewInputs, Previ
   const row = ctx.db.prepare('SELECT * FROM lakehouse_previews WHERE id = ?').get(job.id) as PreviewRow | undefined;
   if (!row) throw new JobFailure('LAKEHOUSE_PREVIEW_RECORD_MISSING', `Preview ${job.id} has no record.`);
   const { deploymentId, scope: scopeInput, settings } = job.inputs;
+  const devTarget = job.inputs.devTarget ?? null;
+  const branchName = job.inputs.branchName ?? getDeployBranch(ctx, deploymentId);
 
   jobCtx.progress('waiting for the deployed build', 2);
   let build = row.build_id ? getBuild(ctx, row.build_id) : null;
   if (build && build.status !== 'succeeded' && build.status !== 'failed') build = await waitForBuild(ctx, build.id, jobCtx.signal);
   if (!build || build.status !== 'succeeded') {
-    throw new JobFailure(Codes.NO_SUCCESSFUL_BUILD, build ? `Build ${build.id} failed: ${build.error ?? 'compile errors'}.` : 'The deploy branch has no successful build to preview.');
+    throw new JobFailure(
+      Codes.NO_SUCCESSFUL_BUILD,
+      build ? `Build ${build.id} of branch "${branchName}" failed: ${build.error ?? 'compile errors'}.` : `Branch "${branchName}" has no successful build to preview.`,
+    );
   }
   if (!row.commit_sha) ctx.db.prepare('UPDATE lakehouse_previews SET commit_sha = ? WHERE id = ?').run(build.commit, job.id);
   let ds: DataSource;
@@ -198,6 +214,8 @@ async function executePreview(ctx: ServiceContext, job: Job<PreviewInputs, Previ
   }
   const views: PreviewView[] = [];
   try {
+    // A dev preview's per-user schema may not exist yet: the run creates it, so every target is new.
+    const schemaAbsent = devTarget?.mode === 'schema-suffix' && plans.length > 0 && !(await schemaExists(connector, settings.targetCatalog, settings.targetSchema));
     for (const [index, plan] of plans.entries()) {
       jobCtx.signal.throwIfAborted();
       jobCtx.progress(`previewing ${plan.viewName}`, 5 + Math.floor((90 * index) / Math.max(plans.length, 1)));
@@ -215,7 +233,7 @@ async function executePreview(ctx: ServiceContext, job: Job<PreviewInputs, Previ
       };
       if (generated.status !== 'blocked' && generated.yaml !== null) {
         try {
-          const inspection = await inspectTarget(ctx, connector, deploymentId, target, generated.yaml);
+          const inspection = schemaAbsent ? ({ kind: 'absent' } as const) : await inspectTarget(ctx, connector, deploymentId, target, generated.yaml);
           if (inspection.kind === 'refused') {
             entry.blockedReasons = [inspection.reason];
           } else {
@@ -232,7 +250,7 @@ async function executePreview(ctx: ServiceContext, job: Job<PreviewInputs, Previ
     await connector.close();
   }
   const planned = new Set(plans.map((p) => normalizeName(qualifiedTarget(p.target))));
-  for (const target of listOwnedTargets(ctx, deploymentId, ds.name)) {
+  for (const target of listOwnedTargets(ctx, deploymentId, ds.name, devTarget?.ownerUserId ?? null)) {
     if (planned.has(normalizeName(qualifiedTarget(target)))) continue;
     views.push({
       viewName: target.viewName,
@@ -254,11 +272,30 @@ async function executePreview(ctx: ServiceContext, job: Job<PreviewInputs, Previ
     commit: build.commit,
     targetCatalog: settings.targetCatalog,
     targetSchema: settings.targetSchema,
+    branchName,
+    devTarget,
     selectionMode: scopeInput.selectionMode,
     views,
     outcomeCounts,
     completedAt: ctx.clock.now().toISOString(),
   };
+}
+
+/**
+ * Whether a schema exists: SHOW SCHEMAS where the connector lists them (a listing that fails
+ * answers yes, so each target is inspected and reports its own problem), else a schema probe.
+ */
+async function schemaExists(connector: LakehouseConnector, catalog: string, schema: string): Promise<boolean> {
+  if (connector.listSchemas) {
+    const names = await connector.listSchemas(catalog).catch(() => null);
+    return names === null || names.some((name) => normalizeName(name) === normalizeName(schema));
+  }
+  try {
+    await connector.checkSchemaAccess(catalog, schema);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function registerPreviewJob(ctx: ServiceContext): void {

@@ -9,6 +9,7 @@ import { getBuild, waitForBuild, type BuildRecord } from '../builds';
 import { appendDeploymentLog, getDataSource, type DataSource } from '../deployments';
 import { isPublicationActive } from './activation';
 import { describeLakehouseError, openLakehouseConnector } from './connector';
+import { placedSettings } from './branch-source';
 import { planFromBuild } from './deployed';
 import { confirmsWrite, inspectTarget, issuesOf, type ViewPlan } from './publish';
 import { RUN_JOB_KIND, RunRecorder, type RunInputs, type RunResult, type RunRow, type ViewResult } from './run-records';
@@ -28,7 +29,11 @@ async function executeRun(ctx: ServiceContext, job: Job<RunInputs, RunResult>, j
   const row = ctx.db.prepare('SELECT * FROM lakehouse_runs WHERE id = ?').get(job.id) as RunRow | undefined;
   if (!row) return failRun('LAKEHOUSE_RUN_RECORD_MISSING', `Run ${job.id} has no run record.`);
   const deploymentId = row.deployment_id;
-  const configuration = JSON.parse(row.configuration) as LakehouseConfiguration;
+  // A dev-branch run writes with its owner's per-user schema or prefix, fixed when it started.
+  const devTarget = job.inputs.devTarget ?? null;
+  const devOwner = devTarget?.ownerUserId ?? null;
+  const configuration = placedSettings(JSON.parse(row.configuration) as LakehouseConfiguration, devTarget);
+  const branchLabel = job.inputs.branchName ? `Branch "${job.inputs.branchName}"` : 'The deploy branch';
   const recorder = new RunRecorder(ctx, job.id);
 
   // 1. The build the run reads.
@@ -38,7 +43,9 @@ async function executeRun(ctx: ServiceContext, job: Job<RunInputs, RunResult>, j
   if (!build || build.status !== 'succeeded') {
     return failRun(
       Codes.NO_SUCCESSFUL_BUILD,
-      build ? `Build ${build.id} of commit ${build.commit.slice(0, 12)} failed: ${build.error ?? 'compile errors'}.` : 'The deploy branch has no successful build to publish.',
+      build
+        ? `Build ${build.id} of commit ${build.commit.slice(0, 12)} failed: ${build.error ?? 'compile errors'}.`
+        : `${branchLabel} has no successful build to publish.`,
     );
   }
   if (!row.commit_sha) ctx.db.prepare('UPDATE lakehouse_runs SET commit_sha = ? WHERE id = ?').run(build.commit, job.id);
@@ -80,13 +87,22 @@ async function executeRun(ctx: ServiceContext, job: Job<RunInputs, RunResult>, j
         const { code, message } = describeLakehouseError(error);
         return failRun(code, `The lakehouse cannot be reached: ${message}`);
       }
+      // A dev run into a per-user schema creates it first (as its owner: CREATE SCHEMA on the catalog).
+      if (devTarget?.mode === 'schema-suffix') {
+        try {
+          if (connector.ensureSchema) await connector.ensureSchema(configuration.targetCatalog, configuration.targetSchema);
+        } catch (error) {
+          const { message } = describeLakehouseError(error);
+          return failRun(Codes.DEV_SCHEMA_FAILED, `The per-user schema ${configuration.targetCatalog}.${configuration.targetSchema} could not be created: ${message}`);
+        }
+      }
       for (const [index, plan] of plans.entries()) {
         if (stopRequested(jobCtx)) {
           cancelled = true;
           break;
         }
         jobCtx.progress(`publishing ${plan.viewName}`, 5 + Math.floor((90 * index) / plans.length));
-        const result = await publishView(ctx, connector, deploymentId, ds, job.id, plan, jobCtx);
+        const result = await publishView(ctx, connector, deploymentId, ds, job.id, plan, jobCtx, devOwner);
         if (result === 'cancelled') {
           cancelled = true;
           break;
@@ -100,14 +116,14 @@ async function executeRun(ctx: ServiceContext, job: Job<RunInputs, RunResult>, j
 
   // 4. Targets this data source owns that left the scope: kept, and reported.
   if (!cancelled) {
-    for (const target of listOwnedTargets(ctx, deploymentId, ds.name)) {
+    for (const target of listOwnedTargets(ctx, deploymentId, ds.name, devOwner)) {
       if (planned.has(normalizeName(qualifiedTarget(target)))) continue;
       recorder.record({ viewName: target.viewName, target: qualifiedTarget(target), outcome: 'retained_obsolete' });
     }
   }
 
   const summary = recorder.summary();
-  logRun(ctx, deploymentId, ds.name, job.id, summary, cancelled);
+  logRun(ctx, deploymentId, ds.name, job.id, summary, cancelled, devTarget ? `${configuration.targetCatalog}.${configuration.targetSchema}, dev target of ${devTarget.userTag}` : null);
   if (cancelled) return JobOutcome.cancelled(summary);
   const allSucceeded = recorder.results.every((r) => SUCCESSFUL_RUN_OUTCOMES.includes(r.outcome));
   return allSucceeded ? summary : JobOutcome.partial(summary);
@@ -121,6 +137,7 @@ async function publishView(
   runId: string,
   plan: ViewPlan,
   jobCtx: JobContext,
+  devOwner: number | null,
 ): Promise<ViewResult | 'cancelled'> {
   const { generated, target } = plan;
   const shown = qualifiedTarget(target);
@@ -137,7 +154,7 @@ async function publishView(
   }
   if (inspection.kind === 'refused') return { ...base, outcome: 'publish_failed', reasons: [inspection.reason] };
   if (inspection.kind === 'managed' && inspection.unchanged) {
-    recordOwned(ctx, deploymentId, ds, plan, yaml, runId);
+    recordOwned(ctx, deploymentId, ds, plan, yaml, runId, devOwner);
     return { ...base, outcome: 'unchanged' };
   }
 
@@ -155,7 +172,7 @@ async function publishView(
       // The definition is ours even though its properties failed: remember it so the next run does not see drift.
       try {
         const object = await connector.getObject(target.catalog, target.schema, target.name);
-        if (object?.definition && metricViewYamlEquals(object.definition.yaml, yaml)) recordOwned(ctx, deploymentId, ds, plan, yaml, runId);
+        if (object?.definition && metricViewYamlEquals(object.definition.yaml, yaml)) recordOwned(ctx, deploymentId, ds, plan, yaml, runId, devOwner);
       } catch {
         // Left unrecorded: the next run reports the target as drifted rather than guessing.
       }
@@ -179,11 +196,11 @@ async function publishView(
       definitionWritten: true,
     };
   }
-  recordOwned(ctx, deploymentId, ds, plan, yaml, runId);
+  recordOwned(ctx, deploymentId, ds, plan, yaml, runId, devOwner);
   return { ...base, outcome: replaceWithAlter ? 'updated' : 'created', definitionWritten: true };
 }
 
-function recordOwned(ctx: ServiceContext, deploymentId: number, ds: DataSource, plan: ViewPlan, yaml: string, runId: string): void {
+function recordOwned(ctx: ServiceContext, deploymentId: number, ds: DataSource, plan: ViewPlan, yaml: string, runId: string, devOwner: number | null): void {
   const properties = ownershipProperties({ deployment: deploymentId, view: plan.viewName, yaml });
   recordOwnedTarget(ctx, deploymentId, {
     dataSource: ds.name,
@@ -192,10 +209,19 @@ function recordOwned(ctx: ServiceContext, deploymentId: number, ds: DataSource, 
     definitionHash: properties[DRYDOCK_PROPERTIES.definitionHash]!,
     yaml,
     runId,
+    devOwner,
   });
 }
 
-function logRun(ctx: ServiceContext, deploymentId: number, dataSource: string, runId: string, summary: RunResult, cancelled: boolean): void {
+function logRun(
+  ctx: ServiceContext,
+  deploymentId: number,
+  dataSource: string,
+  runId: string,
+  summary: RunResult,
+  cancelled: boolean,
+  devTargetLabel: string | null,
+): void {
   const counts = Object.entries(summary.outcomeCounts)
     .map(([outcome, n]) => `${n} ${outcome}`)
     .join(', ');
@@ -204,7 +230,7 @@ function logRun(ctx: ServiceContext, deploymentId: number, dataSource: string, r
       source: 'production',
       container: 'MAIN',
       level: 'info',
-      message: `Lakehouse publication run ${runId} for "${dataSource}" ${cancelled ? 'cancelled' : 'finished'}: ${counts || 'no views'}.`,
+      message: `Lakehouse publication run ${runId} for "${dataSource}"${devTargetLabel ? ` (${devTargetLabel})` : ''} ${cancelled ? 'cancelled' : 'finished'}: ${counts || 'no views'}.`,
     });
   } catch (error) {
     ctx.log.warn('could not log a lakehouse run', { runId, error: (error as Error).message });

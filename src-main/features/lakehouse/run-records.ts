@@ -9,11 +9,13 @@ import {
   type RunView,
   type RunViewOutcome,
 } from '../../../src-shared/api/lakehouse';
+import type { DevTargetPlacement } from '../../../src-shared/api/dev-targets';
 import { ErrorCodes } from '../../../src-shared/api/errors';
 import type { ServiceContext } from '../../context';
 import { ApiError } from '../../http/problem';
 import { pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
 import { getJobRunner, type Job } from '../../platform/jobs';
+import { getDeployBranch } from '../deployments';
 import { requireLakehouseDataSource } from './settings';
 
 export const RUN_JOB_KIND = 'lakehouse.run';
@@ -22,6 +24,10 @@ export interface RunInputs {
   deploymentId: number;
   dataSourceName: string;
   configurationVersion: number;
+  /** The branch read (absent in runs started before dev publications: the deploy branch). */
+  branchName?: string;
+  /** A dev-branch run: the owner's per-user target, fixed when the run started. */
+  devTarget?: DevTargetPlacement | null;
 }
 
 export interface RunResult {
@@ -104,7 +110,13 @@ export function summaryOf(views: Pick<RunView, 'outcome' | 'withheldMembers'>[])
   return { incompleteViewCount, outcomeCounts };
 }
 
-function runFields(row: RunRow, job: Job, views: RunView[]) {
+/** The branch a run reads and, for a dev branch, its per-user target. */
+export function runPlacement(ctx: ServiceContext, deploymentId: number, job: Job): { branchName: string; devTarget: DevTargetPlacement | null } {
+  const inputs = job.inputs as Partial<RunInputs>;
+  return { branchName: inputs.branchName ?? getDeployBranch(ctx, deploymentId), devTarget: inputs.devTarget ?? null };
+}
+
+function runFields(ctx: ServiceContext, row: RunRow, job: Job, views: RunView[]) {
   const { incompleteViewCount, outcomeCounts } = summaryOf(views);
   return {
     runId: row.id,
@@ -112,6 +124,7 @@ function runFields(row: RunRow, job: Job, views: RunView[]) {
     buildJobId: row.build_id,
     ...(row.commit_sha ? { commit: row.commit_sha } : {}),
     statusUrl: runStatusUrl(row.deployment_id, row.data_source, row.id),
+    ...runPlacement(ctx, row.deployment_id, job),
     configurationVersion: row.configuration_version,
     status: job.status,
     progress: job.progress,
@@ -134,7 +147,7 @@ export function jobOf(ctx: ServiceContext, runId: string): Job {
 export function getRun(ctx: ServiceContext, deploymentId: number, dataSourceName: string, runId: string): Run {
   const row = findRunRow(ctx, deploymentId, dataSourceName, runId);
   const views = runViews(ctx, row.id);
-  return { ...runFields(row, jobOf(ctx, row.id), views), viewNames: row.view_names ? (JSON.parse(row.view_names) as string[]) : [], views };
+  return { ...runFields(ctx, row, jobOf(ctx, row.id), views), viewNames: row.view_names ? (JSON.parse(row.view_names) as string[]) : [], views };
 }
 
 /** Runs of a data source, newest first. */
@@ -155,7 +168,7 @@ export function listRuns(ctx: ServiceContext, deploymentId: number, dataSourceNa
   const present = rows.filter((row) => runner.get(row.id) !== null);
   return toPage(present, page, (row) => [row.created_at, row.id], (row) => {
     const views = runViews(ctx, row.id);
-    return { ...runFields(row, runner.get(row.id)!, views), viewCount: views.length };
+    return { ...runFields(ctx, row, runner.get(row.id)!, views), viewCount: views.length };
   });
 }
 

@@ -5,10 +5,11 @@ import { ErrorCodes } from '../../../src-shared/api/errors';
 import type { ServiceContext } from '../../context';
 import { ApiError } from '../../http/problem';
 import { ACTIVE_STATUSES, getJobRunner, type Job } from '../../platform/jobs';
-import { buildForPublication } from '../builds';
+import { getDeployBranch } from '../deployments';
 import { assertPublicationActive } from './activation';
+import { placedSettings, publicationSource } from './branch-source';
 import { deployedViews } from './deployed';
-import { findRunRow, getRun, jobOf, RUN_JOB_KIND, runStatusUrl, type RunInputs, type RunRow } from './run-records';
+import { findRunRow, getRun, jobOf, RUN_JOB_KIND, runPlacement, runStatusUrl, type RunInputs, type RunRow } from './run-records';
 import { checkScopeAgainstModel, getSettings, requireLakehouseDataSource } from './settings';
 
 export { RUN_JOB_KIND, getRun, listRuns, runStatusUrl } from './run-records';
@@ -19,19 +20,21 @@ export { registerRunJob } from './run-job';
 export interface StartRunRequest {
   configurationVersion: number;
   idempotencyKey?: string;
+  branchName?: string;
 }
 
 /**
  * Starts a run of the saved settings against the latest successful deployed build (or the build
- * of the deploy branch still under way when none succeeded yet). Refused while a run of the data
- * source is active, and when `configurationVersion` is not the current one.
+ * of the deploy branch still under way when none succeeded yet), or against a personal dev
+ * branch's head into its owner's per-user target. Refused while a run of the data source is
+ * active, and when `configurationVersion` is not the current one.
  */
 export async function startRun(ctx: ServiceContext, deploymentId: number, dataSourceName: string, request: StartRunRequest, userId: number | null) {
   assertPublicationActive(ctx, deploymentId);
   const ds = requireLakehouseDataSource(ctx, deploymentId, dataSourceName);
   const settings = getSettings(ctx, deploymentId, ds.name);
   const replay = request.idempotencyKey ? findByIdempotencyKey(ctx, deploymentId, ds.name, request.idempotencyKey) : null;
-  if (replay) return startedOf(ctx, replayed(replay, request));
+  if (replay) return startedOf(ctx, replayed(ctx, replay, request));
   if (request.configurationVersion !== settings.configurationVersion) {
     throw new ApiError(
       409,
@@ -40,15 +43,15 @@ export async function startRun(ctx: ServiceContext, deploymentId: number, dataSo
       { currentConfigurationVersion: settings.configurationVersion },
     );
   }
-  const build = await buildForPublication(ctx, deploymentId, userId);
+  const { build, branchName, devTarget } = await publicationSource(ctx, deploymentId, request.branchName, settings.configuration, userId);
   const deployed = build?.status === 'succeeded' ? await deployedViews(ctx, build.id) : null;
-  if (deployed && settings.configuration.enabled) checkScopeAgainstModel(deployed, settings.configuration, ds.name);
+  if (deployed && settings.configuration.enabled) checkScopeAgainstModel(deployed, placedSettings(settings.configuration, devTarget), ds.name);
   const runner = getJobRunner(ctx);
   const row = ctx.db
     .transaction((): RunRow => {
       if (request.idempotencyKey) {
         const again = findByIdempotencyKey(ctx, deploymentId, ds.name, request.idempotencyKey);
-        if (again) return replayed(again, request);
+        if (again) return replayed(ctx, again, request);
       }
       const active = activeRun(ctx, deploymentId, ds.name);
       if (active) {
@@ -60,7 +63,7 @@ export async function startRun(ctx: ServiceContext, deploymentId: number, dataSo
       const job = runner.enqueue<RunInputs>({
         kind: RUN_JOB_KIND,
         deploymentId,
-        inputs: { deploymentId, dataSourceName: ds.name, configurationVersion: settings.configurationVersion },
+        inputs: { deploymentId, dataSourceName: ds.name, configurationVersion: settings.configurationVersion, branchName, devTarget },
         idempotencyKey: request.idempotencyKey ?? null,
         createdBy: userId,
       });
@@ -95,16 +98,22 @@ function findByIdempotencyKey(ctx: ServiceContext, deploymentId: number, dataSou
   return row ?? null;
 }
 
-function replayed(row: RunRow, request: StartRunRequest): RunRow {
-  if (row.configuration_version !== request.configurationVersion) {
+function replayed(ctx: ServiceContext, row: RunRow, request: StartRunRequest): RunRow {
+  const branch = runBranch(ctx, row);
+  if (row.configuration_version !== request.configurationVersion || branch !== (request.branchName ?? getDeployBranch(ctx, row.deployment_id))) {
     throw new ApiError(
       409,
       ErrorCodes.IDEMPOTENCY_KEY_REUSED,
-      `The idempotency key ${request.idempotencyKey} already started run ${row.id} with configuration version ${row.configuration_version}. Use a new key for a new run.`,
+      `The idempotency key ${request.idempotencyKey} already started run ${row.id} of branch "${branch}" with configuration version ${row.configuration_version}. Use a new key for a new run.`,
       { runId: row.id },
     );
   }
   return row;
+}
+
+/** The branch a stored run reads (runs started before dev publications read the deploy branch). */
+function runBranch(ctx: ServiceContext, row: RunRow): string {
+  return (jobOf(ctx, row.id).inputs as Partial<RunInputs>).branchName ?? getDeployBranch(ctx, row.deployment_id);
 }
 
 function activeRun(ctx: ServiceContext, deploymentId: number, dataSource: string): Job | null {
@@ -122,6 +131,7 @@ function startedOf(ctx: ServiceContext, row: RunRow) {
     ...(row.commit_sha ? { commit: row.commit_sha } : {}),
     statusUrl: runStatusUrl(row.deployment_id, row.data_source, row.id),
     status: job.status,
+    ...runPlacement(ctx, row.deployment_id, job),
   };
 }
 

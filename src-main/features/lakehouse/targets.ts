@@ -10,6 +10,8 @@ export interface OwnedTarget {
   definitionHash: string;
   lastWrittenYaml: string;
   lastRunId: string | null;
+  /** The dev branch owner whose dev publication wrote it; null for a production target. */
+  devOwner: number | null;
   updatedAt: string;
 }
 
@@ -22,6 +24,7 @@ interface TargetRow {
   definition_hash: string;
   last_written_yaml: string;
   last_run_id: string | null;
+  dev_owner: number | null;
   updated_at: string;
 }
 
@@ -34,6 +37,7 @@ const toTarget = (row: TargetRow): OwnedTarget => ({
   definitionHash: row.definition_hash,
   lastWrittenYaml: row.last_written_yaml,
   lastRunId: row.last_run_id,
+  devOwner: row.dev_owner,
   updatedAt: row.updated_at,
 });
 
@@ -49,11 +53,16 @@ export function findOwnedTarget(ctx: ServiceContext, deploymentId: number, catal
   return row ? toTarget(row) : null;
 }
 
-/** Targets this deployment owns through a data source, oldest first. */
-export function listOwnedTargets(ctx: ServiceContext, deploymentId: number, dataSource: string): OwnedTarget[] {
+/**
+ * Targets this deployment owns through a data source, oldest first: the production ones
+ * (`devOwner` null, the default), or those the dev publications of one user wrote.
+ */
+export function listOwnedTargets(ctx: ServiceContext, deploymentId: number, dataSource: string, devOwner: number | null = null): OwnedTarget[] {
   const rows = ctx.db
-    .prepare('SELECT * FROM lakehouse_targets WHERE deployment_id = ? AND data_source = ? ORDER BY created_at, catalog, schema_name, name')
-    .all(deploymentId, dataSource) as TargetRow[];
+    .prepare(
+      'SELECT * FROM lakehouse_targets WHERE deployment_id = ? AND data_source = ? AND dev_owner IS ? ORDER BY created_at, catalog, schema_name, name',
+    )
+    .all(deploymentId, dataSource, devOwner) as TargetRow[];
   return rows.map(toTarget);
 }
 
@@ -61,18 +70,28 @@ export function listOwnedTargets(ctx: ServiceContext, deploymentId: number, data
 export function recordOwnedTarget(
   ctx: ServiceContext,
   deploymentId: number,
-  target: { dataSource: string; catalog: string; schema: string; name: string; viewName: string; definitionHash: string; yaml: string; runId: string | null },
+  target: {
+    dataSource: string;
+    catalog: string;
+    schema: string;
+    name: string;
+    viewName: string;
+    definitionHash: string;
+    yaml: string;
+    runId: string | null;
+    devOwner?: number | null;
+  },
 ): void {
   const now = ctx.clock.now().toISOString();
   ctx.db.transaction(() => {
     ctx.db
       .prepare(
         `INSERT INTO lakehouse_targets (deployment_id, data_source, catalog, schema_name, name, view_name, definition_hash, last_written_yaml,
-           last_run_id, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           last_run_id, dev_owner, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (deployment_id, catalog, schema_name, name) DO UPDATE SET data_source = excluded.data_source, view_name = excluded.view_name,
            definition_hash = excluded.definition_hash, last_written_yaml = excluded.last_written_yaml, last_run_id = excluded.last_run_id,
-           updated_at = excluded.updated_at`,
+           dev_owner = excluded.dev_owner, updated_at = excluded.updated_at`,
       )
       .run(
         deploymentId,
@@ -84,6 +103,7 @@ export function recordOwnedTarget(
         target.definitionHash,
         target.yaml,
         target.runId,
+        target.devOwner ?? null,
         now,
         now,
       );

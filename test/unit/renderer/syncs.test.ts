@@ -64,6 +64,8 @@ const run = (runId: string, createdAt: string, outcomeCounts: Record<string, num
   dataSourceName: 'lake',
   buildJobId: null,
   statusUrl: '',
+  branchName: 'main',
+  devTarget: null,
   configurationVersion: 1,
   status,
   progress: { stage: 'done', percentComplete: 100 },

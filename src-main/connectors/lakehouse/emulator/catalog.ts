@@ -121,6 +121,8 @@ export class LakehouseCatalog {
         }
         const grant = this.db.prepare('INSERT OR IGNORE INTO grants (principal, privilege, securable) VALUES (?, ?, ?)');
         grant.run(this.defaultPrincipal, 'USE CATALOG', JSON.stringify(['main']));
+        // Dev publications create their per-user schemas (e.g. `default_dev_alice`) in `main`.
+        grant.run(this.defaultPrincipal, 'CREATE SCHEMA', JSON.stringify(['main']));
         for (const privilege of ['USE SCHEMA', 'CREATE TABLE', 'SELECT']) {
           grant.run(this.defaultPrincipal, privilege, JSON.stringify(['main', 'default']));
         }

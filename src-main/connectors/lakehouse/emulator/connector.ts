@@ -87,6 +87,11 @@ export class LocalLakehouseConnector implements LakehouseConnector {
     this.emulator.checkSchemaAccess(this.principal, catalog, schema);
   }
 
+  async ensureSchema(catalog: string, schema: string): Promise<void> {
+    await this.assertOpen();
+    this.emulator.createSchemaIfNotExists(this.principal, catalog, schema);
+  }
+
   async listCatalogs(): Promise<string[]> {
     await this.assertOpen();
     return this.emulator.showCatalogs(this.principal);

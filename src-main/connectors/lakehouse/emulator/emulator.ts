@@ -184,6 +184,22 @@ export class LakehouseEmulator extends LakehouseAdmin {
     }
   }
 
+  /**
+   * CREATE SCHEMA IF NOT EXISTS as `principal`: needs USE CATALOG and CREATE SCHEMA on the catalog
+   * (or owning it); the principal owns the new schema, so it may use it and create views in it.
+   */
+  createSchemaIfNotExists(principal: string, catalog: string, schema: string): void {
+    const [c, s] = [normalize(catalog), normalize(schema)];
+    this.requireWarehouse(principal);
+    this.write(() => {
+      this.requireCatalog(c);
+      if (!this.hasPrivilege(principal, 'USE CATALOG', [c])) throw denied(`User ${principal} does not have USE CATALOG on Catalog '${c}'.`);
+      if (this.schemaExists(c, s)) return;
+      if (!this.hasPrivilege(principal, 'CREATE SCHEMA', [c])) throw denied(`User ${principal} does not have CREATE SCHEMA on Catalog '${c}'.`);
+      this.db.prepare('INSERT INTO schemas (catalog, name, owner, created_at) VALUES (?, ?, ?, ?)').run(c, s, principal, this.now());
+    });
+  }
+
   /** SHOW CATALOGS as `principal`: the catalogs it may use, as Unity Catalog lists only those. */
   showCatalogs(principal: string): string[] {
     this.requireWarehouse(principal);

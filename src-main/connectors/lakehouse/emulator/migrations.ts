@@ -68,4 +68,17 @@ export const EMULATOR_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Lakehouses seeded before dev publications: the principal that may use the seeded catalog
+    // `main` may also create the per-user schemas in it (new files get the grant from the seed,
+    // which runs after the migrations).
+    version: 2,
+    name: 'principal-creates-dev-schemas',
+    up: `
+      INSERT OR IGNORE INTO grants (principal, privilege, securable)
+        SELECT principal, 'CREATE SCHEMA', securable FROM grants
+        WHERE privilege = 'USE CATALOG' AND securable = '["main"]'
+          AND EXISTS (SELECT 1 FROM settings WHERE key = 'seeded' AND value = 'sample');
+    `,
+  },
 ];

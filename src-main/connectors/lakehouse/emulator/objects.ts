@@ -9,7 +9,7 @@ import { parseQualifiedName } from '../identifiers';
 import { LakehouseError, parseMetricViewYaml, type LakehouseObject, type LakehouseObjectKind } from '../types';
 
 /** Privileges the emulator understands, as Unity Catalog names them. */
-export const EMULATOR_PRIVILEGES = ['USE CATALOG', 'USE SCHEMA', 'CREATE TABLE', 'SELECT', 'ALL PRIVILEGES'] as const;
+export const EMULATOR_PRIVILEGES = ['USE CATALOG', 'USE SCHEMA', 'CREATE SCHEMA', 'CREATE TABLE', 'SELECT', 'ALL PRIVILEGES'] as const;
 export type EmulatorPrivilege = (typeof EMULATOR_PRIVILEGES)[number];
 
 /** A securable: a catalog, a schema or a table-like object, as `a.b.c` text or as parts. */

@@ -15,6 +15,7 @@ import { gitUpstream } from './014-git-upstream';
 import { oauthFlow } from './015-oauth-flow';
 import { uploadChunkFiles } from './016-upload-chunk-files';
 import { devTargets } from './017-dev-targets';
+import { lakehouseDevTargets } from './018-lakehouse-dev-targets';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   oauthFlow,
   uploadChunkFiles,
   devTargets,
+  lakehouseDevTargets,
 ];
