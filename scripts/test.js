@@ -61,13 +61,23 @@ for (const suite of suites) {
 
 let passed = 0;
 let failed = 0;
+const failedTests = [];
 for (const suite of suites) {
   const reportFile = join(outDir, suite.report);
   if (!existsSync(reportFile)) continue;
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
+  for (const file of report.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== 'failed') continue;
+      const firstLine = String(test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
+      failedTests.push(`${file.name.replace(root, '')} › ${test.fullName}\n    ${firstLine}`);
+    }
+  }
 }
+// Repeated at the very end: a CI log is often read from its tail only.
+if (failedTests.length > 0) console.error(`\nFailed tests:\n${failedTests.map((t) => `  ✗ ${t}`).join('\n')}`);
 if (failedSteps.length > 0) console.error(`\nFailed steps: ${failedSteps.join(', ')}`);
 const failures = failed + (failedSteps.length > 0 && failed === 0 ? failedSteps.length : 0);
 console.log(`\n${passed} passed, ${failures} failed`);
