@@ -40,6 +40,8 @@ const suites = [
   { name: 'end-to-end tests (chromium)', config: 'vitest.e2e.config.ts', report: 'vitest-e2e.json', env: { DRYDOCK_E2E_SKIP_BUILD: '1' } },
 ];
 
+const flakyFile = (suite) => join(outDir, suite.report.replace(/\.json$/, '-flaky.txt'));
+
 // The keychain backend is tested against the real OS keychain. On Linux without a session bus,
 // start one with an unlocked gnome-keyring for the duration of the run.
 const needsKeyringSession = process.platform === 'linux' && !process.env.DBUS_SESSION_BUS_ADDRESS;
@@ -49,13 +51,14 @@ for (const suite of suites) {
   if (!existsSync(join(root, suite.config))) continue;
   const reportFile = join(outDir, suite.report);
   rmSync(reportFile, { force: true });
-  const vitestArgs = ['vitest', 'run', '--config', suite.config, '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`];
+  rmSync(flakyFile(suite), { force: true });
+  const vitestArgs = ['vitest', 'run', '--config', suite.config, '--reporter=default', '--reporter=json', '--reporter=./scripts/flaky-reporter.js', `--outputFile.json=${reportFile}`];
   if (needsKeyringSession && canStartKeyring) {
     // A fresh keyring directory per run: an existing login keyring (other password) would stay locked.
     const inner = `export XDG_DATA_HOME="$(mktemp -d)"; echo -n drydock-test | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null 2>&1; exec npx ${vitestArgs.map((a) => `'${a}'`).join(' ')}`;
-    step(suite.name, 'dbus-run-session', ['--', 'sh', '-c', inner], suite.env);
+    step(suite.name, 'dbus-run-session', ['--', 'sh', '-c', inner], { ...suite.env, DRYDOCK_FLAKY_FILE: flakyFile(suite) });
   } else {
-    step(suite.name, 'npx', vitestArgs, suite.env);
+    step(suite.name, 'npx', vitestArgs, { ...suite.env, DRYDOCK_FLAKY_FILE: flakyFile(suite) });
   }
 }
 
@@ -76,6 +79,8 @@ for (const suite of suites) {
     }
   }
 }
+const flaky = suites.flatMap((suite) => (existsSync(flakyFile(suite)) ? readFileSync(flakyFile(suite), 'utf8').trim().split('\n').filter(Boolean) : []));
+if (flaky.length > 0) console.error(`\nFlaky tests (failed once, passed on their one retry; fix them):\n${flaky.map((t) => `  ~ ${t}`).join('\n')}`);
 // Repeated at the very end: a CI log is often read from its tail only.
 if (failedTests.length > 0) console.error(`\nFailed tests:\n${failedTests.map((t) => `  ✗ ${t}`).join('\n')}`);
 if (failedSteps.length > 0) console.error(`\nFailed steps: ${failedSteps.join(', ')}`);
