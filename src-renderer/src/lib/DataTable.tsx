@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 import type { CursorPages } from './useCursorPages';
 import { Button, Spinner } from './ui';
 
@@ -41,6 +41,8 @@ export function DataTable<T>({
   className,
   rowClassName,
   selection,
+  onRowClick,
+  wrapClassName,
 }: {
   label: string;
   rows: readonly T[];
@@ -52,8 +54,12 @@ export function DataTable<T>({
   rowClassName?: (row: T) => string | undefined;
   /** Master-detail lists: a click on a row selects it; the selected row is marked for sight and for screen readers. */
   selection?: { isSelected: (row: T) => boolean; onSelect: (row: T) => void };
+  /** Lists whose rows open an item (a link in the row does the same for the keyboard); the event lets Ctrl/⌘-click through. */
+  onRowClick?: (row: T, event: MouseEvent) => void;
+  /** A scrolling box around the table (`log-view` …); without it the table stands alone. */
+  wrapClassName?: string;
 }) {
-  return (
+  const table = (
     <table className={['table', className].filter(Boolean).join(' ')} aria-label={label}>
       <thead>
         <tr>
@@ -69,8 +75,8 @@ export function DataTable<T>({
         {rows.map((row) => (
           <tr
             key={rowKey(row)}
-            className={[selection && 'clickable', selection?.isSelected(row) && 'selected', rowClassName?.(row)].filter(Boolean).join(' ') || undefined}
-            onClick={selection ? () => selection.onSelect(row) : undefined}
+            className={[(selection || onRowClick) && 'clickable', selection?.isSelected(row) && 'selected', rowClassName?.(row)].filter(Boolean).join(' ') || undefined}
+            onClick={selection ? () => selection.onSelect(row) : onRowClick ? (event) => onRowClick(row, event) : undefined}
             aria-selected={selection ? selection.isSelected(row) : undefined}
           >
             {columns.map((c, i) => (
@@ -88,6 +94,7 @@ export function DataTable<T>({
       </tbody>
     </table>
   );
+  return wrapClassName ? <div className={wrapClassName}>{table}</div> : table;
 }
 
 /** The small ghost buttons at the end of a row; also usable outside a DataTable. */

@@ -1,6 +1,7 @@
 import { useEffect, useState, type MouseEvent } from 'react';
 import type { ScreenProps } from '../../app/screen-props';
 import { navigate } from '../../app/router';
+import { DataTable } from '../../lib/DataTable';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../lib/ui';
 import { CreateDeploymentDialog } from './CreateDeploymentDialog';
 import { DeploymentDetail } from './DeploymentDetail';
@@ -56,54 +57,41 @@ function DeploymentList() {
         </EmptyState>
       ) : (
         items.length > 0 && (
-          <table className="table table-hover" aria-label="Deployments">
-            <thead>
-              <tr>
-                <th className="num">ID</th>
-                <th>Name</th>
-                <th>Cloud</th>
-                <th>Region</th>
-                <th>Created via</th>
-                <th>Deploy mode</th>
-                <th>Version</th>
-                <th>Setup</th>
-                <th>Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((d) => (
-                <tr key={d.id} onClick={(e) => open(e, d.id)} className="clickable">
-                  <td className="num muted">{d.id}</td>
-                  <td>
-                    <a href={`/deployments/${d.id}`} onClick={(e) => open(e, d.id)} className="strong">
-                      {d.name}
-                    </a>
-                  </td>
-                  <td>{labelOf(CLOUD_LABELS, d.cloudProvider)}</td>
-                  <td>
-                    <code>{d.region}</code>
-                  </td>
-                  <td>{labelOf(CREATION_METHOD_LABELS, d.creationMethod)}</td>
-                  <td>{labelOf(DEPLOY_MODE_LABELS, d.deployMode).split(' — ')[0]}</td>
-                  <td>
-                    <code>{d.currentVersion}</code>
-                  </td>
-                  <td>
-                    {d.creationStep.completed ? (
-                      <Badge tone="good">complete</Badge>
-                    ) : (
-                      <Badge tone="warn">
-                        step {d.creationStep.index + 1} of {d.creationStep.steps.length}
-                      </Badge>
-                    )}
-                  </td>
-                  <td>
-                    <Time value={d.updatedAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            label="Deployments"
+            className="table-hover"
+            rows={items}
+            rowKey={(d) => d.id}
+            onRowClick={(d, e) => open(e, d.id)}
+            columns={[
+              { header: 'ID', className: 'num', cellClassName: 'muted', cell: (d) => d.id },
+              {
+                header: 'Name',
+                cell: (d) => (
+                  <a href={`/deployments/${d.id}`} onClick={(e) => open(e, d.id)} className="strong">
+                    {d.name}
+                  </a>
+                ),
+              },
+              { header: 'Cloud', cell: (d) => labelOf(CLOUD_LABELS, d.cloudProvider) },
+              { header: 'Region', cell: (d) => <code>{d.region}</code> },
+              { header: 'Created via', cell: (d) => labelOf(CREATION_METHOD_LABELS, d.creationMethod) },
+              { header: 'Deploy mode', cell: (d) => labelOf(DEPLOY_MODE_LABELS, d.deployMode).split(' — ')[0] },
+              { header: 'Version', cell: (d) => <code>{d.currentVersion}</code> },
+              {
+                header: 'Setup',
+                cell: (d) =>
+                  d.creationStep.completed ? (
+                    <Badge tone="good">complete</Badge>
+                  ) : (
+                    <Badge tone="warn">
+                      step {d.creationStep.index + 1} of {d.creationStep.steps.length}
+                    </Badge>
+                  ),
+              },
+              { header: 'Updated', cell: (d) => <Time value={d.updatedAt} /> },
+            ]}
+          />
         )
       )}
       {hasNextPage && (

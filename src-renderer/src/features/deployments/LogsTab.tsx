@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { LOG_CONTAINERS, LOG_SOURCES, listDeploymentLogs, type LogContainer, type LogSource } from '../../../../src-shared/api/deployments';
 import { api } from '../../app/session';
+import { DataTable } from '../../lib/DataTable';
 import { toShownError, type ShownError } from '../../lib/errors';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner } from '../../lib/ui';
 import { logTime, mergeLogLines, type LogLine } from './logs';
@@ -123,40 +124,33 @@ export function LogsTab({ deploymentId }: { deploymentId: number }) {
       ) : lines.length === 0 ? (
         <EmptyState title="No log lines">{source || container ? 'Nothing matches these filters.' : 'The deployment has not logged anything yet.'}</EmptyState>
       ) : (
-        <div className="log-view">
-          <table className="table log-table" aria-label="Log lines">
-            <thead>
-              <tr>
-                <th>Time (UTC)</th>
-                <th>Level</th>
-                <th>Source</th>
-                <th>Container</th>
-                <th>Message</th>
-              </tr>
-            </thead>
-            <tbody>
-              {lines.map((line) => {
+        <DataTable
+          label="Log lines"
+          wrapClassName="log-view"
+          className="log-table"
+          rows={lines}
+          rowKey={(line) => line.id}
+          rowClassName={(line) => `log-${line.level}`}
+          columns={[
+            {
+              header: 'Time (UTC)',
+              cellClassName: 'mono small',
+              cell: (line) => {
                 const { time, date } = logTime(line.timestamp);
                 return (
-                  <tr key={line.id} className={`log-${line.level}`}>
-                    <td className="mono small" title={line.timestamp}>
-                      {date && <span className="muted">{date} </span>}
-                      {time}
-                    </td>
-                    <td>
-                      <Badge tone={LEVEL_TONES[line.level]}>{line.level}</Badge>
-                    </td>
-                    <td className="small">{line.source}</td>
-                    <td>
-                      <code className="small">{line.container}</code>
-                    </td>
-                    <td className="log-message">{line.message}</td>
-                  </tr>
+                  <span title={line.timestamp}>
+                    {date && <span className="muted">{date} </span>}
+                    {time}
+                  </span>
                 );
-              })}
-            </tbody>
-          </table>
-        </div>
+              },
+            },
+            { header: 'Level', cell: (line) => <Badge tone={LEVEL_TONES[line.level]}>{line.level}</Badge> },
+            { header: 'Source', cellClassName: 'small', cell: (line) => line.source },
+            { header: 'Container', cell: (line) => <code className="small">{line.container}</code> },
+            { header: 'Message', cellClassName: 'log-message', cell: (line) => line.message },
+          ]}
+        />
       )}
       {lines !== null && (
         <div className="more">

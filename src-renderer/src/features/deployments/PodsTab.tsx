@@ -1,5 +1,6 @@
 import { listDeploymentPods } from '../../../../src-shared/api/deployments';
 import { api } from '../../app/session';
+import { DataTable } from '../../lib/DataTable';
 import { fetchAllPages } from '../../lib/paging';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../lib/ui';
 import { useQuery } from '../../lib/useQuery';
@@ -52,32 +53,18 @@ export function PodsTab({ deploymentId }: { deploymentId: number }) {
                   <code>{pod.version}</code>
                 </dd>
               </dl>
-              <table className="table" aria-label={`Containers of ${pod.name}`}>
-                <thead>
-                  <tr>
-                    <th>Container</th>
-                    <th>State</th>
-                    <th>Ready</th>
-                    <th className="num">Restarts</th>
-                    <th>Reason</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {pod.containers.map((c) => (
-                    <tr key={c.name}>
-                      <td>
-                        <code>{c.name}</code>
-                      </td>
-                      <td>
-                        <Badge tone={STATE_TONES[c.state]}>{c.state}</Badge>
-                      </td>
-                      <td>{c.ready ? 'yes' : <span className="muted">no</span>}</td>
-                      <td className="num">{c.restartCount}</td>
-                      <td className="wrap-cell">{c.reason ?? <span className="muted">—</span>}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                label={`Containers of ${pod.name}`}
+                rows={pod.containers}
+                rowKey={(c) => c.name}
+                columns={[
+                  { header: 'Container', cell: (c) => <code>{c.name}</code> },
+                  { header: 'State', cell: (c) => <Badge tone={STATE_TONES[c.state]}>{c.state}</Badge> },
+                  { header: 'Ready', cell: (c) => (c.ready ? 'yes' : <span className="muted">no</span>) },
+                  { header: 'Restarts', className: 'num', cell: (c) => c.restartCount },
+                  { header: 'Reason', className: 'wrap-cell', cell: (c) => c.reason ?? <span className="muted">—</span> },
+                ]}
+              />
             </article>
           ))}
         </div>

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { listDeploymentVersions, type Deployment, type ReleaseChannel, type UpdateDeploymentInput } from '../../../../src-shared/api/deployments';
+import type { ResponseOf } from '../../../../src-shared/api/contract';
 import { api } from '../../app/session';
+import { DataTable } from '../../lib/DataTable';
 import { errorFor } from '../../lib/errors';
 import { Badge, Button, ProblemBanner, Spinner, Time } from '../../lib/ui';
 import { useAction } from '../../lib/useAction';
@@ -48,53 +50,7 @@ export function ReleaseTab({ deployment }: { deployment: Deployment }) {
                   </Button>
                 )}
               </div>
-              <table className="table" aria-label={`${channel.releaseChannel} versions`}>
-                <thead>
-                  <tr>
-                    <th>Version</th>
-                    <th>Released</th>
-                    <th>State</th>
-                    <th className="actions-col" aria-label="Actions" />
-                  </tr>
-                </thead>
-                <tbody>
-                  {channel.versions.map((v) => {
-                    const followed = channel.releaseChannel === deployment.releaseChannel;
-                    const pinned = followed && deployment.releaseChannelVersion === v.version;
-                    const running = followed && deployment.currentVersion === v.version;
-                    return (
-                      <tr key={v.version} className={running ? 'selected' : undefined}>
-                        <td>
-                          <code className="strong">{v.version}</code>
-                        </td>
-                        <td>
-                          <Time value={v.releasedAt} />
-                        </td>
-                        <td>
-                          <span className="badges">
-                            {v.version === channel.latestVersion && <Badge>latest</Badge>}
-                            {running && <Badge tone="good">running</Badge>}
-                            {pinned && <Badge tone="warn">pinned{deployment.releaseChannelVersionHold ? ', held' : ''}</Badge>}
-                          </span>
-                        </td>
-                        <td className="actions-col">
-                          {!pinned && (
-                            <button
-                              type="button"
-                              className="btn btn-ghost btn-small"
-                              disabled={busy}
-                              aria-label={`Pin ${channel.releaseChannel} ${v.version}`}
-                              onClick={() => void change({ releaseChannel: channel.releaseChannel as ReleaseChannel, releaseChannelVersion: v.version }, `Pinning ${v.version}`)}
-                            >
-                              Pin
-                            </button>
-                          )}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
+              <VersionTable channel={channel} deployment={deployment} busy={busy} onChange={change} />
             </section>
           ))
         )}
@@ -129,5 +85,55 @@ export function ReleaseTab({ deployment }: { deployment: Deployment }) {
         {fieldProblem && <div className="field-error">{fieldProblem}</div>}
       </aside>
     </div>
+  );
+}
+
+type Channel = ResponseOf<typeof listDeploymentVersions>['channels'][number];
+
+/** One channel's versions; the running one is marked, every other can be pinned. */
+function VersionTable({
+  channel,
+  deployment,
+  busy,
+  onChange,
+}: {
+  channel: Channel;
+  deployment: Deployment;
+  busy: boolean;
+  onChange: (patch: UpdateDeploymentInput, label: string) => unknown;
+}) {
+  const followed = channel.releaseChannel === deployment.releaseChannel;
+  const pinned = (version: string) => followed && deployment.releaseChannelVersion === version;
+  const running = (version: string) => followed && deployment.currentVersion === version;
+  return (
+    <DataTable
+      label={`${channel.releaseChannel} versions`}
+      rows={channel.versions}
+      rowKey={(v) => v.version}
+      rowClassName={(v) => (running(v.version) ? 'selected' : undefined)}
+      columns={[
+        { header: 'Version', cell: (v) => <code className="strong">{v.version}</code> },
+        { header: 'Released', cell: (v) => <Time value={v.releasedAt} /> },
+        {
+          header: 'State',
+          cell: (v) => (
+            <span className="badges">
+              {v.version === channel.latestVersion && <Badge>latest</Badge>}
+              {running(v.version) && <Badge tone="good">running</Badge>}
+              {pinned(v.version) && <Badge tone="warn">pinned{deployment.releaseChannelVersionHold ? ', held' : ''}</Badge>}
+            </span>
+          ),
+        },
+      ]}
+      actions={[
+        {
+          label: 'Pin',
+          ariaLabel: (v) => `Pin ${channel.releaseChannel} ${v.version}`,
+          hidden: (v) => pinned(v.version),
+          disabled: () => busy,
+          onClick: (v) => void onChange({ releaseChannel: channel.releaseChannel as ReleaseChannel, releaseChannelVersion: v.version }, `Pinning ${v.version}`),
+        },
+      ]}
+    />
   );
 }
