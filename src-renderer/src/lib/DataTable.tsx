@@ -1,4 +1,4 @@
-import type { MouseEvent, ReactNode } from 'react';
+import { Fragment, type HTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 import type { CursorPages } from './useCursorPages';
 import { Button, Spinner } from './ui';
 
@@ -18,6 +18,8 @@ export interface Column<T> {
   className?: string;
   /** Classes of the cells only (`strong`, `value-cell` …). */
   cellClassName?: string;
+  /** A tooltip on the cell: the whole text of a shortened value. */
+  cellTitle?: (row: T) => string | undefined;
 }
 
 export interface RowAction<T> {
@@ -43,6 +45,8 @@ export function DataTable<T>({
   selection,
   onRowClick,
   wrapClassName,
+  rowDetail,
+  rowProps,
 }: {
   label: string;
   rows: readonly T[];
@@ -58,7 +62,12 @@ export function DataTable<T>({
   onRowClick?: (row: T, event: MouseEvent) => void;
   /** A scrolling box around the table (`log-view` …); without it the table stands alone. */
   wrapClassName?: string;
+  /** A full-width row under a row (an expanded view's detail, a row's own error); null for none. */
+  rowDetail?: { render: (row: T) => ReactNode; className?: string };
+  /** Further attributes of a row: `data-*` ids the tests find rows by, `aria-expanded` … */
+  rowProps?: (row: T) => HTMLAttributes<HTMLTableRowElement> & Record<`data-${string}`, string | number>;
 }) {
+  const width = columns.length + (actions.length > 0 ? 1 : 0);
   const table = (
     <table className={['table', className].filter(Boolean).join(' ')} aria-label={label}>
       <thead>
@@ -72,25 +81,35 @@ export function DataTable<T>({
         </tr>
       </thead>
       <tbody>
-        {rows.map((row) => (
-          <tr
-            key={rowKey(row)}
-            className={[(selection || onRowClick) && 'clickable', selection?.isSelected(row) && 'selected', rowClassName?.(row)].filter(Boolean).join(' ') || undefined}
-            onClick={selection ? () => selection.onSelect(row) : onRowClick ? (event) => onRowClick(row, event) : undefined}
-            aria-selected={selection ? selection.isSelected(row) : undefined}
-          >
-            {columns.map((c, i) => (
-              <td key={i} className={[c.className, c.cellClassName].filter(Boolean).join(' ') || undefined}>
-                {c.cell(row)}
-              </td>
-            ))}
-            {actions.length > 0 && (
-              <td className="actions-col">
-                <RowActions row={row} actions={actions} />
-              </td>
-            )}
-          </tr>
-        ))}
+        {rows.map((row) => {
+          const detail = rowDetail?.render(row);
+          return (
+            <Fragment key={rowKey(row)}>
+              <tr
+                {...rowProps?.(row)}
+                className={[(selection || onRowClick) && 'clickable', selection?.isSelected(row) && 'selected', rowClassName?.(row)].filter(Boolean).join(' ') || undefined}
+                onClick={selection ? () => selection.onSelect(row) : onRowClick ? (event) => onRowClick(row, event) : undefined}
+                aria-selected={selection ? selection.isSelected(row) : undefined}
+              >
+                {columns.map((c, i) => (
+                  <td key={i} className={[c.className, c.cellClassName].filter(Boolean).join(' ') || undefined} title={c.cellTitle?.(row)}>
+                    {c.cell(row)}
+                  </td>
+                ))}
+                {actions.length > 0 && (
+                  <td className="actions-col">
+                    <RowActions row={row} actions={actions} />
+                  </td>
+                )}
+              </tr>
+              {detail !== null && detail !== undefined && detail !== false && (
+                <tr className={rowDetail?.className}>
+                  <td colSpan={width}>{detail}</td>
+                </tr>
+              )}
+            </Fragment>
+          );
+        })}
       </tbody>
     </table>
   );

@@ -32,3 +32,35 @@ export function useAction(label: string): Action {
   }, []);
   return { busy, error, setError, run };
 }
+
+/**
+ * `useAction` for a button repeated on every row of a list (Test, Retry …): each row is busy
+ * and fails on its own, and a row's error stays with that row.
+ */
+export function useRowAction(label: string) {
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const [errors, setErrors] = useState<Readonly<Record<string, ShownError>>>({});
+  const setError = useCallback((key: string, error: ShownError | null) => {
+    setErrors(({ [key]: _dropped, ...rest }) => (error ? { ...rest, [key]: error } : rest));
+  }, []);
+  const run = useCallback(
+    async <T,>(key: string, work: () => Promise<T>, override?: string): Promise<T | undefined> => {
+      setBusy((keys) => new Set(keys).add(key));
+      setError(key, null);
+      try {
+        return await work();
+      } catch (failure) {
+        setError(key, toShownError(failure, override ?? label));
+        return undefined;
+      } finally {
+        setBusy((keys) => {
+          const next = new Set(keys);
+          next.delete(key);
+          return next;
+        });
+      }
+    },
+    [label, setError],
+  );
+  return { isBusy: (key: string) => busy.has(key), errorOf: (key: string) => errors[key] ?? null, setError, run };
+}

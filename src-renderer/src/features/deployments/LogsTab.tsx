@@ -135,13 +135,14 @@ export function LogsTab({ deploymentId }: { deploymentId: number }) {
             {
               header: 'Time (UTC)',
               cellClassName: 'mono small',
+              cellTitle: (line) => line.timestamp,
               cell: (line) => {
                 const { time, date } = logTime(line.timestamp);
                 return (
-                  <span title={line.timestamp}>
+                  <>
                     {date && <span className="muted">{date} </span>}
                     {time}
-                  </span>
+                  </>
                 );
               },
             },

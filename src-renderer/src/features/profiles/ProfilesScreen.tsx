@@ -3,8 +3,9 @@ import { deleteProfile, listProfiles, testProfile, type Profile } from '../../..
 import { useProfile } from '../../app/profile';
 import { localApi } from '../../app/session';
 import { ConfirmDialog } from '../../lib/confirm';
+import { DataTable } from '../../lib/DataTable';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../lib/ui';
-import { useAction } from '../../lib/useAction';
+import { useRowAction } from '../../lib/useAction';
 import { useQuery } from '../../lib/useQuery';
 import { ProfileDialog } from './ProfileDialog';
 import './profiles.css';
@@ -28,6 +29,7 @@ export default function ProfilesScreen() {
     void refreshHeader();
   };
   const forbidden = profiles.error?.status === 403;
+  const test = useRowAction('Testing the profile');
 
   return (
     <section className="page" aria-label="Profiles">
@@ -62,33 +64,76 @@ export default function ProfilesScreen() {
           Add the URL of another Drydock (<code>drydock serve</code>) or of your platform tenant, with an API key.
         </EmptyState>
       ) : (
-        <table className="table" aria-label="Profiles">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Service</th>
-              <th>Credential</th>
-              <th>Last test</th>
-              <th className="actions-col" aria-label="Actions" />
-            </tr>
-          </thead>
-          <tbody>
-            {profiles.data.items.map((p) => (
-              <ProfileRow
-                key={p.name}
-                profile={p}
-                active={p.name === active}
-                onTested={(updated) => {
-                  profiles.reload();
-                  setNotice(updated.lastCheck?.ok ? `${p.name}: connected (interface version ${updated.lastCheck.specVersion ?? 'unknown'}).` : `${p.name}: the test failed.`);
-                }}
-                onUse={() => void select(p.name)}
-                onEdit={() => setEditing(p)}
-                onRemove={() => setRemoving(p)}
-              />
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Profiles"
+          rows={profiles.data.items}
+          rowKey={(p) => p.name}
+          rowDetail={{
+            render: (p) => {
+              const error = test.errorOf(p.name);
+              return error && <ProblemBanner error={error} onDismiss={() => test.setError(p.name, null)} />;
+            },
+          }}
+          columns={[
+            {
+              header: 'Name',
+              cell: (p) => (
+                <>
+                  <span className="strong">{p.name}</span> {p.name === active && <Badge tone="info">in use</Badge>}
+                  {p.description && <div className="muted">{p.description}</div>}
+                </>
+              ),
+            },
+            { header: 'Service', cell: (p) => <code>{p.baseUrl}</code> },
+            {
+              header: 'Credential',
+              cell: (p) => (
+                <>
+                  {p.credentialKind === 'bearer' ? 'Bearer token' : 'API key'}
+                  {!p.hasCredential && (
+                    <>
+                      {' '}
+                      <Badge tone="bad">missing from keychain</Badge>
+                    </>
+                  )}
+                </>
+              ),
+            },
+            { header: 'Last test', cell: (p) => <LastCheck profile={p} /> },
+            {
+              header: '',
+              label: 'Actions',
+              className: 'actions-col profile-actions',
+              cell: (p) => (
+                <>
+                  <Button
+                    className="btn-small"
+                    busy={test.isBusy(p.name)}
+                    aria-label={`Test ${p.name}`}
+                    onClick={() =>
+                      void test.run(p.name, async () => {
+                        const { profile: updated } = await localApi.call(testProfile, { params: { profileName: p.name } });
+                        profiles.reload();
+                        setNotice(updated.lastCheck?.ok ? `${p.name}: connected (interface version ${updated.lastCheck.specVersion ?? 'unknown'}).` : `${p.name}: the test failed.`);
+                      }, `Testing ${p.name}`)
+                    }
+                  >
+                    Test
+                  </Button>
+                  <Button className="btn-small" onClick={() => void select(p.name)} disabled={p.name === active} aria-label={`Use ${p.name}`}>
+                    Use
+                  </Button>
+                  <Button className="btn-small" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>
+                    Edit
+                  </Button>
+                  <Button variant="ghost" className="btn-small danger-text" onClick={() => setRemoving(p)} aria-label={`Remove ${p.name}`}>
+                    Remove
+                  </Button>
+                </>
+              ),
+            },
+          ]}
+        />
       )}
       {editing !== null && (
         <ProfileDialog
@@ -121,88 +166,23 @@ export default function ProfilesScreen() {
   );
 }
 
-function ProfileRow({
-  profile: p,
-  active,
-  onTested,
-  onUse,
-  onEdit,
-  onRemove,
-}: {
-  profile: Profile;
-  active: boolean;
-  onTested: (profile: Profile) => void;
-  onUse: () => void;
-  onEdit: () => void;
-  onRemove: () => void;
-}) {
-  const test = useAction(`Testing ${p.name}`);
+/** What the last connection test read, or why it failed. */
+function LastCheck({ profile: p }: { profile: Profile }) {
   const check = p.lastCheck;
   return (
-    <>
-      <tr>
-        <td>
-          <span className="strong">{p.name}</span> {active && <Badge tone="info">in use</Badge>}
-          {p.description && <div className="muted">{p.description}</div>}
-        </td>
-        <td>
-          <code>{p.baseUrl}</code>
-        </td>
-        <td>
-          {p.credentialKind === 'bearer' ? 'Bearer token' : 'API key'}
-          {!p.hasCredential && (
-            <>
-              {' '}
-              <Badge tone="bad">missing from keychain</Badge>
-            </>
-          )}
-        </td>
-        <td aria-label={`Last test of ${p.name}`}>
-          {!check ? (
-            <span className="muted">never tested</span>
-          ) : check.ok ? (
-            <>
-              <Badge tone="good">connected</Badge> API {check.specVersion ?? '?'} · {check.operationIds.length} operations · <Time value={check.checkedAt} />
-            </>
-          ) : (
-            <>
-              <Badge tone="bad">failed</Badge> <Time value={check.checkedAt} />
-              <div className="profile-check-error">{check.error}</div>
-            </>
-          )}
-        </td>
-        <td className="actions-col profile-actions">
-          <Button
-            className="btn-small"
-            busy={test.busy}
-            aria-label={`Test ${p.name}`}
-            onClick={() =>
-              void test.run(async () => {
-                const result = await localApi.call(testProfile, { params: { profileName: p.name } });
-                onTested(result.profile);
-              })
-            }
-          >
-            Test
-          </Button>
-          <Button className="btn-small" onClick={onUse} disabled={active} aria-label={`Use ${p.name}`}>
-            Use
-          </Button>
-          <Button className="btn-small" onClick={onEdit} aria-label={`Edit ${p.name}`}>
-            Edit
-          </Button>
-          <Button variant="ghost" className="btn-small danger-text" onClick={onRemove} aria-label={`Remove ${p.name}`}>
-            Remove
-          </Button>
-        </td>
-      </tr>
-      {test.error && (
-        <tr>
-          <td colSpan={5}>
-            <ProblemBanner error={test.error} onDismiss={() => test.setError(null)} />
-          </td>
-        </tr>
+    <span aria-label={`Last test of ${p.name}`}>
+      {!check ? (
+        <span className="muted">never tested</span>
+      ) : check.ok ? (
+        <>
+          <Badge tone="good">connected</Badge> API {check.specVersion ?? '?'} · {check.operationIds.length} operations · <Time value={check.checkedAt} />
+        </>
+      ) : (
+        <>
+          <Badge tone="bad">failed</Badge> <Time value={check.checkedAt} />
+          <div className="profile-check-error">{check.error}</div>
+        </>
       )}
-    </>
+    </span>
   );
 }

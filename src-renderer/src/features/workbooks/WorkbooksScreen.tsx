@@ -3,6 +3,7 @@ import type { Workbook } from '../../../../src-shared/api/workbooks';
 import type { Deployment } from '../../../../src-shared/api/deployments';
 import { navigate } from '../../app/router';
 import type { ScreenProps } from '../../app/screen-props';
+import { DataTable } from '../../lib/DataTable';
 import { Badge, Button, EmptyState, Field, ProblemBanner, Spinner, Time } from '../../lib/ui';
 import { deploymentLabel, useDebounced, useDeploymentList, useWorkbookList } from './data';
 import { AppLink, idOf, promotionPath, workbookPath, workbooksPath } from './links';
@@ -104,48 +105,40 @@ function WorkbookList({ deploymentId, deployments, deploymentsLoading }: { deplo
 
 function WorkbookTable({ deploymentId, workbooks, deployments }: { deploymentId: number; workbooks: Workbook[]; deployments: Deployment[] | null }) {
   return (
-    <table className="table table-hover" aria-label="Workbooks">
-      <thead>
-        <tr>
-          <th>Name</th>
-          <th>Folder</th>
-          <th>Owner</th>
-          <th>Dashboard</th>
-          <th>Promotion</th>
-          <th>Updated</th>
-          <th className="actions-col" aria-label="Actions" />
-        </tr>
-      </thead>
-      <tbody>
-        {workbooks.map((wb) => (
-          <tr key={wb.id} className="clickable" onClick={() => navigate(workbookPath(deploymentId, wb.id))}>
-            <td>
-              <div className="wb-name">
-                <AppLink to={workbookPath(deploymentId, wb.id)} className="strong">
-                  {wb.name}
-                </AppLink>
-                <small>{wb.slug}</small>
-              </div>
-            </td>
-            <td>
-              <code>{wb.folderPath}</code>
-            </td>
-            <td>{wb.user?.name ?? <span className="muted">—</span>}</td>
-            <td>{wb.publishedAt ? <Badge tone="good">published</Badge> : <Badge>draft only</Badge>}</td>
-            <td>
-              <PromotionSummary workbook={wb} deployments={deployments} />
-            </td>
-            <td>
-              <Time value={wb.updatedAt} />
-            </td>
-            <td className="actions-col">
-              <AppLink to={promotionPath(deploymentId, wb.id)} className="btn btn-ghost btn-small" ariaLabel={`Promote ${wb.name}`}>
-                Promote…
+    <DataTable
+      label="Workbooks"
+      className="table-hover"
+      rows={workbooks}
+      rowKey={(wb) => wb.id}
+      onRowClick={(wb) => navigate(workbookPath(deploymentId, wb.id))}
+      columns={[
+        {
+          header: 'Name',
+          cell: (wb) => (
+            <div className="wb-name">
+              <AppLink to={workbookPath(deploymentId, wb.id)} className="strong">
+                {wb.name}
               </AppLink>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+              <small>{wb.slug}</small>
+            </div>
+          ),
+        },
+        { header: 'Folder', cell: (wb) => <code>{wb.folderPath}</code> },
+        { header: 'Owner', cell: (wb) => wb.user?.name ?? <span className="muted">—</span> },
+        { header: 'Dashboard', cell: (wb) => (wb.publishedAt ? <Badge tone="good">published</Badge> : <Badge>draft only</Badge>) },
+        { header: 'Promotion', cell: (wb) => <PromotionSummary workbook={wb} deployments={deployments} /> },
+        { header: 'Updated', cell: (wb) => <Time value={wb.updatedAt} /> },
+        {
+          header: '',
+          label: 'Actions',
+          className: 'actions-col',
+          cell: (wb) => (
+            <AppLink to={promotionPath(deploymentId, wb.id)} className="btn btn-ghost btn-small" ariaLabel={`Promote ${wb.name}`}>
+              Promote…
+            </AppLink>
+          ),
+        },
+      ]}
+    />
   );
 }
