@@ -30,7 +30,17 @@ import {
 } from './objects';
 import { validateMetricViewYaml } from './validate';
 
-const SEED_TABLES: Array<{ name: string; columns: EmulatorColumn[]; comment: string }> = [
+interface SeedTable {
+  name: string;
+  columns: EmulatorColumn[];
+  comment: string;
+}
+
+/**
+ * `main.default`: the emulator's own starter tables, which the lakehouse tests and the vendor-SQL
+ * corpus query (they are not the sample project's tables: other columns, other names).
+ */
+const STARTER_TABLES: SeedTable[] = [
   {
     name: 'orders',
     comment: 'One row per order',
@@ -66,6 +76,9 @@ const SEED_TABLES: Array<{ name: string; columns: EmulatorColumn[]; comment: str
     ],
   },
 ];
+
+/** `main.ecommerce`: the sample project's tables, shared with the other emulators, in lakehouse types. */
+const SAMPLE_PROJECT_TABLES: SeedTable[] = SAMPLE_TABLES.map((t) => ({ ...t, columns: t.columns.map((c) => ({ name: c.name, type: LAKEHOUSE_TYPES[c.type] })) }));
 
 export class LakehouseCatalog {
   readonly file: string;
@@ -113,30 +126,28 @@ export class LakehouseCatalog {
         if (!seed) return;
         const now = this.now();
         this.db.prepare('INSERT INTO catalogs (name, owner, created_at) VALUES (?, ?, ?)').run('main', EMULATOR_ADMIN, now);
-        this.db.prepare('INSERT INTO schemas (catalog, name, owner, created_at) VALUES (?, ?, ?, ?)').run('main', 'default', EMULATOR_ADMIN, now);
-        for (const table of SEED_TABLES) {
-          const names: Names = ['main', 'default', table.name];
-          this.insertObject(names, 'TABLE', EMULATOR_ADMIN, { comment: table.comment });
-          this.insertColumns(names, table.columns);
-        }
         const grant = this.db.prepare('INSERT OR IGNORE INTO grants (principal, privilege, securable) VALUES (?, ?, ?)');
         grant.run(this.defaultPrincipal, 'USE CATALOG', JSON.stringify(['main']));
         // Dev publications create their per-user schemas (e.g. `default_dev_alice`) in `main`.
         grant.run(this.defaultPrincipal, 'CREATE SCHEMA', JSON.stringify(['main']));
-        for (const privilege of ['USE SCHEMA', 'CREATE TABLE', 'SELECT']) {
-          grant.run(this.defaultPrincipal, privilege, JSON.stringify(['main', 'default']));
-        }
+        this.seedSchema('default', STARTER_TABLES, ['USE SCHEMA', 'CREATE TABLE', 'SELECT'], now);
         // The sample project's tables, readable by the default principal.
-        this.db.prepare('INSERT INTO schemas (catalog, name, owner, created_at) VALUES (?, ?, ?, ?)').run('main', SAMPLE_SCHEMA, EMULATOR_ADMIN, now);
-        for (const table of SAMPLE_TABLES) {
-          const names: Names = ['main', SAMPLE_SCHEMA, table.name];
-          this.insertObject(names, 'TABLE', EMULATOR_ADMIN, { comment: table.comment });
-          this.insertColumns(names, table.columns.map((c) => ({ name: c.name, type: LAKEHOUSE_TYPES[c.type] })));
-        }
-        for (const privilege of ['USE SCHEMA', 'SELECT']) grant.run(this.defaultPrincipal, privilege, JSON.stringify(['main', SAMPLE_SCHEMA]));
+        this.seedSchema(SAMPLE_SCHEMA, SAMPLE_PROJECT_TABLES, ['USE SCHEMA', 'SELECT'], now);
         this.db.prepare('INSERT OR IGNORE INTO warehouse_access (principal) VALUES (?)').run(this.defaultPrincipal);
       })
       .immediate();
+  }
+
+  /** A schema of `main` owned by the admin, its tables, and what the default principal may do in it. */
+  private seedSchema(schema: string, tables: readonly SeedTable[], privileges: readonly EmulatorPrivilege[], now: string): void {
+    this.db.prepare('INSERT INTO schemas (catalog, name, owner, created_at) VALUES (?, ?, ?, ?)').run('main', schema, EMULATOR_ADMIN, now);
+    for (const table of tables) {
+      const names: Names = ['main', schema, table.name];
+      this.insertObject(names, 'TABLE', EMULATOR_ADMIN, { comment: table.comment });
+      this.insertColumns(names, table.columns);
+    }
+    const grant = this.db.prepare('INSERT OR IGNORE INTO grants (principal, privilege, securable) VALUES (?, ?, ?)');
+    for (const privilege of privileges) grant.run(this.defaultPrincipal, privilege, JSON.stringify(['main', schema]));
   }
 
   /** One write transaction, taking the write lock up front so concurrent writers queue. */
