@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
+import { lazyRouterCompiles } from './scripts/lazy-router-compiles.js';
 
 const root = import.meta.dirname;
 const at = (path: string) => resolve(root, path);
@@ -21,6 +22,7 @@ export default defineConfig({
   // Electron entry (package.json `main`) and the headless CLI share one Node build. The CLI runs
   // on plain Node 20, so target that rather than Electron's newer Node.
   main: {
+    plugins: [lazyRouterCompiles()],
     build: {
       outDir: at('out/main'),
       target: 'node20',

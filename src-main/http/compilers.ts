@@ -65,8 +65,14 @@ type SerializerFactory = (externalSchemas: unknown, options: unknown) => (route:
 
 const defaultSerializerFactory = (): SerializerFactory => (SerializerSelector as unknown as () => SerializerFactory)();
 
-/** `schemaController` option for Fastify: the default response serializers, built on first use. */
-export function lazySerializers(): NonNullable<FastifyServerOptions['schemaController']> {
+type ValidatorCompiler = ReturnType<typeof lazyValidatorCompiler>;
+
+/**
+ * `schemaController` option for Fastify: `validatorCompiler` for request parts (the one the app also
+ * sets with `setValidatorCompiler`; given here as well, so Fastify never loads its default Ajv
+ * compiler), and the default response serializers, built on first use.
+ */
+export function lazySchemaController(validatorCompiler: ValidatorCompiler): NonNullable<FastifyServerOptions['schemaController']> {
   let factory: SerializerFactory | undefined;
   const buildSerializer = (externalSchemas: unknown, options: unknown) => {
     let compiler: ((route: { schema: object }) => Serialize) | undefined;
@@ -84,5 +90,5 @@ export function lazySerializers(): NonNullable<FastifyServerOptions['schemaContr
       };
     };
   };
-  return { compilersFactory: { buildSerializer } } as NonNullable<FastifyServerOptions['schemaController']>;
+  return { compilersFactory: { buildValidator: () => validatorCompiler, buildSerializer } } as unknown as NonNullable<FastifyServerOptions['schemaController']>;
 }

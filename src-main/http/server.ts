@@ -1,18 +1,16 @@
 import Fastify, { errorCodes, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
-import swagger from '@fastify/swagger';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { ErrorCodes } from '../../src-shared/api/errors';
-import { TAGS } from '../../src-shared/api/tags';
 import type { ServiceContext } from '../context';
 import type { EarlyListener } from './early-listener';
 import { Authenticator } from './auth';
-import { OAUTH_SCOPE_DESCRIPTIONS, OAUTH_SCOPES, SCOPED_CREDENTIAL_LIMITS } from './credentials';
-import { lazySerializers, lazyValidatorCompiler } from './compilers';
+import { lazySchemaController, lazyValidatorCompiler } from './compilers';
+import { collectOpenApiRoutes } from './openapi';
 import { ApiError, problemBody } from './problem';
 import {
   absoluteFormAuthority,
@@ -23,7 +21,6 @@ import {
   MAX_URL_LENGTH,
   rewriteAbsoluteForm,
 } from './request-limits';
-import { optionalBodyOperations } from './route';
 import { parseJsonBody, type JsonBody } from '../platform/json/body';
 import { WorkerPools } from '../platform/workers/pools';
 
@@ -44,19 +41,6 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
   "form-action 'self'",
 ].join('; ');
-
-/** What each kind of bearer token reaches; every operation's description names the kinds it accepts. */
-const BEARER_DESCRIPTION = [
-  'A workspace session, a deployment token (`POST /api/v1/deployments/{id}/token`: only the operations of that deployment), ' +
-    'an embed session (only the operations marked for embed sessions, for its deployment and embed tenant) or an OAuth token.',
-  `OAuth scopes: ${OAUTH_SCOPES.map((scope) => `\`${scope}\` — ${OAUTH_SCOPE_DESCRIPTIONS[scope]}`).join('; ')}.`,
-  SCOPED_CREDENTIAL_LIMITS,
-].join('\n\n');
-
-interface OpenApiOperation {
-  operationId?: string;
-  requestBody?: { required?: boolean };
-}
 
 export interface HttpServer {
   app: FastifyInstance;
@@ -94,6 +78,19 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
     }
   };
 
+  // Query strings and path params arrive as text and are coerced to their schema types; JSON bodies
+  // are validated as sent, so a JSON `null` or number is never coerced into a string.
+  // strictNumbers: "Infinity" in a path or query (coerced) and 1e999 in JSON are not numbers to a handler.
+  const ajvOptions: AjvOptions = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, strictNumbers: true };
+  // The two Ajv instances are made with the first validation (start time, issue 10).
+  let bodyAjv: Ajv | undefined;
+  let textAjv: Ajv | undefined;
+  const validatorCompiler = lazyValidatorCompiler((httpPart) =>
+    httpPart === 'body'
+      ? (bodyAjv ??= addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: false })))
+      : (textAjv ??= addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: 'array' }))),
+  );
+
   const app = Fastify({
     logger: false,
     bodyLimit: 32 * 1024 * 1024,
@@ -105,7 +102,7 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
       const { status, body } = frameworkProblem(error, request.raw.url ?? '');
       void (reply as FastifyReply).code(status).type('application/problem+json').send(body);
     },
-    schemaController: lazySerializers(),
+    schemaController: lazySchemaController(validatorCompiler),
     exposeHeadRoutes: false,
     serverFactory: () => {
       listener.releaseClientErrors();
@@ -142,46 +139,10 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
       .then(answer, (error: unknown) => done(error as Error, undefined));
   });
 
-  // Query strings and path params arrive as text and are coerced to their schema types; JSON bodies
-  // are validated as sent, so a JSON `null` or number is never coerced into a string.
-  // strictNumbers: "Infinity" in a path or query (coerced) and 1e999 in JSON are not numbers to a handler.
-  const ajvOptions: AjvOptions = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, strictNumbers: true };
-  const bodyAjv = addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: false }));
-  const textAjv = addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: 'array' }));
-  app.setValidatorCompiler(lazyValidatorCompiler((httpPart) => (httpPart === 'body' ? bodyAjv : textAjv)));
+  app.setValidatorCompiler(validatorCompiler);
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Drydock — platform management API',
-        version: '1.0.0',
-        description:
-          'Local implementation of the analytics platform management API: deployments, data model authoring, ' +
-          'warehouse semantic view sync, lakehouse metric view publication, workbooks and promotion.',
-        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
-      },
-      servers: [{ url: 'http://127.0.0.1:{port}', variables: { port: { default: '4317' } } }],
-      tags: TAGS.map((t) => ({ ...t })),
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: BEARER_DESCRIPTION },
-          apiKeyAuth: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Send `Api-Key <key>`.' },
-        },
-      },
-      security: [{ bearerAuth: [] }, { apiKeyAuth: [] }],
-    },
-    // @fastify/swagger marks every request body required; the contract knows which may be omitted.
-    transformObject: (documentObject) => {
-      const doc = (documentObject as { openapiObject: { paths?: Record<string, Record<string, OpenApiOperation>> } }).openapiObject;
-      for (const ops of Object.values(doc.paths ?? {})) {
-        for (const op of Object.values(ops)) {
-          if (op.operationId && op.requestBody && optionalBodyOperations.has(op.operationId)) op.requestBody.required = false;
-        }
-      }
-      return doc;
-    },
-  });
+  // The OpenAPI document is built on its first request (start time, issue 10); routes are collected from here on.
+  collectOpenApiRoutes(app);
 
   const authenticator = new Authenticator(ctx.db, ctx.tokens, ctx.clock);
   // Long-lived answers (the live-events stream) check their credential again while they run.

@@ -13,7 +13,7 @@ export function registerSystemRoutes({ route, app, ctx }: Api): void {
   route(api.getSpec, {}, async () => {
     // The document describes every operation: areas not loaded yet load first (start time, issue 10).
     await (ctx.services.loadAllAreas as (() => Promise<void>) | undefined)?.();
-    return app.swagger() as unknown as { openapi: string };
+    return app.openApiDocument();
   });
   route(api.getHealth, {}, () => ({ status: 'ok' as const, version }));
   route(api.exchangeLoginCode, {}, async ({ body }) => {

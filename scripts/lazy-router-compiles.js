@@ -1,0 +1,53 @@
+// Build plugin (start time, issue 10): find-my-way, Fastify's router, compiles small functions with
+// `new Function` while routes are added — a prefix matcher for every node of its tree (again at
+// every split), a params builder and a constraint matcher for every handler. With ~230 operations
+// that is about a thousand compiles at start, most for nodes and handlers a request never reaches
+// before the tree changes again. This rewrites those three spots to compile the very same source
+// on first call. Lookups behave the same; only when the compile happens changes. The build fails
+// if find-my-way's source no longer has these lines (an upgrade must look at this again).
+
+const REWRITES = {
+  'find-my-way/lib/node.js': [
+    [
+      "return new Function('path', 'i', `'use strict'\\nreturn ${lines.join(' && ')}`) // eslint-disable-line",
+      "const source = `'use strict'\\nreturn ${lines.join(' && ')}`\n" +
+        '  let compiled = null\n' +
+        "  return function matchPrefix (path, i) { return (compiled ??= new Function('path', 'i', source))(path, i) } // eslint-disable-line",
+    ],
+  ],
+  'find-my-way/lib/handler-storage.js': [
+    [
+      "return new Function('NullObject', fnBody.join('\\n'))(NullObject)  // eslint-disable-line",
+      "const source = fnBody.join('\\n')\n" +
+        '    let compiled = null\n' +
+        '    return function _createParamsObject (param0, param1, param2, param3, extraParams) {\n' +
+        "      return (compiled ??= new Function('NullObject', source)(NullObject))(param0, param1, param2, param3, extraParams) // eslint-disable-line\n" +
+        '    }',
+    ],
+    [
+      "this._getHandlerMatchingConstraints = new Function('derivedConstraints', lines.join('\\n')) // eslint-disable-line",
+      "const source = lines.join('\\n')\n" +
+        '    let compiled = null\n' +
+        '    this._getHandlerMatchingConstraints = function (derivedConstraints) {\n' +
+        "      return (compiled ??= new Function('derivedConstraints', source)).call(this, derivedConstraints) // eslint-disable-line\n" +
+        '    }',
+    ],
+  ],
+};
+
+/** Rolldown/Vite plugin: find-my-way compiles its lookup helpers on first use instead of when a route is added. */
+export function lazyRouterCompiles() {
+  return {
+    name: 'drydock:lazy-router-compiles',
+    transform(code, id) {
+      const file = Object.keys(REWRITES).find((suffix) => id.replaceAll('\\', '/').endsWith(`/node_modules/${suffix}`));
+      if (!file) return null;
+      let result = code;
+      for (const [from, to] of REWRITES[file]) {
+        if (!result.includes(from)) throw new Error(`lazy-router-compiles: ${file} no longer contains\n  ${from}\n(find-my-way changed; see scripts/lazy-router-compiles.js)`);
+        result = result.replace(from, to);
+      }
+      return { code: result, map: null };
+    },
+  };
+}
