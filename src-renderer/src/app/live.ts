@@ -6,18 +6,32 @@ import { subscribeLiveEvents, type LiveSubscription, type StreamingFetch } from 
 import { JobNotices, type JobNotice } from '../lib/job-notices';
 import { dispatchLiveEvent, useLiveStatus } from '../lib/live';
 import { useProfile } from './profile';
+import { navigate } from './router';
 import { currentAuthorization, localApi, useSession } from './session';
 
 const notices = new JobNotices(() => useSession.getState().user?.id ?? null);
 
-/** Through the shell's notifications in the desktop app, the browser's Notification API otherwise. */
+/** The job the notification is about, on screen (the window is already in front). */
+const openJob = (notice: JobNotice) => {
+  if (notice.path) navigate(notice.path);
+};
+
+/**
+ * Through the shell's notifications in the desktop app, the browser's Notification API otherwise.
+ * A click brings the window to the front and opens the job.
+ */
 function showNotice(notice: JobNotice): void {
   if (window.drydock) {
-    void window.drydock.notify(notice.title, notice.body).catch(() => undefined);
+    void window.drydock.notify(notice.title, notice.body).then((clicked) => clicked && openJob(notice), () => undefined);
     return;
   }
-  if (typeof Notification === 'undefined') return;
-  if (Notification.permission === 'granted') new Notification(notice.title, { body: notice.body });
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  const shown = new Notification(notice.title, { body: notice.body });
+  shown.onclick = () => {
+    window.focus();
+    openJob(notice);
+    shown.close();
+  };
 }
 
 /** The browser asks once, when the user starts something (a click), whether notifications may be shown. */

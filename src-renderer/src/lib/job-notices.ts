@@ -28,6 +28,31 @@ const STATUS_WORDS: Record<string, string> = {
 export interface JobNotice {
   title: string;
   body: string;
+  /** Where the app shows the job (opened when the notification is clicked); null: no screen shows it. */
+  path: string | null;
+}
+
+const enc = encodeURIComponent;
+
+/** The screen of a job, by kind (the addresses of features/syncs/paths.ts and features/deployments). */
+export function jobPath(kind: string, jobId: string, deploymentId: number | null): string | null {
+  if (deploymentId === null) return null;
+  switch (kind) {
+    case 'warehouse-semantic-view-push':
+      return `/syncs/${deploymentId}/warehouse/push/${enc(jobId)}`;
+    case 'warehouse-semantic-view-pull':
+      return `/syncs/${deploymentId}/warehouse/pull/${enc(jobId)}`;
+    case 'lakehouse.run':
+    case 'lakehouse.preview':
+      // The event does not name the data source: its tab lists them.
+      return `/syncs/${deploymentId}/lakehouse`;
+    case 'build':
+      return `/deployments/${deploymentId}/build`;
+    case 'scheduled-task-run':
+      return `/deployments/${deploymentId}/tasks/${enc(jobId)}`;
+    default:
+      return null;
+  }
 }
 
 /**
@@ -57,6 +82,6 @@ export class JobNotices {
     const body = [job.errorCode ? `${job.errorCode}` : null, `after ${seconds} s`, event.deploymentId !== null ? `deployment ${event.deploymentId}` : null]
       .filter(Boolean)
       .join(' · ');
-    return { title: `${what} ${STATUS_WORDS[job.status] ?? job.status.toLowerCase()}`, body };
+    return { title: `${what} ${STATUS_WORDS[job.status] ?? job.status.toLowerCase()}`, body, path: jobPath(job.kind, job.id, event.deploymentId) };
   }
 }

@@ -1,7 +1,7 @@
 // Notifications when a long job ends while the window is in the background (issue 14 item 8).
 import { describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../../src-shared/api/events';
-import { JobNotices, LONG_JOB_MS } from '../../../src-renderer/src/lib/job-notices';
+import { jobPath, JobNotices, LONG_JOB_MS } from '../../../src-renderer/src/lib/job-notices';
 
 const job = (id: string, status: string, extra: Partial<{ createdBy: number | null; errorCode: string | null; kind: string }> = {}): LiveEvent => ({
   type: 'job',
@@ -18,6 +18,7 @@ describe('job end notices', () => {
     expect(notices.take(job('a', 'FAILED', { errorCode: 'WAREHOUSE_INSUFFICIENT_PRIVILEGES' }), LONG_JOB_MS + 5000, true)).toEqual({
       title: 'Lakehouse publication failed',
       body: 'WAREHOUSE_INSUFFICIENT_PRIVILEGES · after 15 s · deployment 3',
+      path: '/syncs/3/lakehouse',
     });
   });
 
@@ -37,5 +38,21 @@ describe('job end notices', () => {
     const notices = new JobNotices(() => 7);
     notices.take(job('b', 'RUNNING', { createdBy: null, kind: 'build' }), 1000, true);
     expect(notices.take(job('b', 'COMPLETED', { createdBy: null, kind: 'build' }), 1000 + LONG_JOB_MS, true)?.title).toBe('Build finished');
+  });
+
+  it('a click opens the screen that shows the job: its own page where there is one', () => {
+    expect(jobPath('warehouse-semantic-view-push', 'j/1', 4)).toBe('/syncs/4/warehouse/push/j%2F1');
+    expect(jobPath('warehouse-semantic-view-pull', 'j2', 4)).toBe('/syncs/4/warehouse/pull/j2');
+    expect(jobPath('scheduled-task-run', 'j3', 4)).toBe('/deployments/4/tasks/j3');
+    expect(jobPath('build', 'b1', 4)).toBe('/deployments/4/build');
+    // No screen lists these (yet) or no deployment: the click only brings the window to the front.
+    expect(jobPath('dashboard-export', 'x', 4)).toBeNull();
+    expect(jobPath('warehouse-semantic-view-push', 'x', null)).toBeNull();
+    const notices = new JobNotices(() => 7);
+    notices.take(job('r', 'RUNNING', { kind: 'scheduled-task-run' }), 0, true);
+    expect(notices.take(job('r', 'COMPLETED', { kind: 'scheduled-task-run' }), LONG_JOB_MS, true)).toMatchObject({
+      title: 'Scheduled task run finished',
+      path: '/deployments/3/tasks/r',
+    });
   });
 });

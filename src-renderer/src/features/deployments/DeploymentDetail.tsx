@@ -12,6 +12,7 @@ import { GeneralTab } from './GeneralTab';
 import { LogsTab } from './LogsTab';
 import { PodsTab } from './PodsTab';
 import { ReleaseTab } from './ReleaseTab';
+import { ScheduledTasksTab } from './ScheduledTasksTab';
 import { SetupTab } from './SetupTab';
 import { TokenTab } from './TokenTab';
 import './deployments.css';
@@ -29,12 +30,13 @@ const TABS = [
   { id: 'pods', title: 'Pods', path: '/pods' },
   { id: 'build', title: 'Build status', path: '/build' },
   { id: 'release', title: 'Release', path: '/release' },
+  { id: 'tasks', title: 'Tasks', path: '/tasks' },
   { id: 'setup', title: 'Setup', path: '/setup' },
   { id: 'token', title: 'Token', path: '/token' },
   { id: 'settings', title: 'Settings document', path: '/settings' },
 ] as const;
 
-export function DeploymentDetail({ id, tab }: { id: number; tab: string }) {
+export function DeploymentDetail({ id, tab, rest = [] }: { id: number; tab: string; rest?: string[] }) {
   const cached = useDeployments((s) => s.items.find((d) => d.id === id));
   const put = useDeployments((s) => s.put);
   const query = useQuery((signal) => api.call(getDeployment, { params: { deploymentId: id }, signal }), [id], 'Loading the deployment');
@@ -88,6 +90,7 @@ export function DeploymentDetail({ id, tab }: { id: number; tab: string }) {
             {current.id === 'pods' && <PodsTab deploymentId={deployment.id} />}
             {current.id === 'build' && <BuildStatusTab deployment={deployment} />}
             {current.id === 'release' && <ReleaseTab deployment={deployment} />}
+            {current.id === 'tasks' && <ScheduledTasksTab deploymentId={deployment.id} focus={rest[0]} />}
             {current.id === 'setup' && <SetupTab deployment={deployment} />}
             {current.id === 'token' && <TokenTab deployment={deployment} />}
             {current.id === 'settings' && <SettingsDocument deploymentId={deployment.id} version={deployment.updatedAt} />}

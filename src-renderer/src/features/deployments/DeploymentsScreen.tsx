@@ -8,14 +8,14 @@ import { DeploymentDetail } from './DeploymentDetail';
 import { CLOUD_LABELS, CREATION_METHOD_LABELS, DEPLOY_MODE_LABELS, labelOf } from './labels';
 import { useDeployments } from './store';
 
-/** `/deployments` lists them; `/deployments/:id[/tab]` shows one. */
+/** `/deployments` lists them; `/deployments/:id[/tab[/…]]` shows one (a tab may read the rest, e.g. a run to mark). */
 export default function DeploymentsScreen({ subpath }: ScreenProps) {
-  const [idText, tab] = subpath;
+  const [idText, tab, ...rest] = subpath;
   const id = idText !== undefined && /^\d+$/.test(idText) ? Number(idText) : null;
   if (idText !== undefined && id === null) {
     return <ProblemBanner error={{ title: 'Not found', detail: `“${idText}” is not a deployment id.`, code: null, status: null, fields: [] }} />;
   }
-  if (id !== null) return <DeploymentDetail id={id} tab={tab ?? 'general'} />;
+  if (id !== null) return <DeploymentDetail id={id} tab={tab ?? 'general'} rest={rest} />;
   return <DeploymentList />;
 }
 

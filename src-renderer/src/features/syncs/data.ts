@@ -71,5 +71,4 @@ export function useModelViews(deploymentId: number, branch: string | null): Quer
 
 export { durationText, elapsedMs, shortCommit, shortId } from './format';
 
-/** A random UUID for idempotency keys (same key on a retried click returns the same job). */
-export const newIdempotencyKey = (): string => crypto.randomUUID();
+export { newIdempotencyKey } from '../../lib/retry';

@@ -1,15 +1,11 @@
-// Retry of a failed job (issue 14 item 8): the same request submitted again as a new job. Pure
-// decisions (unit-tested): whether a job's request can be replayed, and the body to send, or the
+// Retry of a failed push, pull or lakehouse run (issue 14 item 8): the same request submitted again
+// as a new job. Pure decisions (unit-tested): whether a job's request can be replayed, and the body to send, or the
 // reason shown on the disabled Retry button.
 import type { StartPullInput, StartPushInput, SyncJob } from '../../../../src-shared/api/warehouse-sync';
 import type { RunSummary } from '../../../../src-shared/api/lakehouse';
+import type { Replay } from '../../lib/retry';
 
-/** A job that ended without doing all it was asked: worth a retry. */
-const RETRYABLE = new Set(['FAILED', 'CANCELLED', 'PARTIAL']);
-
-export const offersRetry = (status: string): boolean => RETRYABLE.has(status);
-
-export type Replay<T> = { ok: true; body: T } | { ok: false; reason: string };
+export { offersRetry, type Replay } from '../../lib/retry';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 const strings = (value: unknown): string[] | undefined =>

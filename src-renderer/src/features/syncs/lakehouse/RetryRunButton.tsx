@@ -4,7 +4,7 @@ import { api } from '../../../app/session';
 import { shortId } from '../data';
 import { lakehousePath } from '../links';
 import { lakehouseReplay, offersRetry } from '../retry';
-import { RetryControl } from '../RetryControl';
+import { RetryControl } from '../../../lib/RetryControl';
 import { trackRun } from './runs';
 
 /**

@@ -4,7 +4,7 @@ import { api } from '../../../app/session';
 import { shortId } from '../data';
 import { warehouseJobPath } from '../links';
 import { offersRetry, warehouseReplay } from '../retry';
-import { RetryControl } from '../RetryControl';
+import { RetryControl } from '../../../lib/RetryControl';
 import { trackJob } from './jobs';
 
 /**

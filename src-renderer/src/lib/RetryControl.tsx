@@ -1,8 +1,7 @@
 import { useId, useState } from 'react';
-import { toShownError, type ShownError } from '../../lib/errors';
-import { Button, ProblemBanner } from '../../lib/ui';
-import { newIdempotencyKey } from './data';
-import type { Replay } from './retry';
+import { toShownError, type ShownError } from './errors';
+import { newIdempotencyKey, type Replay } from './retry';
+import { Button, ProblemBanner } from './ui';
 
 /**
  * The Retry button of a failed job, whatever its kind: replays the request as a new job, is
@@ -68,11 +67,11 @@ export function RetryControl<T>({
         {compact ? 'Retry' : label}
       </Button>
       {!replay.ok && (
-        <span id={reasonId} className={compact ? 'sr-only' : 'muted sy-retry-reason'}>
+        <span id={reasonId} className={compact ? 'sr-only' : 'muted retry-reason'}>
           {replay.reason}
         </span>
       )}
-      {error && (compact ? <span className="sy-retry-error" role="alert">{error.detail}</span> : <ProblemBanner error={error} onDismiss={() => setError(null)} />)}
+      {error && (compact ? <span className="retry-error" role="alert">{error.detail}</span> : <ProblemBanner error={error} onDismiss={() => setError(null)} />)}
     </>
   );
 }
