@@ -3,7 +3,8 @@ import { getTenantSettings, updateTenantSettings, type TenantSettings } from '..
 import { api } from '../../app/session';
 import { errorFor, withoutField } from '../../lib/errors';
 import { Button, Field, ProblemBanner, Spinner } from '../../lib/ui';
-import { useAction } from '../../lib/useAction';
+import { SettingsConflictDialog } from '../../lib/SettingsConflictDialog';
+import { useVersionedForm } from '../../lib/useVersionedForm';
 import { useQuery } from '../../lib/useQuery';
 import { parseAmount, tenantFormOf, tenantPatch, type TenantForm } from './tenant';
 
@@ -31,19 +32,33 @@ const TIME_ZONES: string[] = (() => {
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
+/** The fields the form edits, as the "changed elsewhere" dialog names them. */
+const TENANT_LABELS: Partial<Record<keyof TenantForm, string>> = {
+  ...Object.fromEntries(FEATURE_SWITCHES.map((s) => [s.key, s.title])),
+  defaultTimezone: 'Default time zone',
+  allowUserTimezoneOverride: 'Users may choose their own time zone',
+  aiEnabled: 'AI features',
+  scheduledTasksEnabled: 'Scheduled tasks',
+  aiTokensAutoPurchaseEnabled: 'Buy AI tokens automatically',
+  aiTokensAutoPurchaseAmount: 'Amount per purchase (USD)',
+};
+
 export function TenantTab() {
-  const query = useQuery((signal) => api.call(getTenantSettings, { signal }), [], 'Loading tenant settings');
-  const [current, setCurrent] = useState<TenantSettings | null>(null);
-  const [form, setForm] = useState<TenantForm | null>(null);
+  const query = useQuery((signal) => api.callVersioned(getTenantSettings, { signal }), [], 'Loading tenant settings');
   const [saved, setSaved] = useState<string | null>(null);
-  const { busy, error, setError, run } = useAction('Saving tenant settings');
+  const versioned = useVersionedForm<TenantSettings, TenantForm>({
+    what: 'The tenant settings',
+    action: 'Saving tenant settings',
+    formOf: tenantFormOf,
+    labels: TENANT_LABELS,
+    save: (base, mine, ifMatch) => api.callVersioned(updateTenantSettings, { body: tenantPatch(base, mine), ...(ifMatch ? { ifMatch } : {}) }),
+    onSaved: (_saved, base, mine) => setSaved(`Saved: ${Object.keys(tenantPatch(base, mine)).join(', ') || 'no changes'}.`),
+  });
+  const { current, form, setForm, error, setError, busy, load } = versioned;
 
   useEffect(() => {
-    if (query.data) {
-      setCurrent(query.data);
-      setForm(tenantFormOf(query.data));
-    }
-  }, [query.data]);
+    if (query.data) load(query.data.data, query.data.version);
+  }, [query.data, load]);
 
   const patch = useMemo(() => {
     if (!current || !form) return { value: null, problem: null };
@@ -70,16 +85,11 @@ export function TenantTab() {
   };
   const changed = patch.value ? Object.keys(patch.value) : [];
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!patch.value) return;
-    const body = patch.value;
-    const next = await run(() => api.call(updateTenantSettings, { body }));
-    if (next) {
-      setCurrent(next);
-      setForm(tenantFormOf(next));
-      setSaved(`Saved: ${Object.keys(body).join(', ')}.`);
-    }
+    setSaved(null);
+    void versioned.submit();
   };
 
   const amountProblem = (() => {
@@ -168,6 +178,7 @@ export function TenantTab() {
           </span>
         )}
       </div>
+      <SettingsConflictDialog {...versioned.dialog} />
     </form>
   );
 }

@@ -3,25 +3,44 @@ import { DEFAULT_PALETTE, getAppTheme, updateAppTheme, type AppTheme, type Palet
 import { api } from '../../app/session';
 import { errorFor, withoutField } from '../../lib/errors';
 import { Badge, Button, Field, ProblemBanner, Spinner } from '../../lib/ui';
-import { useAction } from '../../lib/useAction';
+import { SettingsConflictDialog } from '../../lib/SettingsConflictDialog';
+import { useVersionedForm } from '../../lib/useVersionedForm';
 import { useQuery } from '../../lib/useQuery';
 import { contrastGrade, contrastRatio, normalizeHex, PALETTE_KEYS, PALETTE_LABELS, previewableLogo, textOn, themeFormOf, themePatch, themeProblems, type ThemeForm } from './theme';
 
+const THEME_LABELS = {
+  primary: PALETTE_LABELS.primary.title,
+  accent: PALETTE_LABELS.accent.title,
+  background: PALETTE_LABELS.background.title,
+  foreground: PALETTE_LABELS.foreground.title,
+  logoUrl: 'Logo URL',
+} as const;
+
+/** The theme form with the palette spread out, so a change elsewhere is compared colour by colour. */
+type FlatTheme = Record<keyof Palette | 'logoUrl', string>;
+const flat = (form: ThemeForm): FlatTheme => ({ ...form.palette, logoUrl: form.logoUrl });
+const unflat = (f: FlatTheme): ThemeForm => ({ palette: { primary: f.primary, accent: f.accent, background: f.background, foreground: f.foreground }, logoUrl: f.logoUrl });
+
 export function ThemeTab() {
-  const query = useQuery((signal) => api.call(getAppTheme, { signal }), [], 'Loading the app theme');
-  const [current, setCurrent] = useState<AppTheme | null>(null);
-  const [form, setForm] = useState<ThemeForm | null>(null);
+  const query = useQuery((signal) => api.callVersioned(getAppTheme, { signal }), [], 'Loading the app theme');
   const [saved, setSaved] = useState<string | null>(null);
-  const { busy, error, setError, run } = useAction('Saving the app theme');
+  const versioned = useVersionedForm<AppTheme, FlatTheme>({
+    what: 'The app theme',
+    action: 'Saving the app theme',
+    formOf: (theme) => flat(themeFormOf(theme)),
+    labels: THEME_LABELS,
+    save: (base, mine, ifMatch) => api.callVersioned(updateAppTheme, { body: themePatch(base, unflat(mine)), ...(ifMatch ? { ifMatch } : {}) }),
+    onSaved: () => setSaved('Theme saved. Every user sees it on their next load.'),
+  });
+  const { current, error, setError, busy, load } = versioned;
+  const form = versioned.form ? unflat(versioned.form) : null;
+  const setForm = (next: ThemeForm) => versioned.setForm(flat(next));
 
   useEffect(() => {
-    if (query.data) {
-      setCurrent(query.data);
-      setForm(themeFormOf(query.data));
-    }
-  }, [query.data]);
+    if (query.data) load(query.data.data, query.data.version);
+  }, [query.data, load]);
 
-  const problems = useMemo(() => (form ? themeProblems(form) : {}), [form]);
+  const problems = useMemo(() => (form ? themeProblems(form) : {}), [versioned.form]);
   const patch = useMemo(() => {
     if (!form || !current || Object.keys(problems).length > 0) return null;
     try {
@@ -29,7 +48,7 @@ export function ThemeTab() {
     } catch {
       return null;
     }
-  }, [form, current, problems]);
+  }, [versioned.form, current, problems]);
 
   if (!form || !current) {
     return (
@@ -45,16 +64,11 @@ export function ThemeTab() {
     setForm({ ...form, palette: { ...form.palette, [key]: value } });
     setError(withoutField(error, `palette.${key}`));
   };
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!patch) return;
-    const body = patch;
-    const next = await run(() => api.call(updateAppTheme, { body }));
-    if (next) {
-      setCurrent(next);
-      setForm(themeFormOf(next));
-      setSaved('Theme saved. Every user sees it on their next load.');
-    }
+    setSaved(null);
+    void versioned.submit();
   };
 
   // The preview shows what the form says, valid colours only (the last good value otherwise).
@@ -117,6 +131,7 @@ export function ThemeTab() {
         <ContrastFacts palette={shown} />
       </form>
       <ThemePreview palette={shown} logoUrl={form.logoUrl.trim()} />
+      <SettingsConflictDialog {...versioned.dialog} />
     </div>
   );
 }

@@ -6,6 +6,10 @@ import { DataTable, ListState, PanelHead } from '../../lib/DataTable';
 import { fetchAllPages } from '../../lib/paging';
 import { Badge, Button, Dialog, EmptyState, Field, ProblemBanner, Time } from '../../lib/ui';
 import { useQuery } from '../../lib/useQuery';
+import { staleOf } from '../../lib/stale';
+import type { ConflictRow } from '../../lib/staleForm';
+import { SettingsConflictDialog } from '../../lib/SettingsConflictDialog';
+import { envVarConflict, type EnvVarChange } from './envVarsStale';
 
 const NAME_RE = new RegExp(ENV_VAR_NAME_PATTERN);
 
@@ -19,9 +23,28 @@ interface Draft {
 
 const emptyDraft = (): Draft => ({ name: '', value: '', isSecret: false, existing: null });
 
+/** A save refused because the variable changed elsewhere, waiting for the user's choice. */
+interface EnvConflict {
+  change: EnvVarChange;
+  basedOn: EnvVar | null;
+  /** The set as the service holds it now, and its version. */
+  items: EnvVar[];
+  version: string | null;
+  rows: ConflictRow[];
+}
+
 export function EnvVarsTab({ deploymentId }: { deploymentId: number }) {
+  // Every page answers the version of the whole set; the first page's is the one the list is based on.
   const listed = useQuery(
-    (signal) => fetchAllPages((after) => api.call(listEnvVars, { params: { deploymentId }, query: { first: 500, ...(after ? { after } : {}) }, signal })),
+    async (signal) => {
+      let version: string | null | undefined;
+      const items = await fetchAllPages(async (after) => {
+        const page = await api.callVersioned(listEnvVars, { params: { deploymentId }, query: { first: 500, ...(after ? { after } : {}) }, signal });
+        if (version === undefined) version = page.version;
+        return page.data;
+      });
+      return { items, version: version ?? null };
+    },
     [deploymentId],
     'Loading env variables',
   );
@@ -31,10 +54,51 @@ export function EnvVarsTab({ deploymentId }: { deploymentId: number }) {
   const [error, setError] = useState<ShownError | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<EnvVar | null>(null);
+  const [listVersion, setListVersion] = useState<string | null>(null);
+  const [conflict, setConflict] = useState<EnvConflict | null>(null);
 
   useEffect(() => {
-    if (listed.data) setVars(listed.data);
+    if (!listed.data) return;
+    setVars(listed.data.items);
+    setListVersion(listed.data.version);
   }, [listed.data]);
+
+  /**
+   * Writes one variable with the version of the set the list shows (rule: envVarsStale.ts): re-sent
+   * on the new version when only other variables changed meanwhile; 'conflict' when this one did
+   * (the "changed elsewhere" dialog is then open). Other failures throw.
+   */
+  const write = async (change: EnvVarChange, basedOn: EnvVar | null, version: string | null, shown: EnvVar[] | null): Promise<EnvVar[] | 'conflict'> => {
+    // The list was refreshed since the edit began and shows this variable changed: no need to ask the service.
+    const known = shown ? envVarConflict(change, basedOn, shown) : null;
+    if (known && shown) {
+      setConflict({ change, basedOn, items: shown, version, rows: known });
+      return 'conflict';
+    }
+    let on = version;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const body = [change.value === null ? { name: change.name, value: null } : { name: change.name, value: change.value, isSecret: change.isSecret }];
+        const result = await api.callVersioned(setEnvVars, { params: { deploymentId }, body, ...(on ? { ifMatch: on } : {}) });
+        setVars(result.data.items);
+        setListVersion(result.version);
+        return result.data.items;
+      } catch (failure) {
+        const stale = staleOf<{ items: EnvVar[] }>(failure);
+        if (!stale?.current || attempt >= 3) throw failure;
+        const rows = envVarConflict(change, basedOn, stale.current.items);
+        if (rows) {
+          setConflict({ change, basedOn, items: stale.current.items, version: stale.version, rows });
+          return 'conflict';
+        }
+        on = stale.version;
+      }
+    }
+  };
+  const announce = (change: EnvVarChange) => {
+    setSaved(change.value === null ? `${change.name} deleted.` : `${change.name} saved${change.isSecret ? ' as a secret' : ''}.`);
+    if (change.value !== null || draft.existing?.name === change.name) setDraft(emptyDraft());
+  };
 
   const nameProblem = draft.name && !NAME_RE.test(draft.name) ? 'Use capital letters, digits and underscores, not starting with a digit.' : null;
 
@@ -44,13 +108,9 @@ export function EnvVarsTab({ deploymentId }: { deploymentId: number }) {
     setSaved(null);
     setBusy(true);
     try {
-      const result = await api.call(setEnvVars, {
-        params: { deploymentId },
-        body: [{ name: draft.name, value: draft.value, isSecret: draft.isSecret }],
-      });
-      setVars(result.items);
-      setSaved(`${draft.name} saved${draft.isSecret ? ' as a secret' : ''}.`);
-      setDraft(emptyDraft());
+      const change = { name: draft.name, value: draft.value, isSecret: draft.isSecret };
+      const result = await write(change, draft.existing, listVersion, vars);
+      if (result !== 'conflict') announce(change);
     } catch (failure) {
       setError(toShownError(failure, `Saving ${draft.name || 'the variable'}`));
     } finally {
@@ -151,30 +211,46 @@ export function EnvVarsTab({ deploymentId }: { deploymentId: number }) {
         </div>
       </form>
       <DeleteEnvVarDialog
-        deploymentId={deploymentId}
         variable={deleting}
         onClose={() => setDeleting(null)}
-        onDeleted={(items, name) => {
-          setVars(items);
-          setSaved(`${name} deleted.`);
-          if (draft.existing?.name === name) setDraft(emptyDraft());
+        onConfirm={async (variable) => {
+          const change = { name: variable.name, value: null, isSecret: variable.isSecret };
+          const result = await write(change, variable, listVersion, null);
+          if (result !== 'conflict') announce(change);
+        }}
+      />
+      <SettingsConflictDialog
+        conflict={conflict ? { what: `The env variable ${conflict.change.name}`, rows: conflict.rows } : null}
+        busy={busy}
+        keepMineLabel={conflict?.change.value === null ? 'Delete anyway' : 'Save mine'}
+        onClose={() => setConflict(null)}
+        onTakeTheirs={() => {
+          if (!conflict) return;
+          const theirs = conflict.items.find((v) => v.name === conflict.change.name) ?? null;
+          setConflict(null);
+          setVars(conflict.items);
+          setListVersion(conflict.version);
+          setError(null);
+          if (conflict.change.value === null) return;
+          setDraft(theirs ? { name: theirs.name, value: theirs.isSecret ? '' : (theirs.value ?? ''), isSecret: theirs.isSecret, existing: theirs } : { ...draft, existing: null });
+        }}
+        onKeepMine={() => {
+          if (!conflict) return;
+          const { change, items, version } = conflict;
+          const theirs = items.find((v) => v.name === change.name) ?? null;
+          setConflict(null);
+          setBusy(true);
+          write(change, theirs, version, null)
+            .then((result) => result !== 'conflict' && announce(change))
+            .catch((failure: unknown) => setError(toShownError(failure, `Saving ${change.name}`)))
+            .finally(() => setBusy(false));
         }}
       />
     </div>
   );
 }
 
-function DeleteEnvVarDialog({
-  deploymentId,
-  variable,
-  onClose,
-  onDeleted,
-}: {
-  deploymentId: number;
-  variable: EnvVar | null;
-  onClose: () => void;
-  onDeleted: (items: EnvVar[], name: string) => void;
-}) {
+function DeleteEnvVarDialog({ variable, onClose, onConfirm }: { variable: EnvVar | null; onClose: () => void; onConfirm: (variable: EnvVar) => Promise<void> }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ShownError | null>(null);
   useEffect(() => setError(null), [variable]);
@@ -183,8 +259,7 @@ function DeleteEnvVarDialog({
     setBusy(true);
     setError(null);
     try {
-      const result = await api.call(setEnvVars, { params: { deploymentId }, body: [{ name: variable.name, value: null }] });
-      onDeleted(result.items, variable.name);
+      await onConfirm(variable);
       onClose();
     } catch (failure) {
       setError(toShownError(failure, `Deleting ${variable.name}`));

@@ -1,8 +1,10 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import {
   CLOUD_PROVIDERS,
   RELEASE_CHANNELS,
+  getDeployment,
   listDeploymentVersions,
+  updateDeployment,
   type Deployment,
   type ReleaseChannel,
   type UpdateDeploymentInput,
@@ -13,19 +15,36 @@ import { errorFor, inOneLine, toShownError, withoutField, type ShownError } from
 import { Badge, Button, Dialog, Field, ProblemBanner, Time } from '../../lib/ui';
 import { useQuery } from '../../lib/useQuery';
 import { KeyValueEditor } from './KeyValueEditor';
-import { buildPatch, FIELD_LABELS, formOf, type Form } from './patch';
+import { buildPatch, FIELD_LABELS, FORM_LABELS, formOf, showFormValue, type Form } from './patch';
+import { SettingsConflictDialog } from '../../lib/SettingsConflictDialog';
+import { useVersionedForm } from '../../lib/useVersionedForm';
 import { CLOUD_LABELS, CREATION_METHOD_LABELS, DEPLOY_MODE_LABELS, RELEASE_CHANNEL_LABELS, STORAGE_LABELS, labelOf } from './labels';
 import { useRegions } from './regions';
 import { useDeployments } from './store';
 import { EnumSelect } from '../../lib/EnumSelect';
 
 export function GeneralTab({ deployment }: { deployment: Deployment }) {
-  const update = useDeployments((s) => s.update);
-  const [form, setForm] = useState<Form>(() => formOf(deployment));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ShownError | null>(null);
+  const put = useDeployments((s) => s.put);
   const [saved, setSaved] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
+  // Saves carry the version of the deployment the form was opened on: a save over a change made
+  // meanwhile (another window, a script) is refused and shown field by field, never written over it.
+  const versioned = useVersionedForm<Deployment, Form>({
+    what: `The settings of “${deployment.name}”`,
+    action: 'Saving the deployment',
+    formOf,
+    labels: FORM_LABELS,
+    show: showFormValue,
+    save: (base, mine, ifMatch) => api.callVersioned(updateDeployment, { params: { deploymentId: base.id }, body: buildPatch(base, mine), ...(ifMatch ? { ifMatch } : {}) }),
+    onSaved: (result, base, mine) => {
+      put(result);
+      const fields = Object.keys(buildPatch(base, mine)).map((key) => FIELD_LABELS[key as keyof UpdateDeploymentInput] ?? key);
+      setSaved(fields.length > 0 ? `Saved: ${fields.join(', ')}.` : 'Saved.');
+    },
+  });
+  const { load, setForm, error, setError, busy } = versioned;
+  const base = versioned.current ?? deployment;
+  const form = versioned.form ?? formOf(deployment);
   const regions = useRegions(form.cloudProvider);
   const versions = useQuery(
     (signal) => api.call(listDeploymentVersions, { params: { deploymentId: deployment.id }, signal }),
@@ -34,39 +53,57 @@ export function GeneralTab({ deployment }: { deployment: Deployment }) {
   );
   const set = <K extends keyof Form>(key: K, value: Form[K]) => {
     setSaved(null);
-    setForm((f) => ({ ...f, [key]: value }));
-    setError((e) => withoutField(e, key));
+    setForm((f) => ({ ...(f ?? formOf(deployment)), [key]: value }));
+    setError(withoutField(error, key));
   };
-
-  // A saved (or elsewhere changed) deployment resets the form to what the service holds.
-  useEffect(() => setForm(formOf(deployment)), [deployment.id, deployment.updatedAt]);
 
   const patch = useMemo(() => {
     try {
-      return { value: buildPatch(deployment, form), problem: null };
+      return { value: buildPatch(base, form), problem: null };
     } catch (failure) {
       return { value: null, problem: failure instanceof Error ? failure.message : String(failure) };
     }
-  }, [deployment, form]);
+  }, [base, form]);
   const dirty = patch.value === null || Object.keys(patch.value).length > 0;
+  const dirtyRef = useRef(dirty);
+  dirtyRef.current = dirty;
+
+  // The form is based on a versioned read, taken again whenever the deployment moves (a save here or
+  // in another tab, a refresh). Without unsaved changes the form shows the new version at once; with
+  // some, the typed values stay and the next save compares both.
+  const [movedElsewhere, setMovedElsewhere] = useState(false);
+  const latest = useQuery(
+    (signal) => api.callVersioned(getDeployment, { params: { deploymentId: deployment.id }, signal }),
+    [deployment.id, deployment.updatedAt],
+    'Loading the deployment',
+  );
+  const versionRef = useRef(versioned.version);
+  versionRef.current = versioned.version;
+  const formRef = useRef(versioned.form);
+  formRef.current = versioned.form;
+  useEffect(() => {
+    if (!latest.data || latest.data.version === versionRef.current) return;
+    if (dirtyRef.current && versionRef.current !== null) {
+      setMovedElsewhere(true);
+      return;
+    }
+    // Typed before the first versioned read came back: the typing stays.
+    const typed = dirtyRef.current ? formRef.current : null;
+    load(latest.data.data, latest.data.version);
+    if (typed) setForm(typed);
+    setMovedElsewhere(false);
+  }, [latest.data, load, setForm]);
+  useEffect(() => {
+    if (!dirty) setMovedElsewhere(false);
+  }, [dirty]);
 
   const channelVersions = versions.data?.channels.find((c) => c.releaseChannel === form.releaseChannel);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setError(null);
     setSaved(null);
-    try {
-      const body = buildPatch(deployment, form);
-      if (Object.keys(body).length === 0) return;
-      setBusy(true);
-      await update(deployment.id, body);
-      setSaved(`Saved: ${Object.keys(body).map((key) => FIELD_LABELS[key as keyof UpdateDeploymentInput] ?? key).join(', ')}.`);
-    } catch (failure) {
-      setError(toShownError(failure, 'Saving the deployment'));
-    } finally {
-      setBusy(false);
-    }
+    if (patch.value !== null && Object.keys(patch.value).length === 0) return;
+    void versioned.submit().then((result) => result && setMovedElsewhere(false));
   };
 
   return (
@@ -77,6 +114,11 @@ export function GeneralTab({ deployment }: { deployment: Deployment }) {
           {saved && <span className="saved">{saved}</span>}
         </div>
         <ProblemBanner error={error} onDismiss={() => setError(null)} />
+        {movedElsewhere && (
+          <div className="report report-warn" role="status" data-testid="deployment-remote-change">
+            This deployment was changed elsewhere meanwhile. Your unsaved changes are kept; saving shows both versions to choose from.
+          </div>
+        )}
         <Field label="Name" htmlFor="edit-name" error={errorFor(error, 'name')}>
           <input id="edit-name" value={form.name} onChange={(e) => set('name', e.target.value)} maxLength={255} />
         </Field>
@@ -148,7 +190,7 @@ export function GeneralTab({ deployment }: { deployment: Deployment }) {
           <Button type="submit" variant="primary" busy={busy} disabled={!dirty}>
             Save changes
           </Button>
-          <Button onClick={() => setForm(formOf(deployment))} disabled={!dirty || busy}>
+          <Button onClick={() => (latest.data ? load(latest.data.data, latest.data.version) : setForm(formOf(base)))} disabled={!dirty || busy}>
             Discard
           </Button>
         </div>
@@ -212,6 +254,7 @@ export function GeneralTab({ deployment }: { deployment: Deployment }) {
         </div>
       </aside>
       <DeleteDialog deployment={deployment} open={deleting} onClose={() => setDeleting(false)} />
+      <SettingsConflictDialog {...versioned.dialog} />
     </div>
   );
 }

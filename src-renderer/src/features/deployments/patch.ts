@@ -58,3 +58,28 @@ export function buildPatch(d: Deployment, form: Form): UpdateDeploymentInput {
   if (Object.keys(variables).length > 0) patch.templateVariables = variables;
   return patch;
 }
+
+/** The fields of the form as the "changed elsewhere" dialog names them, in the form's order. */
+export const FORM_LABELS: Record<keyof Form, string> = {
+  name: 'Name',
+  cloudProvider: 'Cloud provider',
+  region: 'Region',
+  releaseChannel: 'Release channel',
+  releaseChannelVersion: 'Version',
+  releaseChannelVersionHold: 'Hold the pinned version',
+  template: 'Template',
+  sqlRunnerDdlEnabled: 'Allow DDL in the SQL Runner',
+  templateVariables: 'Template variables',
+};
+
+/** A field of the form in a sentence: template variables as `key=value` pairs (row ids left out), the latest version named. */
+export function showFormValue(key: keyof Form, value: unknown): string {
+  if (key === 'templateVariables') {
+    const rows = value as KeyValueRow[];
+    return rows.length === 0 ? '(none)' : rows.map((r) => `${r.key}=${r.value}`).join(', ');
+  }
+  if (key === 'releaseChannelVersion' && value === '') return 'latest';
+  if (value === '' || value === null) return '(empty)';
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  return String(value);
+}

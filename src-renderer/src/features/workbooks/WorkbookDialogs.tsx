@@ -1,11 +1,13 @@
 // Creating a workbook (`POST …/workbooks`) and renaming one (`PUT …/workbooks/by-slug/{slug}`, the
-// spec's create-or-update by slug: fields left out keep their value).
+// spec's create-or-update by slug: fields left out keep their value; sent with If-Match).
 import { useEffect, useState } from 'react';
-import { createWorkbook, upsertWorkbookBySlug, type Workbook, type WorkbookDetail } from '../../../../src-shared/api/workbooks';
+import { createWorkbook, upsertWorkbookBySlug, type WorkbookDetail } from '../../../../src-shared/api/workbooks';
 import { api } from '../../app/session';
 import { errorFor } from '../../lib/errors';
 import { Button, Dialog, Field, ProblemBanner } from '../../lib/ui';
 import { useAction } from '../../lib/useAction';
+import { SettingsConflictDialog } from '../../lib/SettingsConflictDialog';
+import { useVersionedForm } from '../../lib/useVersionedForm';
 
 export function NewWorkbookDialog({ open, deploymentId, onClose, onCreated }: { open: boolean; deploymentId: number; onClose: () => void; onCreated: (workbook: WorkbookDetail) => void }) {
   const [name, setName] = useState('');
@@ -59,22 +61,44 @@ export function NewWorkbookDialog({ open, deploymentId, onClose, onCreated }: { 
   );
 }
 
-export function RenameWorkbookDialog({ open, workbook, onClose, onRenamed }: { open: boolean; workbook: Workbook; onClose: () => void; onRenamed: () => void }) {
-  const [name, setName] = useState(workbook.name);
-  const { busy, error, setError, run } = useAction('Renaming the workbook');
-  useEffect(() => {
-    if (!open) return;
-    setName(workbook.name);
-    setError(null);
-  }, [open, workbook.name, setError]);
-  const rename = async () => {
-    const done = await run(() => api.call(upsertWorkbookBySlug, { params: { deploymentId: workbook.deploymentId, slug: workbook.slug }, body: { name: name.trim() } }));
-    if (done) {
+/**
+ * Renames with the version of the workbook the page shows (If-Match): a rename over a change made
+ * meanwhile is re-sent at once when the name was left alone there (a dashboard save), and shown
+ * as "changed elsewhere" when someone renamed it too.
+ */
+export function RenameWorkbookDialog({
+  open,
+  workbook,
+  version,
+  onClose,
+  onRenamed,
+}: {
+  open: boolean;
+  workbook: WorkbookDetail;
+  /** The version (`ETag`) of `workbook`. */
+  version: string | null;
+  onClose: () => void;
+  onRenamed: () => void;
+}) {
+  const versioned = useVersionedForm<WorkbookDetail, { name: string }>({
+    what: `The workbook “${workbook.name}”`,
+    action: 'Renaming the workbook',
+    formOf: (w) => ({ name: w.name }),
+    labels: { name: 'Name' },
+    save: (base, mine, ifMatch) =>
+      api.callVersioned(upsertWorkbookBySlug, { params: { deploymentId: base.deploymentId, slug: base.slug }, body: { name: mine.name.trim() }, ...(ifMatch ? { ifMatch } : {}) }),
+    onSaved: () => {
       onRenamed();
       onClose();
-    }
-  };
-  const unchanged = name.trim() === workbook.name || !name.trim();
+    },
+  });
+  const { busy, error, load, form, current } = versioned;
+  useEffect(() => {
+    if (open) load(workbook, version);
+  }, [open, workbook, version, load]);
+  const name = form?.name ?? workbook.name;
+  const rename = () => void versioned.submit();
+  const unchanged = name.trim() === (current ?? workbook).name || !name.trim();
   return (
     <Dialog
       title="Rename workbook"
@@ -83,7 +107,7 @@ export function RenameWorkbookDialog({ open, workbook, onClose, onRenamed }: { o
       footer={
         <>
           <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" busy={busy} disabled={unchanged} onClick={() => void rename()}>
+          <Button variant="primary" busy={busy} disabled={unchanged} onClick={rename}>
             Rename
           </Button>
         </>
@@ -93,14 +117,15 @@ export function RenameWorkbookDialog({ open, workbook, onClose, onRenamed }: { o
         className="form"
         onSubmit={(e) => {
           e.preventDefault();
-          if (!unchanged) void rename();
+          if (!unchanged) rename();
         }}
       >
         <ProblemBanner error={error} />
         <Field label="Name" htmlFor="wb-rename-name" error={errorFor(error, 'name')} hint={`Its address stays ${workbook.slug}.`}>
-          <input id="wb-rename-name" value={name} maxLength={255} onChange={(e) => setName(e.target.value)} autoComplete="off" />
+          <input id="wb-rename-name" value={name} maxLength={255} onChange={(e) => versioned.setForm({ name: e.target.value })} autoComplete="off" />
         </Field>
       </form>
+      <SettingsConflictDialog {...versioned.dialog} />
     </Dialog>
   );
 }

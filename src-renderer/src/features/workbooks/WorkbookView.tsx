@@ -27,8 +27,8 @@ export function WorkbookView({
   version: DashboardVersion | null;
   deployments: Deployment[] | null;
 }) {
-  const query = useQuery((signal) => api.call(getWorkbook, { params: { deploymentId, workbookId }, signal }), [deploymentId, workbookId], 'Loading the workbook');
-  const workbook = query.data;
+  const query = useQuery((signal) => api.callVersioned(getWorkbook, { params: { deploymentId, workbookId }, signal }), [deploymentId, workbookId], 'Loading the workbook');
+  const workbook = query.data?.data ?? null;
   const [renaming, setRenaming] = useState(false);
   const publishing = useAction('Publishing the draft');
   // A saved draft that differs from what is published can be published from here as it is.
@@ -128,7 +128,7 @@ export function WorkbookView({
               <ProvenancePanel deploymentId={deploymentId} workbookId={workbookId} deployments={deployments} />
             </aside>
           </div>
-          <RenameWorkbookDialog open={renaming} workbook={workbook} onClose={() => setRenaming(false)} onRenamed={query.reload} />
+          <RenameWorkbookDialog open={renaming} workbook={workbook} version={query.data?.version ?? null} onClose={() => setRenaming(false)} onRenamed={query.reload} />
         </>
       )}
     </section>
