@@ -1,6 +1,6 @@
 // Never lose an edit (issue 14 item 1): two windows edit the same dashboard; the second save is
 // refused by the service (409 FILE_CHANGED) and shows the compare view (Monaco's diff editor), and
-// each way out does what it says — take theirs, keep mine (overwrite). Meanwhile the
+// each way out does what it says — take theirs, keep mine (overwrite), save merged. Meanwhile the
 // live reload from the first window's save keeps the second window's unsaved edit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -81,5 +81,27 @@ describe('two windows save the same dashboard', () => {
     // The other window has no unsaved edit: it shows this save at once.
     await poll(() => titleInput(other).inputValue()).toBe('Mine wins');
     await other.getByTestId('wb-remote-change').getByText('Updated with the version saved in another window').waitFor();
+  });
+
+  it('"Save merged" saves the right-hand side as edited in the compare view', async () => {
+    await conflict('Theirs part', 'Mine part');
+    const view = compareView(e2e.page);
+    const lines = view.getByTestId('merge-editor').locator('.editor.modified .view-line');
+    // Monaco renders spaces as no-break spaces; find the title's line on the right (mine).
+    const texts = (await lines.allTextContents()).map((t) => t.replace(/\u00a0/g, ' '));
+    const index = texts.findIndex((t) => t.includes('"title": "Mine part"'));
+    expect(index).toBeGreaterThanOrEqual(0);
+    await lines.nth(index).click();
+    // Typed without brackets or quotes (Monaco would auto-close them): replace the words inside the quotes.
+    await e2e.page.keyboard.press('End');
+    for (let i = 0; i < (texts[index].trimEnd().endsWith(',') ? 2 : 1); i++) await e2e.page.keyboard.press('ArrowLeft');
+    for (let i = 0; i < 'Mine part'.length; i++) await e2e.page.keyboard.press('Backspace');
+    await e2e.page.keyboard.type('Mine part and Theirs part');
+    await view.getByRole('button', { name: 'Save merged' }).click();
+    await view.waitFor({ state: 'hidden' });
+    await poll(draftTitle).toBe('Mine part and Theirs part');
+    expect(await titleInput(e2e.page).inputValue()).toBe('Mine part and Theirs part');
+    await e2e.page.getByRole('status').getByText('draft saved').waitFor();
+    await poll(() => titleInput(other).inputValue()).toBe('Mine part and Theirs part');
   });
 });
