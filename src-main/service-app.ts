@@ -60,8 +60,8 @@ export async function assembleService({ options, clock, log, secrets, db, listen
   closers.push(() => workers.close());
   try {
     const bootstrap = bootstrapTenant(ctx, options.bootstrapApiKey);
-    const { app, setPort, dispatch } = await createHttpServer(ctx, listener);
-    const router = createApi(app, ctx);
+    const { app, setPort, dispatch, warmup } = await createHttpServer(ctx, listener);
+    const router = createApi(app, ctx, warmup);
     // What an area starts (schedulers) runs once the service serves; an area loaded later starts its own at once.
     let serving = false;
     let started = 0;

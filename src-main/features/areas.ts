@@ -35,7 +35,7 @@ export class AreaLoader {
   /** Declares every area's operations and registers the `atStart` parts. Before Fastify is ready. */
   declareAll(): void {
     for (const area of this.areas) {
-      for (const def of area.operations) this.router.declare(def, () => this.ensure(area));
+      for (const def of area.operations) this.router.declare(def, () => this.ensure(area), area.name);
       area.atStart?.(this.router);
     }
   }

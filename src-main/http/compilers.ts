@@ -16,6 +16,67 @@ import type { FastifyServerOptions } from 'fastify';
 
 type Validator = ((data: unknown) => boolean) & { errors?: ValidateFunction['errors'] };
 
+/** How long after an area's first request its other routes' schemas start compiling. */
+const WARM_AFTER_MS = 50;
+
+/** `GET /api/v1/x/:id`: how the warm-up names a route (Fastify's method and path). */
+export const routeKey = (method: string, url: string): string => `${method} ${url}`;
+
+/**
+ * Compiling the schemas of routes before their first request, in the background. A route's first
+ * request used to compile its validators and serializers on the HTTP thread while it was served:
+ * up to tens of milliseconds for one large response schema, during a 20 MB upload or a commit
+ * (issue 10: event-loop delay). Once an area serves its first request, its other routes are
+ * likely next: `warm` compiles their schemas one per turn of the event loop, so requests and
+ * health probes are served between two compiles, and none of them waits behind the whole batch.
+ */
+export class SchemaWarmup {
+  private readonly pending = new Map<string, (() => void)[]>();
+  private readonly queue: (() => void)[] = [];
+  private running = false;
+  private stopped = false;
+
+  /** Registers the compile of one schema of route `key` (a no-op once compiled). */
+  add(key: string, compile: () => void): void {
+    let list = this.pending.get(key);
+    if (!list) this.pending.set(key, (list = []));
+    list.push(compile);
+  }
+
+  /** Compiles, in the background, whatever the routes `keys` have not compiled yet. */
+  warm(keys: Iterable<string>): void {
+    for (const key of keys) {
+      const list = this.pending.get(key);
+      if (!list) continue;
+      this.pending.delete(key);
+      this.queue.push(...list);
+    }
+    if (this.running || this.stopped || this.queue.length === 0) return;
+    this.running = true;
+    const next = () => {
+      const compile = this.queue.shift();
+      if (!compile || this.stopped) {
+        this.running = false;
+        return;
+      }
+      try {
+        compile();
+      } catch {
+        // A schema that fails to compile fails again on its request, where the error is answered.
+      }
+      setImmediate(next).unref();
+    };
+    // The request that asked goes first (it compiles what it needs itself).
+    setTimeout(next, WARM_AFTER_MS).unref();
+  }
+
+  /** No more compiles (the service is closing). */
+  stop(): void {
+    this.stopped = true;
+    this.queue.length = 0;
+  }
+}
+
 /**
  * Where coercion turned a path or query value into a number that is not finite ("Infinity", "1e999"):
  * ajv's coercion lets it through even with strictNumbers, and no handler means Infinity by an id.
@@ -30,8 +91,11 @@ function nonFiniteAt(data: unknown, path = ''): string | null {
   return null;
 }
 
-/** A validator compiler for `app.setValidatorCompiler` that defers `ajv.compile` to the first request. */
-export function lazyValidatorCompiler(ajvFor: (httpPart: string | undefined) => Ajv) {
+/**
+ * A validator compiler for `app.setValidatorCompiler` that defers `ajv.compile` to the first request
+ * (or to `warmup`, whichever comes first).
+ */
+export function lazyValidatorCompiler(ajvFor: (httpPart: string | undefined) => Ajv, warmup?: SchemaWarmup) {
   const compiled = new WeakMap<Ajv, WeakMap<object, ValidateFunction>>();
   const compile = (ajv: Ajv, schema: object): ValidateFunction => {
     let bySchema = compiled.get(ajv);
@@ -40,8 +104,9 @@ export function lazyValidatorCompiler(ajvFor: (httpPart: string | undefined) => 
     if (!validate) bySchema.set(schema, (validate = ajv.compile(schema)));
     return validate;
   };
-  return ({ schema, httpPart }: { schema: object; httpPart?: string }): Validator => {
+  return ({ schema, httpPart, method, url }: { schema: object; httpPart?: string; method?: string; url?: string }): Validator => {
     let real: ValidateFunction | undefined;
+    if (warmup && method && url) warmup.add(routeKey(method, url), () => void (real ??= compile(ajvFor(httpPart), schema)));
     const validator: Validator = (data) => {
       real ??= compile(ajvFor(httpPart), schema);
       const ok = real(data) as boolean;
@@ -70,24 +135,26 @@ type ValidatorCompiler = ReturnType<typeof lazyValidatorCompiler>;
 /**
  * `schemaController` option for Fastify: `validatorCompiler` for request parts (the one the app also
  * sets with `setValidatorCompiler`; given here as well, so Fastify never loads its default Ajv
- * compiler), and the default response serializers, built on first use.
+ * compiler), and the default response serializers, built on first use (or by `warmup`).
  */
-export function lazySchemaController(validatorCompiler: ValidatorCompiler): NonNullable<FastifyServerOptions['schemaController']> {
+export function lazySchemaController(validatorCompiler: ValidatorCompiler, warmup?: SchemaWarmup): NonNullable<FastifyServerOptions['schemaController']> {
   let factory: SerializerFactory | undefined;
   const buildSerializer = (externalSchemas: unknown, options: unknown) => {
     let compiler: ((route: { schema: object }) => Serialize) | undefined;
     // fast-json-stringify itself loads with the first response, not at start.
     const compile = (route: { schema: object }) => (compiler ??= (factory ??= defaultSerializerFactory())(externalSchemas, options))(route);
     const bySchema = new WeakMap<object, Serialize>();
-    return (route: { schema: object }): Serialize => {
+    return (route: { schema: object; method?: string; url?: string }): Serialize => {
       let real: Serialize | undefined;
-      return (data) => {
+      const build = (): Serialize => {
         if (!real) {
           real = bySchema.get(route.schema);
           if (!real) bySchema.set(route.schema, (real = compile(route)));
         }
-        return real(data);
+        return real;
       };
+      if (warmup && route.method && route.url) warmup.add(routeKey(route.method, route.url), () => void build());
+      return (data) => (real ?? build())(data);
     };
   };
   return { compilersFactory: { buildValidator: () => validatorCompiler, buildSerializer } } as unknown as NonNullable<FastifyServerOptions['schemaController']>;

@@ -7,6 +7,7 @@ import { assertAccess, type AccessRule, type Principal } from './auth';
 import { CursorSealer, sealPage, type ListIdentity } from './cursors';
 import { assertCredentialAccepted, describeCredentials, type AcceptedCredential, type CredentialRefusals, USER_CREDENTIALS } from './credentials';
 import { ApiError, invalidField } from './problem';
+import { routeKey, type SchemaWarmup } from './compilers';
 
 export interface RouteOptions {
   /** Access levels required (each entry must hold; `{anyOf}` needs one of its levels). */
@@ -22,6 +23,13 @@ export interface RouteOptions {
   credentialRefusals?: CredentialRefusals;
   /** Deployment-scoped routes (a `deploymentId` param) 404 for unknown deployments; set false to skip. */
   checkDeployment?: boolean;
+  /**
+   * A top-level base64 string field of the JSON body that may be megabytes (upload chunks): a large
+   * body is then parsed and the field decoded on a compute thread, and the handler finds the bytes
+   * with `decodedBase64Of(body)` (the field itself then reads ''). The body schema must bound the
+   * field's `maxLength`. See platform/json/base64-field.ts.
+   */
+  decodeBase64Field?: string;
 }
 
 /** One row of the route table: an operation and who may call it. The authorization tests walk it. */
@@ -47,10 +55,25 @@ export type Handler<D extends RouteDef> = (
 export const REPLY_SENT = Symbol('reply-sent');
 export type ReplySent = typeof REPLY_SENT;
 
+/** A body field to decode off the HTTP thread (`RouteOptions.decodeBase64Field`), with its schema's bound. */
+export interface Base64Field {
+  field: string;
+  maxLength: number;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    /** Set before the body is read when the operation names a `decodeBase64Field`. */
+    base64Field: Base64Field | null;
   }
+}
+
+/** The `maxLength` the body schema gives `field`; a route may only decode a bounded field off-thread. */
+function base64FieldOf(def: RouteDef, field: string): Base64Field {
+  const maxLength = (def.body as { properties?: Record<string, { type?: unknown; maxLength?: unknown }> } | undefined)?.properties?.[field]?.maxLength;
+  if (typeof maxLength !== 'number') throw new Error(`${def.operationId}: decodeBase64Field "${field}" needs a string field with a maxLength in the body schema.`);
+  return { field, maxLength };
 }
 
 const problemResponse = (description: string) => ({
@@ -81,9 +104,11 @@ export interface Api {
 export interface Router extends Api {
   /**
    * Registers `def` with Fastify now. Its options and handler come from `route()`, called by the
-   * code `load()` brings in; each request to the operation awaits `load()` first.
+   * code `load()` brings in; each request to the operation awaits `load()` first. The first request
+   * to any operation of a `group` (an area) compiles the schemas of the group's other operations in
+   * the background (see SchemaWarmup).
    */
-  declare(def: RouteDef, load: () => Promise<void>): void;
+  declare(def: RouteDef, load: () => Promise<void>, group?: string): void;
   /** Those of `operationIds` that no area has registered (yet). */
   unregistered(operationIds: readonly string[]): string[];
 }
@@ -93,8 +118,16 @@ interface Slot {
   load: () => Promise<void>;
   options?: RouteOptions;
   handler?: Handler<RouteDef>;
+  base64Field?: Base64Field;
   /** The OpenAPI schema Fastify and @fastify/swagger hold: its description names the accepted credentials. */
   schema: Record<string, unknown>;
+  /** The operations declared with it (its area), whose schemas its first request has compiled. */
+  group: WarmGroup;
+}
+
+interface WarmGroup {
+  routes: string[];
+  warmed: boolean;
 }
 
 const isPublicDef = (def: RouteDef): boolean => def.auth === 'public';
@@ -120,11 +153,12 @@ function rawDeploymentId(request: FastifyRequest): number | undefined {
   return /^[1-9][0-9]{0,15}$/.test(text) ? Number(text) : undefined;
 }
 
-export function createApi(app: FastifyInstance, ctx: ServiceContext): Router {
+export function createApi(app: FastifyInstance, ctx: ServiceContext, warmup?: SchemaWarmup): Router {
   const deploymentExists = ctx.db.prepare('SELECT 1 FROM deployments WHERE id = ?');
   const cursors = new CursorSealer(ctx.tokens.deriveKey('list-cursors'));
   const routes: RouteEntry[] = [];
   const slots = new Map<string, Slot>();
+  const groups = new Map<string, WarmGroup>();
 
   /** The options and handler of a declared operation, once its area has registered it. */
   async function resolved(def: RouteDef, slot: Slot): Promise<{ options: RouteOptions; handler: Handler<RouteDef> }> {
@@ -133,8 +167,15 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext): Router {
     return { options: slot.options, handler: slot.handler };
   }
 
-  function declare(def: RouteDef, load: () => Promise<void>): void {
+  function declare(def: RouteDef, load: () => Promise<void>, groupName?: string): void {
     if (slots.has(def.operationId)) throw new Error(`${def.operationId} is declared twice.`);
+    const key = routeKey(def.method, toFastifyPath(def.path));
+    let group = groupName === undefined ? undefined : groups.get(groupName);
+    if (!group) {
+      group = { routes: [], warmed: false };
+      if (groupName !== undefined) groups.set(groupName, group);
+    }
+    group.routes.push(key);
     const status = def.status ?? 200;
     if (def.body && def.bodyOptional) optionalBodyOperations.add(def.operationId);
     const isPublic = def.auth === 'public';
@@ -164,7 +205,7 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext): Router {
         '5xx': problemResponse('The service failed.'),
       },
     };
-    const slot: Slot = { load, schema };
+    const slot: Slot = { load, schema, group };
     slots.set(def.operationId, slot);
     app.route({
       method: def.method,
@@ -175,6 +216,11 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext): Router {
       // the operation is closed to learns nothing about its inputs, and gets 403 whatever it sent.
       preParsing: async (request) => {
         const { options } = await resolved(def, slot);
+        if (!slot.group.warmed) {
+          slot.group.warmed = true;
+          warmup?.warm(slot.group.routes);
+        }
+        request.base64Field = slot.base64Field ?? null;
         if (!isPublic) {
           const principal = request.principal;
           if (!principal) throw new ApiError(401, ErrorCodes.UNAUTHENTICATED, 'A credential is required.');
@@ -236,6 +282,7 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext): Router {
       // Fastify and @fastify/swagger keep this very object; the document is built once every area is loaded.
       if (!isPublicDef(def)) slot.schema.description = description;
       slot.options = options;
+      if (options.decodeBase64Field !== undefined) slot.base64Field = base64FieldOf(def, options.decodeBase64Field);
       slot.handler = handler as Handler<RouteDef>;
       routes.push({ def, options });
     },

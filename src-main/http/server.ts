@@ -9,7 +9,7 @@ import { ErrorCodes } from '../../src-shared/api/errors';
 import type { ServiceContext } from '../context';
 import type { EarlyListener } from './early-listener';
 import { Authenticator } from './auth';
-import { lazySchemaController, lazyValidatorCompiler } from './compilers';
+import { lazySchemaController, lazyValidatorCompiler, SchemaWarmup } from './compilers';
 import { collectOpenApiRoutes } from './openapi';
 import { ApiError, problemBody } from './problem';
 import {
@@ -22,6 +22,7 @@ import {
   rewriteAbsoluteForm,
 } from './request-limits';
 import { parseJsonBody, type JsonBody } from '../platform/json/body';
+import { rememberDecoded, type Base64BodyResult } from '../platform/json/base64-field';
 import { WorkerPools } from '../platform/workers/pools';
 
 /** JSON bodies from this size on are parsed on a compute thread (below it, the hand-off costs more than it saves). */
@@ -48,6 +49,8 @@ export interface HttpServer {
   setPort(port: number): void;
   /** Serves one request of the listener (see `servedAsGet` for HEAD). */
   dispatch(request: IncomingMessage, response: ServerResponse): void;
+  /** Compiles routes' schemas ahead of their first request (see route.ts). */
+  warmup: SchemaWarmup;
 }
 
 /**
@@ -78,6 +81,7 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
     }
   };
 
+  const warmup = new SchemaWarmup();
   // Query strings and path params arrive as text and are coerced to their schema types; JSON bodies
   // are validated as sent, so a JSON `null` or number is never coerced into a string.
   // strictNumbers: "Infinity" in a path or query (coerced) and 1e999 in JSON are not numbers to a handler.
@@ -89,6 +93,7 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
     httpPart === 'body'
       ? (bodyAjv ??= addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: false })))
       : (textAjv ??= addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: 'array' }))),
+    warmup,
   );
 
   const app = Fastify({
@@ -102,7 +107,7 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
       const { status, body } = frameworkProblem(error, request.raw.url ?? '');
       void (reply as FastifyReply).code(status).type('application/problem+json').send(body);
     },
-    schemaController: lazySchemaController(validatorCompiler),
+    schemaController: lazySchemaController(validatorCompiler, warmup),
     exposeHeadRoutes: false,
     serverFactory: () => {
       listener.releaseClientErrors();
@@ -110,13 +115,14 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
     },
   });
   app.decorateRequest('principal', null);
+  app.decorateRequest('base64Field', null);
 
   // JSON bodies: nesting is bounded before parsing, so no recursive code sees a 5,000-level document.
   // Large bodies (upload chunks, big file writes) are decoded and parsed on a compute thread: a
   // 5 MB body would hold the HTTP thread for tens of milliseconds. The rules are the same either way
   // (platform/json/body.ts).
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
     const answer = (read: JsonBody) => {
       // `Content-Type: application/json` with no body (or only whitespace) is no body: operations whose
@@ -134,12 +140,21 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
     }
     // Fastify hands over a fresh copy of the body (never a view of the socket's buffer): it can move.
     const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-    workers
-      .runCompute<JsonBody>('parseJsonBody', bytes, whole ? { transferList: [bytes.buffer as ArrayBuffer] } : {})
-      .then(answer, (error: unknown) => done(error as Error, undefined));
+    const transfer = whole ? { transferList: [bytes.buffer as ArrayBuffer] } : {};
+    const field = request.base64Field;
+    if (field) {
+      // An upload chunk: its megabytes of base64 are decoded there too and never become a string here.
+      workers.runCompute<Base64BodyResult>('readBase64BodyMoving', { body: bytes, ...field }, transfer).then(({ read, decoded }) => {
+        if (decoded && read.kind === 'value') rememberDecoded(read.value as object, decoded);
+        answer(read);
+      }, (error: unknown) => done(error as Error, undefined));
+      return;
+    }
+    workers.runCompute<JsonBody>('parseJsonBody', bytes, transfer).then(answer, (error: unknown) => done(error as Error, undefined));
   });
 
   app.setValidatorCompiler(validatorCompiler);
+  app.addHook('onClose', async () => warmup.stop());
 
   // The OpenAPI document is built on its first request (start time, issue 10); routes are collected from here on.
   collectOpenApiRoutes(app);
@@ -302,5 +317,5 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
     }
   };
 
-  return { app, setPort, dispatch };
+  return { app, setPort, dispatch, warmup };
 }

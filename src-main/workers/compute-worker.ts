@@ -4,6 +4,7 @@
 // files and its checked files' blobs); they never touch SQLite or HTTP.
 export { stageUploadFile, storeUploadChunk } from './upload-tasks';
 export { parseJsonBody } from '../platform/json/body';
+export { readBase64BodyMoving } from '../platform/json/base64-field';
 export { buildCommit } from '../features/builds/build-tasks';
 export { planPublication, publicationSources, snapshotViews } from '../features/lakehouse/plan-tasks';
 export { planWarehousePush } from '../features/warehouse-sync/push-tasks';

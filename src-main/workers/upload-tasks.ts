@@ -3,17 +3,12 @@
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { isBase64 } from '../platform/json/base64-field';
 import { writeLooseBlobSync } from '../platform/repo/loose-object';
 
-/**
- * Base64 as clients send it: the alphabet, padded to a multiple of 4. (A pattern of repeated
- * 4-character groups overflows the regex stack on a multi-megabyte chunk.)
- */
-export const isBase64 = (text: string): boolean => text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text);
-
 export interface StoreChunkInput {
-  /** The chunk as sent: base64. */
-  data: string;
+  /** The chunk as sent (base64), or its bytes when a compute thread already decoded the request body. */
+  data: string | Uint8Array;
   /** Where its bytes go: a new file (never one that exists) in the upload's folder. */
   file: string;
   /** The largest chunk accepted, and the bytes left in the file from the chunk's offset: a chunk over either is not stored. */
@@ -22,14 +17,17 @@ export interface StoreChunkInput {
 }
 
 /**
- * Decodes a base64 chunk and, when it fits, writes its bytes to `input.file`. Null when `data` is
+ * Decodes a base64 chunk (unless a compute thread decoded it with the request body) and, when it fits, writes its bytes to `input.file`. Null when `data` is
  * not base64; otherwise the decoded length and whether it was stored (the caller refuses the rest).
  * The file is complete once this returns; the caller records it only then, so a chunk that failed
  * half-way is never counted.
  */
 export function storeUploadChunk(input: StoreChunkInput): { length: number; stored: boolean } | null {
-  if (input.data.length === 0 || !isBase64(input.data)) return null;
-  const bytes = Buffer.from(input.data, 'base64');
+  let bytes: Uint8Array;
+  if (typeof input.data === 'string') {
+    if (input.data.length === 0 || !isBase64(input.data)) return null;
+    bytes = Buffer.from(input.data, 'base64');
+  } else bytes = input.data;
   if (bytes.byteLength > input.maxBytes || bytes.byteLength > input.room) return { length: bytes.byteLength, stored: false };
   mkdirSync(dirname(input.file), { recursive: true, mode: 0o700 });
   writeFileSync(input.file, bytes, { flag: 'wx', mode: 0o600 });

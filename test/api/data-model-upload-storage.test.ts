@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src-main/platform/db/connection';
 import { MIGRATIONS } from '../../src-main/platform/db/migrations';
 import { ManualClock } from '../../src-main/platform/clock';
+import { MAX_CHUNK_BYTES } from '../../src-shared/api/data-model';
 import { buildPath, createDeployment, sha256, useSampleProject } from '../support/data-model';
 import { startTestService, type TestService } from '../support/service';
 
@@ -96,6 +97,49 @@ describe('upload chunk storage', () => {
     const bad = await up(id, 'file', { uploadId, path: 'docs/short.md', offset: 0, data: 'not base64!' });
     expect(bad.body.code).toBe('INVALID_CHUNK_DATA');
     expect(filesIn(folderOf(id, uploadId))).toEqual([]);
+  });
+
+  it('answers a large chunk (its body decoded on a compute thread) as it answers a small one: the same codes, limits and stored bytes', async () => {
+    const big = bigText(MAX_CHUNK_BYTES, 'large');
+    const start = await up(id, 'start', { files: [entry('docs/large.md', big), entry('docs/tiny.md', Buffer.from('tiny\n'))] });
+    const uploadId = start.body.uploadId as string;
+    // Padding makes a small document as large as an upload chunk; only the body's size differs.
+    const padded = (body: Record<string, unknown>, field = 'data') => ({ ...body, [field]: `${String(body[field])}${'A'.repeat(400_000)}` });
+    const pairs: [string, Record<string, unknown>, Record<string, unknown>][] = [
+      ['bad base64', { uploadId, path: 'docs/tiny.md', offset: 0, data: '!!not base64!!' }, { uploadId, path: 'docs/tiny.md', offset: 0, data: `!${'A'.repeat(400_003)}` }],
+      ['undeclared path', { uploadId, path: 'docs/other.md', offset: 0, data: 'QUFB' }, padded({ uploadId, path: 'docs/other.md', offset: 0, data: 'QUFB' })],
+      ['unknown upload', { uploadId: 'nope', path: 'docs/tiny.md', offset: 0, data: 'QUFB' }, padded({ uploadId: 'nope', path: 'docs/tiny.md', offset: 0, data: 'QUFB' })],
+      ['beyond the declared size', { uploadId, path: 'docs/tiny.md', offset: 4, data: 'QUFB' }, padded({ uploadId, path: 'docs/tiny.md', offset: 4, data: 'QUFB' })],
+      ['an unknown field', { uploadId, path: 'docs/tiny.md', offset: 0, data: 'QUFB', extra: 1 }, padded({ uploadId, path: 'docs/tiny.md', offset: 0, data: 'QUFB', extra: 1 })],
+      ['a negative offset', { uploadId, path: 'docs/tiny.md', offset: -1, data: 'QUFB' }, padded({ uploadId, path: 'docs/tiny.md', offset: -1, data: 'QUFB' })],
+      ['data not a string', { uploadId, path: 'docs/tiny.md', offset: 0, data: 5 }, { uploadId, path: 'docs/tiny.md', offset: 0, data: 5, pad: 'A'.repeat(400_000) }],
+    ];
+    for (const [what, small, large] of pairs) {
+      const a = await up(id, 'file', small);
+      const b = await up(id, 'file', large);
+      expect([what, b.status, b.body.code], JSON.stringify(b.body).slice(0, 300)).toEqual([what, a.status, a.body.code]);
+      expect(a.status).toBeGreaterThanOrEqual(400);
+    }
+    // Over the schema's length: the same validation answer, naming /body/data.
+    const tooLong = await up(id, 'file', { uploadId, path: 'docs/large.md', offset: 0, data: 'A'.repeat(Math.ceil(MAX_CHUNK_BYTES / 3) * 4 + 8) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.code).toBe('VALIDATION_FAILED');
+    expect(JSON.stringify(tooLong.body.errors)).toContain('/body/data');
+    // One byte over the largest chunk still fits the schema's length: 413 as before.
+    const over = await up(id, 'file', { uploadId, path: 'docs/large.md', offset: 0, data: Buffer.concat([big, Buffer.from('x')]).toString('base64') });
+    expect([over.status, over.body.code]).toEqual([413, 'CHUNK_TOO_LARGE']);
+    expect(filesIn(folderOf(id, uploadId))).toEqual([]);
+
+    // The largest chunk is stored byte for byte and commits.
+    const sent = await up(id, 'file', { uploadId, path: 'docs/large.md', offset: 0, data: big.toString('base64') });
+    expect(sent.status).toBe(200);
+    expect(sent.body.file).toMatchObject({ receivedBytes: MAX_CHUNK_BYTES, complete: true });
+    expect((await up(id, 'file', { uploadId, path: 'docs/tiny.md', offset: 0, data: Buffer.from('tiny\n').toString('base64') })).status).toBe(200);
+    const finish = await up(id, 'finish', { uploadId });
+    expect(finish.status).toBe(200);
+    const gitdir = join(svc.dataDir, 'repos', String(id));
+    const read = execFileSync('git', ['--git-dir', gitdir, 'cat-file', 'blob', `${finish.body.commit}:docs/large.md`], { maxBuffer: 8 * 1024 * 1024 });
+    expect(read.equals(big)).toBe(true);
   });
 
   it('removes the chunk files of an expired upload', async () => {

@@ -16,6 +16,7 @@ import { commitWorkingEdits, mergeBranchInto, pullFromParent } from './operation
 import { openRepository, removeDeploymentRepository } from './repository';
 import { onDeploymentDeleted } from '../deployments';
 import { finishUpload, receiveChunk, startUpload, uploadsDir } from './uploads';
+import { decodedBase64Of } from '../../platform/json/base64-field';
 import { setUpAutoPush } from './upstream/auto-push';
 import { deleteBranchAndUpstream } from './upstream/push';
 import { deleteFile, renameFile, writeFiles } from './working';
@@ -66,7 +67,10 @@ export function registerDataModelRoutes({ route, ctx }: Api): void {
   route(api.validateDataModel, READ, ({ params, query, principal }) => validateBranch(ctx, params.deploymentId, principal, query.branchName));
 
   route(api.startDataModelUpload, EDIT, ({ params, body, principal }) => startUpload(ctx, params.deploymentId, principal, body));
-  route(api.uploadDataModelFileChunk, EDIT, ({ params, body, principal }) => receiveChunk(ctx, params.deploymentId, principal, body));
+  // A chunk's base64 (megabytes) is decoded on a compute thread with the body and never reaches this thread.
+  route(api.uploadDataModelFileChunk, { ...EDIT, decodeBase64Field: 'data' }, ({ params, body, principal }) =>
+    receiveChunk(ctx, params.deploymentId, principal, { ...body, data: decodedBase64Of(body) ?? body.data }),
+  );
   route(api.finishDataModelUpload, EDIT, ({ params, body, principal }) => finishUpload(ctx, params.deploymentId, principal, body.uploadId));
   route(api.getDataModelFileHashes, READ, ({ params, query, principal }) => fileHashes(ctx, params.deploymentId, principal, query.branchName));
 

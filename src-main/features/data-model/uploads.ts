@@ -20,6 +20,7 @@ import { pushAfterChange } from './upstream/auto-push';
 import { assertFilePath, workingEdits } from './working';
 import { runCompute } from '../../workers/run';
 import type { StageResult, UploadPart } from '../../workers/upload-tasks';
+import type { DecodedBase64 } from '../../platform/json/base64-field';
 
 interface ManifestFile {
   path: string;
@@ -203,12 +204,18 @@ function assertNoEdits(ctx: ServiceContext, deploymentId: number, branch: string
   }
 }
 
-/** Stores one chunk; sending the same chunk again replaces it with the same bytes. */
+/** True when `bytes` spans its whole buffer, which can then move to another thread. */
+const whole = (bytes: Uint8Array): boolean => bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+
+/**
+ * Stores one chunk; sending the same chunk again replaces it with the same bytes. `data` is the
+ * base64 as sent, or (a large body) what a compute thread decoded while reading the body.
+ */
 export async function receiveChunk(
   ctx: ServiceContext,
   deploymentId: number,
   principal: Principal,
-  input: { uploadId: string; path: string; offset: number; data: string },
+  input: { uploadId: string; path: string; offset: number; data: string | DecodedBase64 },
 ): Promise<{ uploadId: string; file: UploadFileStatus; uploadComplete: boolean }> {
   requireUser(principal);
   const upload = loadUpload(ctx, deploymentId, principal, input.uploadId);
@@ -220,7 +227,11 @@ export async function receiveChunk(
   // Checking, decoding and writing megabytes happen on a compute thread, into a new file of its own.
   const dir = uploadDir(ctx, deploymentId, input.uploadId);
   const partFile = `${index}-${input.offset}-${randomBytes(8).toString('hex')}.part`;
-  const stored = await runCompute(ctx, 'storeUploadChunk', { data: input.data, file: join(dir, partFile), maxBytes: MAX_CHUNK_BYTES, room: size - input.offset });
+  const data = typeof input.data === 'string' ? input.data : input.data.bytes;
+  // Decoded bytes move to the writing thread (they came from one): nothing is copied here.
+  const transferList = typeof data !== 'string' && data !== null && whole(data) ? [data.buffer as ArrayBuffer] : undefined;
+  const stored =
+    data === null ? null : await runCompute(ctx, 'storeUploadChunk', { data, file: join(dir, partFile), maxBytes: MAX_CHUNK_BYTES, room: size - input.offset }, { transferList });
   if (stored === null) {
     throw new ApiError(400, Codes.INVALID_CHUNK_DATA, '`data` must be the non-empty base64 encoding of the chunk bytes.', {
       errors: [{ pointer: '/body/data', detail: 'not base64' }],
