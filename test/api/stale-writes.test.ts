@@ -215,3 +215,27 @@ describe('a refusal shows nothing the caller may not see', () => {
     expect(res.body.current).toBeUndefined();
   });
 });
+
+describe('env vars: one version for the whole set (the app decides per variable, README "Env vars")', () => {
+  it('a write based on a read from before another variable changed answers 409 with the whole current set; re-sent on its version it writes and keeps both', async () => {
+    const path = `/api/v1/deployments/${await createDeployment(svc)}/env-vars`;
+    const stale = (await read(path)).headers.get('etag')!;
+    const other = await svc.call('PUT', path, { body: [{ name: 'SET_IN_OTHER_WINDOW', value: 'theirs' }], headers: { 'if-match': stale } });
+    expect(other.status, other.text).toBe(200);
+
+    const refused = await svc.call('PUT', path, { body: [{ name: 'SET_HERE', value: 'mine' }], headers: { 'if-match': stale } });
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body.code).toBe('FILE_CHANGED');
+    // Everything the app needs to see that SET_HERE itself was left alone.
+    const current = refused.body.current.items as { name: string; value?: string }[];
+    expect(current).toContainEqual(expect.objectContaining({ name: 'SET_IN_OTHER_WINDOW', value: 'theirs' }));
+    expect(current.some((v) => v.name === 'SET_HERE')).toBe(false);
+    expect(`"${refused.body.currentVersion}"`).toBe(other.headers.get('etag'));
+
+    const resent = await svc.call('PUT', path, { body: [{ name: 'SET_HERE', value: 'mine' }], headers: { 'if-match': `"${refused.body.currentVersion}"` } });
+    expect(resent.status, resent.text).toBe(200);
+    const items = (await read(`${path}?first=500`)).body.items as { name: string; value: string }[];
+    expect(items).toContainEqual(expect.objectContaining({ name: 'SET_HERE', value: 'mine' }));
+    expect(items).toContainEqual(expect.objectContaining({ name: 'SET_IN_OTHER_WINDOW', value: 'theirs' }));
+  });
+});
