@@ -87,4 +87,39 @@ describe('dev mode in the Syncs screen, in a real browser', () => {
     await page.getByRole('region', { name: 'Details' }).getByText('per-user schema').waitFor();
     await shots('devmode-push-job');
   });
+
+  it('the data screen’s Vendor SQL targets label the dev copy “dev · <user>” and the production objects “production”', async () => {
+    const { page, server } = e2e;
+    await page.goto(`${server.url}/models/${deploymentId}/data`);
+    await page.getByRole('button', { name: 'Vendor SQL' }).click();
+    const list = page.getByRole('list', { name: 'Pushed views' });
+    const item = list.getByRole('listitem').filter({ hasText: `PUBLIC_DEV_${tag}` });
+    await item.waitFor({ timeout: 30_000 });
+    await item.getByLabel(`dev copy of ${tag.toLowerCase()}`).waitFor();
+    await expect(item.innerText()).resolves.toContain(`dev · ${tag.toLowerCase()}`);
+    await shots('devmode-vendor-sql-dev-label');
+  });
+
+  it('the Dev targets settings screen shows the rule, explains a bad template in plain words, and saves a new one through the API', async () => {
+    const { page, server } = e2e;
+    await page.goto(`${server.url}/deployments/${deploymentId}/dev-targets`);
+    const form = page.getByRole('form', { name: 'Dev targets' });
+    await form.getByText('default rule').waitFor({ timeout: 30_000 });
+    await expect(form.getByLabel('Template').inputValue()).resolves.toBe('_DEV_{user}');
+    await form.getByRole('radio', { name: /Per-user name prefix/ }).check();
+    await expect(form.getByLabel('Template').inputValue()).resolves.toBe('DEV_{user}_');
+    await form.getByLabel('Template').fill('SANDBOX_');
+    await form.getByText('must contain {user} exactly once, so that each user gets their own objects').waitFor();
+    await expect(form.getByRole('button', { name: 'Save' }).isDisabled()).resolves.toBe(true);
+    await form.getByLabel('Template').fill('SANDBOX-{user}_');
+    await form.getByText(/may hold only letters, digits, underscores and \{user\}/).waitFor();
+    await shots('devmode-dev-targets-invalid');
+    await form.getByLabel('Template').fill('SANDBOX_{user}_');
+    await form.getByRole('region', { name: 'Dev target example' }).getByText(`ANALYTICS.SANDBOX_${tag}_SV_ORDERS`).waitFor();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText(/^Saved\./).waitFor();
+    const saved = await server.api('GET', `/build/api/v1/deployments/${deploymentId}/dev-mode/target-rule`);
+    expect(saved.body).toMatchObject({ mode: 'name-prefix', template: 'SANDBOX_{user}_', isDefault: false });
+    await shots('devmode-dev-targets-saved');
+  });
 });

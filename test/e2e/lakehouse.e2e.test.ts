@@ -37,6 +37,17 @@ async function latestRun(): Promise<RunBody> {
   return api<RunBody>('GET', `${D()}/lakehouse-metric-view-integrations/lake/syncs/${list.items[0].runId}`);
 }
 
+/** "Publish now" opens the publish dialog; publish `branch` from it (default: as the dialog proposes). */
+async function publishFromDialog(branch?: string): Promise<void> {
+  const { page } = e2e;
+  await page.getByRole('button', { name: 'Publish now' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Publish metric views' });
+  await dialog.waitFor();
+  if (branch) await dialog.getByLabel('Branch').selectOption(branch);
+  await dialog.getByRole('region', { name: 'Publication target' }).waitFor();
+  await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
+}
+
 /** The app scrolls inside its main pane: a taller window shows more of it in one screenshot. */
 async function tallShot(name: string, height = 1250): Promise<void> {
   const { page } = e2e;
@@ -154,7 +165,7 @@ describe('Syncs screen: lakehouse metric view publication in a real browser', ()
 
   it('publishes from the latest deployed build and the run ends COMPLETED', async () => {
     const { page } = e2e;
-    await page.getByRole('button', { name: 'Publish now' }).click();
+    await publishFromDialog();
     await page.waitForURL(/\/lakehouse\/lake\/runs\/[^/]+$/);
     const detail = page.getByRole('region', { name: /^Run / });
     await detail.getByText(/^(COMPLETED|PARTIAL|FAILED|CANCELLED)$/).first().waitFor({ timeout: RUN_TIMEOUT });
@@ -183,7 +194,9 @@ describe('Syncs screen: lakehouse metric view publication in a real browser', ()
       .poll(async () => api<{ commit: string | null; buildStatus: string }>('GET', `${D()}/build-status`), { timeout: RUN_TIMEOUT, interval: 250 })
       .toMatchObject({ commit: merged.commit, buildStatus: 'succeeded' });
 
-    await page.getByRole('button', { name: 'Publish now' }).click();
+    // In dev mode the dialog proposes the dev branch: publish the deploy branch.
+    const deployBranch = (await api<{ branch: string }>('GET', `${D()}/build-status`)).branch;
+    await publishFromDialog(deployBranch);
     await page.waitForURL(/\/lakehouse\/lake\/runs\/[^/]+$/);
     const detail = page.getByRole('region', { name: /^Run / });
     await detail.getByText('PARTIAL').first().waitFor({ timeout: RUN_TIMEOUT });
@@ -202,6 +215,47 @@ describe('Syncs screen: lakehouse metric view publication in a real browser', ()
     await runs.getByText('COMPLETED').waitFor();
     await page.getByRole('img', { name: /Outcomes of the last 2 runs/ }).waitFor();
     await tallShot('lakehouse-run-partial', 1400);
+    expect(e2e.problems).toEqual([]);
+  });
+
+  it('in dev mode the publish dialog proposes the dev branch and shows the per-user schema before running; the run writes there and names the dev target, leaving production alone', async () => {
+    const { page } = e2e;
+    // The user's dev branch: the view without the access policy (publishable), not merged.
+    const dev = await api<{ branch: { branchName: string } }>('POST', `${B()}/dev-mode`);
+    const branch = dev.branch.branchName;
+    const path = `model/views/${VIEW}.yml`;
+    const file = await api<{ content: string }>('GET', `${B()}/data-model/files?branchName=${encodeURIComponent(branch)}&path=${encodeURIComponent(path)}`);
+    const content = file.content.replace(/\n\s*access_policy:[\s\S]*$/, '\n');
+    await api('PUT', `${B()}/data-model/files?branchName=${encodeURIComponent(branch)}`, { files: [{ path, content }] });
+    await api('POST', `${B()}/commit`, { branchName: branch, message: 'Try order_trends without the policy' });
+    const target = await api<{ userTag: string }>('GET', `${B()}/dev-mode/target?branchName=${encodeURIComponent(branch)}`);
+    const devSchema = `default_dev_${target.userTag.toLowerCase()}`;
+    const productionBefore = await latestRun();
+
+    await page.getByRole('button', { name: 'Publish now' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Publish metric views' });
+    await expect.poll(() => dialog.getByLabel('Branch').inputValue()).toBe(branch);
+    const shown = dialog.getByRole('region', { name: 'Publication target' });
+    await shown.getByText(`dev · ${target.userTag}`).waitFor();
+    await shown.getByText(`main.${devSchema}`).first().waitFor();
+    await screenshot(page, 'lakehouse-publish-dialog-dev');
+    await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
+
+    await page.waitForURL(/\/lakehouse\/lake\/runs\/[^/]+$/);
+    const runId = page.url().split('/').pop()!;
+    expect(runId).not.toBe(productionBefore.runId);
+    const detail = page.getByRole('region', { name: new RegExp(`^Run ${runId.slice(0, 8)}`) });
+    await expect.poll(async () => (await latestRun()).status, { timeout: RUN_TIMEOUT, interval: 250 }).toMatch(/^(COMPLETED|PARTIAL|FAILED|CANCELLED)$/);
+    const run = await latestRun();
+    expect(run.runId).toBe(runId);
+    expect(run.status, JSON.stringify(run.views)).toBe('COMPLETED');
+    expect(run.views.map((v) => [v.viewName, (v as unknown as { target: string }).target, v.outcome])).toEqual([[VIEW, `main.${devSchema}.${VIEW}`, 'created']]);
+    await detail.getByRole('note', { name: 'Dev target' }).getByText(devSchema).waitFor();
+    await detail.getByRole('table', { name: 'Per-view outcomes' }).getByText(`main.${devSchema}.${VIEW}`).waitFor();
+    await tallShot('lakehouse-run-dev-target');
+    // Production's metric view was written by the first run only: the dev run did not touch it.
+    const runs = await api<{ items: { runId: string; devTarget: unknown }[] }>('GET', `${D()}/lakehouse-metric-view-integrations/lake/syncs`);
+    expect(runs.items.filter((r) => r.devTarget === null)).toHaveLength(2);
     expect(e2e.problems).toEqual([]);
   });
 });

@@ -58,4 +58,13 @@ describe('Retry of a failed job', () => {
     expect(lakehouseReplay({ configurationVersion: 3 }, 4, KEY)).toEqual({ ok: false, reason: expect.stringMatching(/changed since this run \(version 3, now 4\)/) });
     expect(lakehouseReplay({ configurationVersion: 3 }, null, KEY).ok).toBe(false);
   });
+
+  it('retries a dev run on its dev branch (so it writes to the per-user target again), a production run without a branch', () => {
+    const devTarget = { ownerUserId: 2, userTag: 'ALICE', mode: 'schema-suffix' as const, template: '_DEV_{user}', requestedSchema: 'default', requestedPrefix: '', schema: 'default_dev_alice', prefix: '' };
+    expect(lakehouseReplay({ configurationVersion: 3, branchName: 'dev/alice', devTarget }, 3, KEY)).toEqual({
+      ok: true,
+      body: { configurationVersion: 3, idempotencyKey: KEY, branchName: 'dev/alice' },
+    });
+    expect(lakehouseReplay({ configurationVersion: 3, branchName: 'main', devTarget: null }, 3, KEY)).toEqual({ ok: true, body: { configurationVersion: 3, idempotencyKey: KEY } });
+  });
 });

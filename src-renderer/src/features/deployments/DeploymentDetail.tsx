@@ -15,6 +15,7 @@ import { ReleaseTab } from './ReleaseTab';
 import { ScheduledTasksTab } from './ScheduledTasksTab';
 import { SetupTab } from './SetupTab';
 import { TokenTab } from './TokenTab';
+import { DevTargetsTab } from './DevTargetsTab';
 import './deployments.css';
 import { CLOUD_LABELS, labelOf } from './labels';
 import { useDeployments } from './store';
@@ -33,6 +34,7 @@ const TABS = [
   { id: 'tasks', title: 'Tasks', path: '/tasks' },
   { id: 'setup', title: 'Setup', path: '/setup' },
   { id: 'token', title: 'Token', path: '/token' },
+  { id: 'dev-targets', title: 'Dev targets', path: '/dev-targets' },
   { id: 'settings', title: 'Settings document', path: '/settings' },
 ] as const;
 
@@ -93,6 +95,7 @@ export function DeploymentDetail({ id, tab, rest = [] }: { id: number; tab: stri
             {current.id === 'tasks' && <ScheduledTasksTab deploymentId={deployment.id} focus={rest[0]} />}
             {current.id === 'setup' && <SetupTab deployment={deployment} />}
             {current.id === 'token' && <TokenTab deployment={deployment} />}
+            {current.id === 'dev-targets' && <DevTargetsTab deploymentId={deployment.id} />}
             {current.id === 'settings' && <SettingsDocument deploymentId={deployment.id} version={deployment.updatedAt} />}
           </div>
         </>

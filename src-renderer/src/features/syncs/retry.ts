@@ -49,10 +49,10 @@ export function warehouseReplay(
  * only while those settings are still the current ones (the service refuses an older version).
  */
 export function lakehouseReplay(
-  run: Pick<RunSummary, 'configurationVersion'>,
+  run: Pick<RunSummary, 'configurationVersion'> & Partial<Pick<RunSummary, 'branchName' | 'devTarget'>>,
   currentVersion: number | null,
   idempotencyKey: string,
-): Replay<{ configurationVersion: number; idempotencyKey: string }> {
+): Replay<{ configurationVersion: number; idempotencyKey: string; branchName?: string }> {
   if (currentVersion === null) return { ok: false, reason: 'The publication settings of this data source are not loaded or no longer exist.' };
   if (currentVersion !== run.configurationVersion) {
     return {
@@ -60,5 +60,6 @@ export function lakehouseReplay(
       reason: `The publication settings changed since this run (version ${run.configurationVersion}, now ${currentVersion}); publish again from the settings instead.`,
     };
   }
-  return { ok: true, body: { configurationVersion: run.configurationVersion, idempotencyKey } };
+  // A dev run is retried on its dev branch (into the same per-user target), never on production.
+  return { ok: true, body: { configurationVersion: run.configurationVersion, idempotencyKey, ...(run.devTarget && run.branchName ? { branchName: run.branchName } : {}) } };
 }

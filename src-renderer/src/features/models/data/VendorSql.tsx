@@ -12,6 +12,7 @@ import { ComparisonReport } from './ComparisonReport';
 import { ResultTable } from './ResultTable';
 import { runQuery } from './runs';
 import { vendorColumns } from './vendorResult';
+import { DevLabel } from '../../../lib/DevLabel';
 import { loadVendorTargets, type PushedTarget, type VendorDataSource } from './vendorTargets';
 
 const CodeEditor = lazy(() => import('../../../lib/editor/CodeEditor'));
@@ -188,7 +189,9 @@ export function VendorSql({ deploymentId, branch, entities, modeSwitch }: { depl
             <li key={t.target}>
               <button type="button" className="vendor-target" title={`Start a statement over ${t.target}`} onClick={() => setSql(templateFor(t, entityOf(t.viewName)))}>
                 <span className="member-name">{t.target}</span>
-                <span className="muted small">from {t.viewName}</span>
+                <span className="muted small">
+                  {t.devOf ? <DevLabel userTag={t.devOf} /> : <span className="dev-label dev-label-prod">production</span>} from {t.viewName}
+                </span>
               </button>
             </li>
           ))}

@@ -23,6 +23,8 @@ export interface PushedTarget {
   /** Semantic views: `table.member` names from the DDL, for a first statement. */
   metrics: string[];
   dimensions: string[];
+  /** A dev copy (pushed or published from a user's dev branch): that user's tag, e.g. `ALICE`; null for production. */
+  devOf: string | null;
 }
 
 export interface VendorTargets {
@@ -74,7 +76,9 @@ export async function loadVendorTargets(deploymentId: number, signal: AbortSigna
       const jobs = await api.call(listWarehouseSemanticViewSyncJobs, { params: { deploymentId }, query: { direction: 'push', status: ['COMPLETED'], first: RECENT }, signal });
       const results = await Promise.all(jobs.items.map((job) => api.call(getWarehouseSemanticViewSyncResult, { params: { deploymentId, syncJobId: job.syncJobId }, signal }).catch(() => null)));
       for (const result of results) {
-        for (const view of result?.views ?? []) add({ dataSource: view.dataSourceName, kind: 'warehouse', target: view.qualifiedName, viewName: view.viewName, ...semanticViewMembers(view.ddl) });
+        for (const view of result?.views ?? []) {
+          add({ dataSource: view.dataSourceName, kind: 'warehouse', target: view.qualifiedName, viewName: view.viewName, ...semanticViewMembers(view.ddl), devOf: result?.devTarget?.userTag ?? null });
+        }
       }
     } catch (error) {
       if (signal.aborted) throw error;
@@ -87,7 +91,7 @@ export async function loadVendorTargets(deploymentId: number, signal: AbortSigna
       const full = await Promise.all(runs.items.map((run) => api.call(getLakehouseMetricViewSync, { params: { deploymentId, dataSourceName: ds.name, runId: run.runId }, signal }).catch(() => null)));
       for (const run of full) {
         for (const view of run?.views ?? []) {
-          if (view.target && ['created', 'updated', 'unchanged'].includes(view.outcome)) add({ dataSource: ds.name, kind: 'lakehouse', target: view.target, viewName: view.viewName, metrics: [], dimensions: [] });
+          if (view.target && ['created', 'updated', 'unchanged'].includes(view.outcome)) add({ dataSource: ds.name, kind: 'lakehouse', target: view.target, viewName: view.viewName, metrics: [], dimensions: [], devOf: run?.devTarget?.userTag ?? null });
         }
       }
     } catch (error) {

@@ -1,23 +1,18 @@
 import { useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { ApiProblem } from '../../../../../src-shared/api/client';
-import {
-  getLakehouseMetricViewIntegration,
-  LakehouseErrorCodes,
-  putLakehouseMetricViewIntegration,
-  startLakehouseMetricViewSync,
-  type LakehouseSettings,
-} from '../../../../../src-shared/api/lakehouse';
+import { getLakehouseMetricViewIntegration, LakehouseErrorCodes, putLakehouseMetricViewIntegration, type LakehouseSettings, type RunStatus } from '../../../../../src-shared/api/lakehouse';
 import { getDeploymentBuildStatus } from '../../../../../src-shared/api/deployments';
 import { navigate } from '../../../app/router';
 import { api } from '../../../app/session';
 import { toShownError, type ShownError } from '../../../lib/errors';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
-import { newIdempotencyKey, shortCommit, useModelViews, type Settings } from '../data';
+import { shortCommit, useModelViews, type Settings } from '../data';
 import { lakehousePath, type LakehouseSection } from '../links';
 import { useGroupActive, useTick } from '../tracker';
 import { changedFields, configurationOf, formErrors, formOf, type SettingsForm } from './form';
 import { PreviewSection } from './PreviewSection';
+import { PublishDialog } from './PublishDialog';
 import { runsGroup, trackRun } from './runs';
 import { RunsSection } from './RunsSection';
 import { SettingsSection, type Conflict } from './SettingsSection';
@@ -84,7 +79,6 @@ function DataSourcePanel({ deploymentId, settings, dataSource, section, runId }:
   const [saveError, setSaveError] = useState<ShownError | null>(null);
   const [saving, setSaving] = useState(false);
   const [savedNote, setSavedNote] = useState<string | null>(null);
-  const [publishError, setPublishError] = useState<ShownError | null>(null);
   const [publishing, setPublishing] = useState(false);
   const runActive = useGroupActive(runsGroup(deploymentId, dataSource));
   const views = useModelViews(deploymentId, settings.deployBranch);
@@ -160,22 +154,10 @@ function DataSourcePanel({ deploymentId, settings, dataSource, section, runId }:
     }
   };
 
-  const publish = async () => {
-    if (!base) return;
-    setPublishing(true);
-    setPublishError(null);
-    try {
-      const started = await api.call(startLakehouseMetricViewSync, {
-        params: { deploymentId, dataSourceName: dataSource },
-        body: { configurationVersion: base.configurationVersion, idempotencyKey: newIdempotencyKey() },
-      });
-      trackRun(deploymentId, dataSource, started.runId, started.status);
-      navigate(lakehousePath(deploymentId, dataSource, 'runs', started.runId));
-    } catch (error) {
-      setPublishError(toShownError(error, 'Starting the publication run'));
-    } finally {
-      setPublishing(false);
-    }
+  const published = (started: { runId: string; status: RunStatus }) => {
+    setPublishing(false);
+    trackRun(deploymentId, dataSource, started.runId, started.status);
+    navigate(lakehousePath(deploymentId, dataSource, 'runs', started.runId));
   };
 
   const go = (event: MouseEvent, to: string) => {
@@ -235,8 +217,7 @@ function DataSourcePanel({ deploymentId, settings, dataSource, section, runId }:
           {dirty.length > 0 && base && <span className="sy-unsaved">Unsaved changes</span>}
           <Button
             variant="primary"
-            onClick={() => void publish()}
-            busy={publishing}
+            onClick={() => setPublishing(true)}
             disabled={!base || runActive}
             title={!base ? 'Save the settings first.' : runActive ? 'A run is in progress.' : dirty.length > 0 ? `Runs use the saved settings (version ${base.configurationVersion}); save to include your changes.` : undefined}
           >
@@ -244,7 +225,9 @@ function DataSourcePanel({ deploymentId, settings, dataSource, section, runId }:
           </Button>
         </div>
       </div>
-      <ProblemBanner error={publishError} onDismiss={() => setPublishError(null)} />
+      {publishing && base && (
+        <PublishDialog deploymentId={deploymentId} dataSource={dataSource} settings={settings} saved={base} onClose={() => setPublishing(false)} onStarted={published} />
+      )}
       <div className="tabs sy-subtabs" role="tablist" aria-label="Publication">
         {SECTIONS.map((s) => (
           <a
@@ -287,6 +270,7 @@ function DataSourcePanel({ deploymentId, settings, dataSource, section, runId }:
         <PreviewSection
           deploymentId={deploymentId}
           dataSource={dataSource}
+          deployBranch={settings.deployBranch}
           form={draft.form}
           dirty={dirty.length > 0}
           previewId={draft.previewId}

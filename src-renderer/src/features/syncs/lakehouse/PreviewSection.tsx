@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useState } from 'react';
+import { Fragment, useEffect, useMemo, useState } from 'react';
 import { fileOfReason } from '../../../lib/plain/reasons';
 import { ReasonHelp } from '../../../lib/plain/ReasonHelp';
 import { openInModels } from '../../models/open-in-models';
@@ -17,7 +17,8 @@ import { shownJobError, toShownError, type ShownError } from '../../../lib/error
 import { Badge, Button, EmptyState, ProblemBanner, Time } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
 import { ReadOnlyCode } from '../code';
-import { shortCommit } from '../data';
+import { shortCommit, useBranches, useDialogBranch } from '../data';
+import { BranchSelect } from '../warehouse/BranchSelect';
 import { isActiveStatus, ProgressBar, Segmented, StatusBadge, stripViewPrefix } from '../parts';
 import { useTick } from '../tracker';
 import { previewInputOf, type SettingsForm } from './form';
@@ -33,9 +34,11 @@ export function PreviewSection({
   dirty,
   previewId,
   onPreviewStarted,
+  deployBranch,
 }: {
   deploymentId: number;
   dataSource: string;
+  deployBranch: string;
   form: SettingsForm;
   dirty: boolean;
   previewId: string | null;
@@ -44,6 +47,10 @@ export function PreviewSection({
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<ShownError | null>(null);
   const tick = useTick(previewId ? previewGroup(previewId) : 'none');
+  // In dev mode the preview reads the user's own dev branch (and shows their per-user targets).
+  const branches = useBranches(deploymentId);
+  const publishable = useMemo(() => branches.data?.filter((b) => b.isDeployBranch || b.kind === 'personal') ?? null, [branches.data]);
+  const [branch, setBranch] = useDialogBranch(deployBranch, publishable);
 
   const status = useQuery(
     async (signal) => (previewId ? api.call(getLakehouseMetricViewPreview, { params: { deploymentId, previewId }, signal }) : null),
@@ -65,7 +72,7 @@ export function PreviewSection({
     setStarting(true);
     setStartError(null);
     try {
-      const started = await api.call(startLakehouseMetricViewPreview, { params: { deploymentId }, body: previewInputOf(dataSource, form) });
+      const started = await api.call(startLakehouseMetricViewPreview, { params: { deploymentId }, body: { ...previewInputOf(dataSource, form), ...(branch !== deployBranch ? { branchName: branch } : {}) } });
       trackPreview(deploymentId, started.previewId);
       onPreviewStarted(started.previewId);
     } catch (e) {
@@ -90,11 +97,15 @@ export function PreviewSection({
         <div>
           <div className="strong">What would a run publish?</div>
           <div className="muted">
-            Compiles the latest deployed build with the scope and target in the form{dirty ? ' (including your unsaved changes; overrides apply once saved)' : ''} and compares with the lakehouse. Nothing is
+            Compiles the latest deployed build (or your dev branch’s head, published to your own target) with the scope and target in the form{dirty ? ' (including your unsaved changes; overrides apply once saved)' : ''} and compares with the lakehouse. Nothing is
             written.
           </div>
         </div>
         <div className="actions">
+          <label htmlFor="preview-branch" className="muted">
+            Branch
+          </label>
+          <BranchSelect id="preview-branch" value={branch} onChange={setBranch} branches={publishable} deployBranch={deployBranch} />
           {running && (
             <Button className="danger-text" onClick={() => void cancel()} disabled={current?.status === 'CANCELLING'}>
               Cancel
@@ -134,6 +145,21 @@ function PreviewTable({ result, expiresAt, deploymentId }: { result: PreviewResu
   const shown = result.views.filter((v) => (filter === 'all' ? true : filter === 'publishable' ? v.outcome !== 'blocked' : needsAttention(v)));
   return (
     <section className="panel" aria-label="Preview result">
+      {result.devTarget && (
+        <p className="notice sy-push-target sy-push-target-dev" role="note" aria-label="Dev target">
+          <Badge tone="info">dev · {result.devTarget.userTag}</Badge> Dev branch <code>{result.branchName}</code>: a run writes to the per-user{' '}
+          {result.devTarget.mode === 'schema-suffix' ? (
+            <>
+              schema <code>{`${result.targetCatalog}.${result.devTarget.schema}`}</code> (created if missing)
+            </>
+          ) : (
+            <>
+              name prefix <code>{result.devTarget.prefix}</code>
+            </>
+          )}
+          , never over the production metric views in <code>{`${result.targetCatalog}.${result.devTarget.requestedSchema}`}</code>.
+        </p>
+      )}
       <div className="panel-head">
         <div className="sy-counts">
           {PREVIEW_VIEW_OUTCOMES.filter((o) => (result.outcomeCounts[o] ?? 0) > 0).map((outcome) => (

@@ -21,7 +21,7 @@ export function RetryRunButton({
 }: {
   deploymentId: number;
   dataSource: string;
-  run: Pick<RunSummary, 'runId' | 'status' | 'configurationVersion'>;
+  run: Pick<RunSummary, 'runId' | 'status' | 'configurationVersion' | 'branchName' | 'devTarget'>;
   currentVersion: number | null;
   compact?: boolean;
 }) {
@@ -37,7 +37,11 @@ export function RetryRunButton({
       compact={compact}
       label="Retry run"
       ariaLabel={`Retry run ${shortId(run.runId)}`}
-      title={`Run settings version ${run.configurationVersion} again (on the latest deployed build) as a new run`}
+      title={
+        run.devTarget
+          ? `Run settings version ${run.configurationVersion} again from dev branch ${run.branchName} (to the per-user target of ${run.devTarget.userTag}) as a new run`
+          : `Run settings version ${run.configurationVersion} again (on the latest deployed build) as a new run`
+      }
       doing="Retrying the run"
       buttonClassName="btn-small"
     />

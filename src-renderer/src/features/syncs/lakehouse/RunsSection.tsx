@@ -179,7 +179,17 @@ function RunRow({ run, selected, onOpen, onCancel, retry }: { run: RunSummary; s
         <OutcomeChips counts={run.outcomeCounts} />
       </td>
       <td className="num">{run.viewCount}</td>
-      <td>{run.commit ? <code title={run.commit}>{shortCommit(run.commit)}</code> : <span className="muted">—</span>}</td>
+      <td>
+        {run.commit ? <code title={run.commit}>{shortCommit(run.commit)}</code> : <span className="muted">—</span>}
+        {run.devTarget && (
+          <>
+            {' '}
+            <span title={`Dev branch ${run.branchName}: published to ${run.devTarget.mode === 'schema-suffix' ? `schema ${run.devTarget.schema}` : `prefix ${run.devTarget.prefix}`}`}>
+              <Badge tone="info">dev · {run.devTarget.userTag}</Badge>
+            </span>
+          </>
+        )}
+      </td>
       <td className="num">v{run.configurationVersion}</td>
       <td>
         <Time value={run.startedAt ?? run.createdAt} />
@@ -248,6 +258,21 @@ function RunDetail({
       </div>
       {isActiveStatus(data.status) && <ProgressBar percent={data.progress.percentComplete} status={data.status} label="Run progress" />}
       <RunStatusLine run={data} />
+      {data.devTarget && (
+        <p className="notice sy-push-target sy-push-target-dev" role="note" aria-label="Dev target">
+          <Badge tone="info">dev · {data.devTarget.userTag}</Badge> From dev branch <code>{data.branchName}</code> to the per-user{' '}
+          {data.devTarget.mode === 'schema-suffix' ? (
+            <>
+              schema <code>{data.devTarget.schema}</code>
+            </>
+          ) : (
+            <>
+              name prefix <code>{data.devTarget.prefix}</code> in <code>{data.devTarget.schema}</code>
+            </>
+          )}
+          ; the production metric views in <code>{data.devTarget.requestedSchema}</code> were not touched.
+        </p>
+      )}
       <div className="sy-stats">
         <Stat label="views planned">{data.viewNames.length}</Stat>
         <Stat label="published">{data.views.filter((v) => RUN_OUTCOME_INFO[v.outcome]?.success).length}</Stat>
