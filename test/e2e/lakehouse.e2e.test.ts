@@ -241,9 +241,9 @@ describe('Syncs screen: lakehouse metric view publication in a real browser', ()
     await screenshot(page, 'lakehouse-publish-dialog-dev');
     await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
 
-    await page.waitForURL(/\/lakehouse\/lake\/runs\/[^/]+$/);
+    // The page was on the previous run: wait for the new one.
+    await page.waitForURL((url) => /\/lakehouse\/lake\/runs\/[^/]+$/.test(url.pathname) && !url.pathname.endsWith(productionBefore.runId), { timeout: RUN_TIMEOUT });
     const runId = page.url().split('/').pop()!;
-    expect(runId).not.toBe(productionBefore.runId);
     const detail = page.getByRole('region', { name: new RegExp(`^Run ${runId.slice(0, 8)}`) });
     await expect.poll(async () => (await latestRun()).status, { timeout: RUN_TIMEOUT, interval: 250 }).toMatch(/^(COMPLETED|PARTIAL|FAILED|CANCELLED)$/);
     const run = await latestRun();
