@@ -83,7 +83,7 @@ describe('dev mode in the Syncs screen, in a real browser', () => {
 
     // The job's page names the per-user target.
     await row.click();
-    await page.getByRole('heading', { name: new RegExp(devSchema) }).waitFor();
+    await page.getByRole('heading', { name: new RegExp(`^Push to ${devSchema}`) }).waitFor();
     await page.getByRole('region', { name: 'Details' }).getByText('per-user schema').waitFor();
     await shots('devmode-push-job');
   });
