@@ -44,6 +44,7 @@ export default defineConfig({
           'lru-cache',
           'node-cron',
           'acorn',
+          'commander',
         ],
       },
       rolldownOptions: {

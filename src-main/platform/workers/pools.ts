@@ -12,8 +12,16 @@
  * A task aborted through its signal leaves the queue, or, when already running, its thread is
  * terminated and replaced (the work stops at once).
  */
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
+
+/**
+ * piscina loads with the first pool opened, not with the service (start time, issue 10: it costs
+ * about as much as a tenth of a start, and most starts never run a task in the first seconds).
+ */
+let piscinaClass: typeof Piscina | undefined;
+const loadPiscina = (): typeof Piscina => (piscinaClass ??= (createRequire(import.meta.url)('piscina') as typeof import('piscina')).Piscina);
 
 export interface WorkerPoolsOptions {
   /** Bundled entry of the compute threads (a `?modulePath` import). */
@@ -107,6 +115,7 @@ export class WorkerPools {
   private open(options: ConstructorParameters<typeof Piscina>[0] & { filename: string }): Piscina {
     if (this.closed) throw new Error('The worker pools are closed.');
     // Worker threads inherit process.execArgv; a loader or inspector flag of the parent is not for them.
-    return new Piscina({ ...options, execArgv: [], closeTimeout: 1_000 });
+    const Pool = loadPiscina();
+    return new Pool({ ...options, execArgv: [], closeTimeout: 1_000 });
   }
 }
