@@ -32,7 +32,7 @@ describe('deployment settings in two windows', () => {
   it('the second save shows both values and keeps the typed one; "Keep editing" keeps it unsaved, "Save mine" saves it', async () => {
     const mine = e2e.page;
     for (const page of [mine, other]) {
-      await page.goto(`${e2e.server.url}/deployments/${deploymentId}`);
+      await page.goto(`${e2e.server.url}/deployments/${deploymentId}`, { timeout: 60_000 });
       await page.getByRole('form', { name: 'Deployment settings' }).getByLabel('Name').waitFor({ timeout: 60_000 });
     }
     const nameIn = (page: Page) => page.getByRole('form', { name: 'Deployment settings' }).getByLabel('Name');
@@ -77,7 +77,7 @@ describe('env vars in two windows', () => {
   it('different variables: both saves go through, no dialog; the same variable: the second save shows theirs, "Take theirs" shows it', async () => {
     const mine = e2e.page;
     for (const page of [mine, other]) {
-      await page.goto(`${e2e.server.url}/deployments/${deploymentId}/env`);
+      await page.goto(`${e2e.server.url}/deployments/${deploymentId}/env`, { timeout: 60_000 });
       await form(page).waitFor({ timeout: 60_000 });
       await page.getByText('No env variables').or(table(page)).first().waitFor({ timeout: 60_000 });
     }
@@ -119,7 +119,7 @@ describe('env vars in two windows', () => {
 describe('tenant settings changed by a script meanwhile', () => {
   it('"Save mine" saves the changed field and keeps the script’s change to another field', async () => {
     const page = e2e.page;
-    await page.goto(`${e2e.server.url}/deployments`);
+    await page.goto(`${e2e.server.url}/deployments`, { timeout: 60_000 });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
     await page.getByRole('tablist', { name: 'Admin sections' }).getByRole('tab', { name: 'Tenant settings' }).click();
     const form = page.getByRole('form', { name: 'Tenant settings' });
@@ -150,7 +150,7 @@ describe('renaming a workbook', () => {
     expect(created.status).toBe(201);
     const workbookId = (created.body as { id: number }).id;
     const wb = `/api/v1/deployments/${deploymentId}/workbooks/${workbookId}`;
-    await page.goto(`${e2e.server.url}/workbooks/${deploymentId}/${workbookId}`);
+    await page.goto(`${e2e.server.url}/workbooks/${deploymentId}/${workbookId}`, { timeout: 60_000 });
     await page.getByRole('button', { name: 'Rename…' }).click({ timeout: 60_000 });
     const rename = page.getByRole('dialog', { name: 'Rename workbook' });
     await rename.getByLabel('Name').fill('Board, renamed');

@@ -47,7 +47,7 @@ beforeAll(async () => {
   await signInWithApiKey(other, e2e.server);
   for (const page of [e2e.page, other]) {
     await page.setViewportSize({ width: 1600, height: 1000 });
-    await page.goto(`${e2e.server.url}/workbooks/${deploymentId}/${workbookId}/edit`);
+    await page.goto(`${e2e.server.url}/workbooks/${deploymentId}/${workbookId}/edit`, { timeout: 60_000 });
     await titleInput(page).waitFor({ timeout: 60_000 });
   }
 });
