@@ -48,6 +48,8 @@ export function jobPath(kind: string, jobId: string, deploymentId: number | null
       return `/syncs/${deploymentId}/lakehouse`;
     case 'build':
       return `/deployments/${deploymentId}/build`;
+    case 'transform-sync':
+      return `/syncs/${deploymentId}/transform/${enc(jobId)}`;
     case 'scheduled-task-run':
       return `/deployments/${deploymentId}/tasks/${enc(jobId)}`;
     default:

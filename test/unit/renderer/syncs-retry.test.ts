@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SyncJob } from '../../../src-shared/api/warehouse-sync';
-import { lakehouseReplay, offersRetry, warehouseReplay } from '../../../src-renderer/src/features/syncs/retry';
+import { lakehouseReplay, offersRetry, transformReplay, warehouseReplay } from '../../../src-renderer/src/features/syncs/retry';
 
 const KEY = '6f1c2a52-9d7e-4b3a-8c55-0d8b8f9a1e21';
 const job = (over: Partial<Pick<SyncJob, 'direction' | 'request' | 'branchName' | 'dataSourceName'>>) => ({
@@ -66,5 +66,23 @@ describe('Retry of a failed job', () => {
       body: { configurationVersion: 3, idempotencyKey: KEY, branchName: 'dev/alice' },
     });
     expect(lakehouseReplay({ configurationVersion: 3, branchName: 'main', devTarget: null }, 3, KEY)).toEqual({ ok: true, body: { configurationVersion: 3, idempotencyKey: KEY } });
+  });
+});
+
+describe('Retry of a failed transform sync', () => {
+  const gitSync = { source: 'git' as const, ref: null, manifestPath: 'target/manifest.json', branchName: 'main', output: 'branch' as const, outputPath: 'model/dbt', trigger: 'manual' as const };
+  it('a sync that read its manifest from git runs again with the same branch, path and output', () => {
+    expect(transformReplay(gitSync, () => true, KEY)).toEqual({
+      ok: true,
+      body: { source: 'git', branchName: 'main', manifestPath: 'target/manifest.json', output: 'branch', outputPath: 'model/dbt', idempotencyKey: KEY },
+    });
+    expect(transformReplay({ ...gitSync, ref: 'abc123' }, () => undefined, KEY)).toMatchObject({ ok: true, body: { ref: 'abc123' } });
+  });
+
+  it('is refused when its branch is gone, or when its manifest came in the request (not kept)', () => {
+    expect(transformReplay(gitSync, () => false, KEY)).toEqual({ ok: false, reason: 'Branch “main” no longer exists, so the same sync cannot run again.' });
+    const sent = transformReplay({ ...gitSync, source: 'manifest', manifestPath: null }, () => true, KEY);
+    expect(sent.ok).toBe(false);
+    expect(!sent.ok && sent.reason).toMatch(/manifest was sent with the request and is not kept/);
   });
 });

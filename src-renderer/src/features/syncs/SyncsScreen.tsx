@@ -5,6 +5,7 @@ import { EmptyState, Field, ProblemBanner, Spinner } from '../../lib/ui';
 import { useDeploymentList, useDeploymentSettings } from './data';
 import { LakehousePanel } from './lakehouse/LakehousePanel';
 import { AppLink, idOf, syncsPath, type LakehouseSection, type SyncsTab } from './links';
+import { TransformPanel } from './transform/TransformPanel';
 import { JobDetail } from './warehouse/JobDetail';
 import { WarehousePanel } from './warehouse/WarehousePanel';
 import './syncs.css';
@@ -12,13 +13,14 @@ import './syncs.css';
 const TABS: { id: SyncsTab; title: string; summary: string }[] = [
   { id: 'warehouse', title: 'Warehouse', summary: 'Semantic view push and pull' },
   { id: 'lakehouse', title: 'Lakehouse', summary: 'Metric view publication' },
+  { id: 'transform', title: 'Transform', summary: 'Model files from dbt' },
 ];
 
 const notFound = (detail: string) => <ProblemBanner error={{ title: 'Not found', detail, code: null, status: null, fields: [] }} />;
 
 /**
  * `/syncs/:deploymentId/warehouse[/push|pull/:jobId]` and
- * `/syncs/:deploymentId/lakehouse[/:dataSource[/settings|preview|runs[/:runId]]]`.
+ * `/syncs/:deploymentId/lakehouse[/:dataSource[/settings|preview|runs[/:runId]]]`, `/syncs/:deploymentId/transform[/:jobId]`.
  */
 export default function SyncsScreen({ subpath }: ScreenProps) {
   const [depText, tabText, ...rest] = subpath;
@@ -107,6 +109,7 @@ function DeploymentSyncs({ deploymentId, tab, rest }: { deploymentId: number; ta
     if ((direction !== 'push' && direction !== 'pull') || !jobId) return notFound(`“${rest.join('/')}” is not a sync job address.`);
     return <JobDetail key={jobId} deploymentId={deploymentId} direction={direction} syncJobId={jobId} />;
   }
+  if (tab === 'transform') return <TransformPanel deploymentId={deploymentId} deployBranch={settings.data.deployBranch} focus={rest[0] ?? null} />;
   const [dataSource, sectionText, runId] = rest;
   const section: LakehouseSection = sectionText === 'preview' || sectionText === 'runs' ? sectionText : 'settings';
   if (sectionText !== undefined && sectionText !== section) return notFound(`“${sectionText}” is not a lakehouse section.`);

@@ -1,8 +1,9 @@
-// Retry of a failed push, pull or lakehouse run (issue 14 item 8): the same request submitted again
+// Retry of a failed push, pull, lakehouse run or transform sync (issue 14 item 8): the same request submitted again
 // as a new job. Pure decisions (unit-tested): whether a job's request can be replayed, and the body to send, or the
 // reason shown on the disabled Retry button.
 import type { StartPullInput, StartPushInput, SyncJob } from '../../../../src-shared/api/warehouse-sync';
 import type { RunSummary } from '../../../../src-shared/api/lakehouse';
+import type { StartTransformSyncInput, TransformSyncJob } from '../../../../src-shared/api/transform-sync';
 import type { Replay } from '../../lib/retry';
 
 export { offersRetry, type Replay } from '../../lib/retry';
@@ -62,4 +63,33 @@ export function lakehouseReplay(
   }
   // A dev run is retried on its dev branch (into the same per-user target), never on production.
   return { ok: true, body: { configurationVersion: run.configurationVersion, idempotencyKey, ...(run.devTarget && run.branchName ? { branchName: run.branchName } : {}) } };
+}
+
+/**
+ * A transform sync read its dbt manifest from the repository (`source: git`) or got it in the
+ * request (`source: manifest`). A git sync runs again with the same branch, ref, manifest path and
+ * output while its branch exists; a manifest sent in the request is not kept, so that run cannot
+ * be sent again.
+ */
+export function transformReplay(
+  job: Pick<TransformSyncJob, 'source' | 'ref' | 'manifestPath' | 'branchName' | 'output' | 'outputPath' | 'trigger'>,
+  branchExists: (name: string) => boolean | undefined,
+  idempotencyKey: string,
+): Replay<StartTransformSyncInput> {
+  if (job.source === 'manifest') {
+    return { ok: false, reason: 'Its dbt manifest was sent with the request and is not kept, so it cannot be sent again; start a new sync with the manifest.' };
+  }
+  if (branchExists(job.branchName) === false) return { ok: false, reason: `Branch “${job.branchName}” no longer exists, so the same sync cannot run again.` };
+  return {
+    ok: true,
+    body: {
+      source: 'git',
+      branchName: job.branchName,
+      ...(job.ref ? { ref: job.ref } : {}),
+      ...(job.manifestPath ? { manifestPath: job.manifestPath } : {}),
+      output: job.output,
+      outputPath: job.outputPath,
+      idempotencyKey,
+    },
+  };
 }
