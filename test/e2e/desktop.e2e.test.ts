@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createDeployment, screenshot, signInWithApiKey, startE2E, type E2E } from './support';
+import { clippingProblems } from './layout-checks';
 
 const ORDERS = 'model/cubes/orders.yml';
 /** Waits for a value with room for a loaded machine (loading a branch can take tens of seconds there). */
@@ -175,31 +176,8 @@ describe('merging a model with errors', () => {
   });
 });
 
-/** What sticks out past the right edge of the window without a scroll container to reach it (max 10). */
-function overflowingElements(): string[] {
-  const width = document.documentElement.clientWidth;
-  const found: string[] = [];
-  if (document.documentElement.scrollWidth > width + 1) found.push(`the page scrolls sideways (${document.documentElement.scrollWidth}px in ${width}px)`);
-  for (const el of document.querySelectorAll<HTMLElement>('main.content *')) {
-    if (el.closest('.monaco-editor') || !el.checkVisibility()) continue;
-    const rect = el.getBoundingClientRect();
-    if (rect.width === 0 || rect.right <= width + 1) continue;
-    let reachable = false;
-    for (let parent = el.parentElement; parent; parent = parent.parentElement) {
-      const overflow = getComputedStyle(parent).overflowX;
-      if ((overflow === 'auto' || overflow === 'scroll') && parent.scrollWidth > parent.clientWidth) {
-        reachable = true;
-        break;
-      }
-    }
-    if (!reachable) found.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} “${(el.textContent ?? '').trim().slice(0, 40)}” ends at ${Math.round(rect.right)}px`);
-    if (found.length >= 10) break;
-  }
-  return found;
-}
-
 describe('layout and keyboard', () => {
-  it('at 1024×768 no screen clips: nothing sticks out past the window', async () => {
+  it('at 1024×768 no screen clips: nothing sticks out past the window or is cut without an ellipsis', async () => {
     const { page } = e2e;
     const nav = page.getByRole('navigation', { name: 'Main' });
     const screens = ['Models', 'Syncs', 'Workbooks', 'Promotions', 'To other profiles', 'Deployments', 'Admin', 'Profiles'];
@@ -212,7 +190,7 @@ describe('layout and keyboard', () => {
         await nav.getByRole('link', { name, exact: true }).click();
         await page.getByRole('heading', { level: 1 }).first().waitFor();
         await poll(() => page.locator('main.content .spinner').count()).toBe(0);
-        expect(await page.evaluate(overflowingElements), `${name} at ${width}×${height}`).toEqual([]);
+        expect(await page.evaluate(clippingProblems, { scope: 'main.content', limit: 10 }), `${name} at ${width}×${height}`).toEqual([]);
         await screenshot(page, `layout-${name.toLowerCase().replace(/ /g, '-')}-${width}`);
       }
     }
@@ -241,6 +219,157 @@ describe('layout and keyboard', () => {
     expect(['input', 'select', 'textarea']).toContain(focused.tag);
     await page.keyboard.press('Escape');
     await poll(() => dialog.count()).toBe(0);
+  });
+});
+
+// ---- long names and real content at 1024×768 ---------------------------------------------------
+
+/** A view name of 63 characters, as teams write them. */
+const LONG_VIEW = 'customer_lifetime_value_by_acquisition_channel_region_and_month';
+const LONG_DEPLOYMENT = 'retail-analytics-north-america-finance-and-operations-production';
+const LONG_TITLE = 'Customer lifetime value by acquisition channel, region and month for the finance leadership review';
+const longViewFile = `views:
+  - name: ${LONG_VIEW}
+    title: ${LONG_TITLE}
+    description: Orders with their status and amounts, for the quarterly finance review of acquisition channels across every region
+    cubes:
+      - join_path: orders
+        includes:
+          - status
+          - count
+          - total_amount
+`;
+
+let longId: number;
+let pullJobId: string;
+let longWorkbookId: number;
+
+/** Asks until `done(value)` (outside a test, where expect.poll cannot run), for up to 5 minutes. */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`Still not there after 5 minutes: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+/** Asks the API until a job answers a final status. */
+const settle = (read: () => Promise<string>) => until(read, (status) => /^(COMPLETED|FAILED|CANCELLED|PARTIAL)$/.test(status));
+
+async function noClipping(page: Page, what: string, scope = 'main.content, [role="dialog"]'): Promise<void> {
+  await poll(() => page.locator('main.content .spinner').count()).toBe(0);
+  expect(await page.evaluate(clippingProblems, { scope, limit: 10 }), `${what} at 1024×768`).toEqual([]);
+}
+
+describe('at 1024×768 long names and real content do not clip', () => {
+  beforeAll(async () => {
+    const { server } = e2e;
+    longId = await createDeployment(server, LONG_DEPLOYMENT);
+    const B = `/build/api/v1/deployments/${longId}`;
+    const A = `/api/v1/deployments/${longId}`;
+    // The long-named view reaches the deploy branch (dev mode, commit, merge) and builds.
+    const dev = (await server.api('POST', `${B}/dev-mode`)).body as { branch: { branchName: string } };
+    const branch = dev.branch.branchName;
+    expect((await server.api('PUT', `${B}/data-model/files?branchName=${encodeURIComponent(branch)}`, { files: [{ path: `model/views/${LONG_VIEW}.yml`, content: longViewFile }] })).status).toBe(200);
+    expect((await server.api('POST', `${B}/commit`, { branchName: branch, message: 'A view with a long name' })).status).toBe(200);
+    const merged = (await server.api('POST', `${B}/merge-to-default`, { branchName: branch })).body as { commit: string };
+    const build = await until(
+      async () => (await server.api('GET', `${A}/build-status`)).body as { commit: string | null; buildStatus: string },
+      (b) => b.commit === merged.commit && (b.buildStatus === 'succeeded' || b.buildStatus === 'failed'),
+    );
+    expect(build.buildStatus).toBe('succeeded');
+    expect((await server.api('DELETE', `${B}/dev-mode`)).status).toBeLessThan(300);
+    // Pushed to the warehouse, then pulled back into model files.
+    const push = (await server.api('POST', `${A}/warehouse-semantic-view-syncs`, { schema: 'PUBLIC', prefix: 'FINANCE_REVIEW_', viewNames: [LONG_VIEW] })).body as { syncJobId: string };
+    expect(await settle(async () => ((await server.api('GET', `${A}/warehouse-semantic-view-syncs/${push.syncJobId}`)).body as { status: string }).status)).toBe('COMPLETED');
+    const pull = await server.api('POST', `${A}/warehouse-semantic-view-pulls`, { schema: 'PUBLIC', viewNames: ['FINANCE_REVIEW_*'], outputPath: 'model/pulled_from_the_warehouse_for_the_quarterly_finance_reconciliation' });
+    expect(pull.status, JSON.stringify(pull.body)).toBe(202);
+    pullJobId = (pull.body as { syncJobId: string }).syncJobId;
+    expect(await settle(async () => ((await server.api('GET', `${A}/warehouse-semantic-view-pulls/${pullJobId}`)).body as { status: string }).status)).toBe('COMPLETED');
+    // A workbook with a chart of large numbers, and an older copy on the other deployment to promote over.
+    const chart = (title: string, chartType: string) => ({
+      id: 'value',
+      type: 'CHART',
+      position: { x: 0, y: 0, w: 6, h: 6 },
+      config: { title, chartType, query: { measures: [`${LONG_VIEW}.total_amount`], dimensions: [`${LONG_VIEW}.status`] } },
+    });
+    const dashboard = (title: string, chartType: string, extra: object) => ({
+      title,
+      kind: 'CLASSIC',
+      layout: { cols: { lg: 12 }, rowHeight: 40, margin: [10, 10] },
+      theme: { primaryColor: '#2563c9' },
+      ...extra,
+      widgets: [chart(title, chartType)],
+    });
+    const created = await server.api('POST', `${A}/workbooks`, {
+      name: LONG_TITLE,
+      slug: 'customer-lifetime-value-review',
+      dashboardDraft: dashboard(LONG_TITLE, 'bar', { description: `${LONG_TITLE}; amounts in US dollars, refreshed every hour from ${LONG_VIEW}` }),
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    longWorkbookId = (created.body as { id: number }).id;
+    expect((await server.api('POST', `${A}/workbooks/${longWorkbookId}/publish`)).status).toBe(200);
+    const older = await server.api('POST', `/api/v1/deployments/${deploymentId}/workbooks`, {
+      name: LONG_TITLE,
+      slug: 'customer-lifetime-value-review',
+      dashboardDraft: dashboard(`${LONG_TITLE} (last quarter's version, before the channel split was introduced)`, 'line', { description: 'The previous description' }),
+    });
+    expect(older.status, JSON.stringify(older.body)).toBe(201);
+    await e2e.page.setViewportSize({ width: 1024, height: 768 });
+  }, 600_000);
+
+  it('the pull result table and the job list with long view names and folders', async () => {
+    const { page, server } = e2e;
+    await page.goto(`${server.url}/syncs/${longId}/warehouse/pull/${pullJobId}`);
+    await page.getByRole('table', { name: 'Generated files' }).waitFor({ timeout: 60_000 });
+    await noClipping(page, 'pull result');
+    await screenshot(page, 'layout-long-pull-result-1024');
+    await page.goto(`${server.url}/syncs/${longId}/warehouse`);
+    await page.getByRole('table', { name: 'Sync jobs' }).getByRole('row').filter({ hasText: 'Pull' }).waitFor({ timeout: 60_000 });
+    await noClipping(page, 'sync jobs');
+    await page.getByRole('button', { name: 'Push to warehouse…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Push views to the warehouse' });
+    await dialog.getByRole('checkbox', { name: LONG_VIEW, exact: true }).check({ timeout: 60_000 });
+    await noClipping(page, 'push dialog');
+    await screenshot(page, 'layout-long-push-dialog-1024');
+    await page.keyboard.press('Escape');
+    await poll(() => dialog.count()).toBe(0);
+  });
+
+  it('Models: the long view in the file tree, the editor head, Problems and lineage', async () => {
+    const { page, server } = e2e;
+    await page.goto(`${server.url}/models/${longId}`);
+    await poll(() => page.getByLabel('Branch', { exact: true }).inputValue()).toBe('main');
+    const item = page.getByRole('tree', { name: 'Model files' }).getByRole('treeitem', { name: new RegExp(`^${LONG_VIEW}\\.yml`) });
+    await item.waitFor({ timeout: 60_000 });
+    await item.getByRole('button').first().click();
+    await poll(() => page.locator('.editor-head .editor-file').textContent()).toBe(`${LONG_VIEW}.yml`);
+    // Warnings and infos shown: the longest messages the panel holds.
+    const problems = page.getByRole('region', { name: 'Problems' });
+    const info = problems.getByRole('button', { name: /info$/ });
+    if ((await info.getAttribute('aria-pressed')) !== 'true') await info.click();
+    await noClipping(page, 'Models with Problems');
+    await screenshot(page, 'layout-long-models-1024');
+    await page.goto(`${server.url}/models/${longId}/lineage/${LONG_VIEW}`);
+    await page.getByRole('group', { name: 'Lineage graph' }).getByRole('button', { name: new RegExp(`^view ${LONG_VIEW}`) }).waitFor({ timeout: 60_000 });
+    await noClipping(page, 'lineage');
+    await screenshot(page, 'layout-long-lineage-1024');
+  });
+
+  it('a workbook chart’s axis labels and the promotion diff of long values', async () => {
+    const { page, server } = e2e;
+    await page.goto(`${server.url}/workbooks/${longId}/${longWorkbookId}`);
+    await page.locator('.query-chart svg text').first().waitFor({ timeout: 60_000 });
+    await noClipping(page, 'workbook');
+    await screenshot(page, 'layout-long-workbook-1024');
+    await page.goto(`${server.url}/promotions/${longId}/${longWorkbookId}`);
+    await page.getByLabel('Target deployment').selectOption({ label: 'desktop-e2e' });
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    const preview = page.getByRole('region', { name: 'Promotion preview' });
+    await preview.getByText('UPDATE', { exact: true }).waitFor({ timeout: 60_000 });
+    await noClipping(page, 'promotion preview');
+    await screenshot(page, 'layout-long-promotion-preview-1024');
   });
 });
 

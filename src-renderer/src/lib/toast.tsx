@@ -1,5 +1,7 @@
+import { useLayoutEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { create } from 'zustand';
+import { toastCorner, type Rect, type ToastCorner } from './toast-placement';
 import './toast.css';
 
 /**
@@ -25,6 +27,39 @@ const useToasts = create<{ items: Toast[] }>(() => ({ items: [] }));
 
 let nextId = 1;
 let mounted = false;
+
+/** The control the user used last (clicked, or pressed a key on), so the stack keeps clear of it. */
+const CONTROL = 'button, a[href], input, select, textarea, summary, [role="button"], [role="menuitem"], [role="tab"], [role="switch"], [role="checkbox"]';
+let lastControl: { element: Element; rect: Rect } | null = null;
+const useLastUse = create<{ seq: number }>(() => ({ seq: 0 }));
+
+function remember(event: Event): void {
+  const target = event.target instanceof Element ? event.target.closest(CONTROL) : null;
+  if (!target || target.closest('.toasts')) return;
+  const { x, y, width, height } = target.getBoundingClientRect();
+  lastControl = { element: target, rect: { x, y, width, height } };
+  useLastUse.setState((s) => ({ seq: s.seq + 1 }));
+}
+
+// From the start, not from the first toast: the control that starts a job is used before its toast.
+if (typeof document !== 'undefined') {
+  document.addEventListener('pointerdown', remember, true);
+  document.addEventListener(
+    'keydown',
+    (event) => {
+      if (event.key === 'Enter' || event.key === ' ') remember(event);
+    },
+    true,
+  );
+}
+
+/** Where the last control is now (it may have scrolled), or where it was if it has gone (a closed dialog's button). */
+function lastControlRect(): Rect | null {
+  if (!lastControl) return null;
+  if (!lastControl.element.isConnected) return lastControl.rect;
+  const { x, y, width, height } = lastControl.element.getBoundingClientRect();
+  return width === 0 && height === 0 ? lastControl.rect : { x, y, width, height };
+}
 const MAX_VISIBLE = 4;
 
 function dismiss(id: number): void {
@@ -51,8 +86,18 @@ export function showToast(input: ToastInput): number {
 
 function Toaster() {
   const items = useToasts((s) => s.items);
+  const used = useLastUse((s) => s.seq);
+  const stack = useRef<HTMLDivElement>(null);
+  const [corner, setCorner] = useState<ToastCorner>('bottom-right');
+  // Before each paint with toasts: the first corner whose box keeps clear of the control just used.
+  useLayoutEffect(() => {
+    const element = stack.current;
+    if (!element || items.length === 0) return;
+    const { width, height } = element.getBoundingClientRect();
+    setCorner(toastCorner({ width, height }, { width: window.innerWidth, height: window.innerHeight }, lastControlRect()));
+  }, [items, used]);
   return (
-    <div className="toasts" role="status" aria-live="polite" aria-label="Notifications">
+    <div ref={stack} className={`toasts toasts-${corner}`} data-corner={corner} role="status" aria-live="polite" aria-label="Notifications">
       {items.map((t) => (
         <div key={t.id} className={`toast toast-${t.tone ?? 'info'}`}>
           <div className="toast-text">

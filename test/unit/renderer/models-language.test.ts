@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileModel } from '../../../src-shared/model';
-import { completionsAt, definitionAt, dottedNameAt, markerRange, referenceContextAt, yamlContextAt } from '../../../src-renderer/src/features/models/language';
+import { completionsAt, definitionAt, dottedNameAt, enclosingEntityInText, markerRange, referenceContextAt, yamlContextAt } from '../../../src-renderer/src/features/models/language';
 import { symbolsOf } from '../../../src-renderer/src/features/models/protocol';
 
 const ORDERS = `cubes:
@@ -265,5 +265,32 @@ describe('marker ranges', () => {
 
   it('underlines the line when the column is past its end', () => {
     expect(markerRange('  foo', 40, 'x')).toEqual({ startColumn: 3, endColumn: 6 });
+  });
+});
+
+describe('the cube or view at the cursor, from a YAML file’s text (before the compiler has analysed it)', () => {
+  const text = [
+    'cubes:',
+    '  - name: orders',
+    '    sql_table: shop.orders',
+    '    measures:',
+    '      - name: count',
+    '        type: count',
+    '  - sql_table: shop.items',
+    '    name: "line_items"',
+    '',
+    'views:',
+    '  - name: product_sales',
+    '    cubes:',
+    '      - join_path: line_items',
+  ].join('\n');
+  it('is the item the line belongs to, not a member named inside it', () => {
+    expect(enclosingEntityInText(text, 5)).toEqual({ name: 'orders', kind: 'cube' });
+    expect(enclosingEntityInText(text, 8)).toEqual({ name: 'line_items', kind: 'cube' });
+    expect(enclosingEntityInText(text, 13)).toEqual({ name: 'product_sales', kind: 'view' });
+  });
+  it('above the first item it is the first; a file with no cube or view has none', () => {
+    expect(enclosingEntityInText(`# header\n${text}`, 1)).toEqual({ name: 'orders', kind: 'cube' });
+    expect(enclosingEntityInText('data_source: default\n', 1)).toBeUndefined();
   });
 });

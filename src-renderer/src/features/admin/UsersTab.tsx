@@ -9,6 +9,7 @@ import { useCursorPages } from '../../lib/useCursorPages';
 import { useDebounced } from '../../lib/useDebounced';
 import { BULK_VERBS, bulkReport, type BulkAction, type BulkReport } from './bulk';
 import { UserDialog } from './UserDialog';
+import { noun, plural } from '../../lib/plural';
 
 const PAGE_SIZES = [25, 50, 100];
 
@@ -184,7 +185,7 @@ export function UsersTab() {
       />
       <ConfirmDialog
         open={deleting !== null}
-        title={deleting && deleting.length === 1 ? `Delete ${deleting[0].email}?` : `Delete ${deleting?.length ?? 0} users?`}
+        title={deleting && deleting.length === 1 ? `Delete ${deleting[0].email}?` : `Delete ${plural(deleting?.length ?? 0, 'user')}?`}
         confirmLabel="Delete"
         action="Deleting"
         onClose={() => setDeleting(null)}
@@ -206,7 +207,7 @@ export function UsersTab() {
         }}
       >
         <p>
-          Deleting removes the user{deleting && deleting.length > 1 ? 's' : ''}, their API keys and their sessions. This cannot be undone; deactivate instead to keep their
+          Deleting removes the {noun(deleting?.length ?? 1, 'user')}, their API keys and their sessions. This cannot be undone; deactivate instead to keep their
           history.
         </p>
         {deleting && deleting.length > 1 && (

@@ -1,4 +1,5 @@
 import type { User } from '../../../../src-shared/api/identity';
+import { plural } from '../../lib/plural';
 
 export type BulkAction = 'ACTIVATE' | 'DEACTIVATE' | 'DELETE';
 
@@ -16,7 +17,6 @@ export interface BulkReport {
   summary: string;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * The service's per-user outcome of a bulk call, with each user named (email when known, since

@@ -226,7 +226,7 @@ function Workbench({ deploymentId, deployments, view, lineageOf }: { deploymentI
           Dev mode
         </button>
         {branch && (
-          <span className="branch-facts">
+          <span className="branch-facts" title={`${branch.branchName}${branch.parentBranch ? `, forked from ${branch.parentBranch}` : ''}`}>
             {editable ? <Badge tone="good">editing {branch.branchName}</Badge> : <Badge>read-only</Badge>}
             {branch.parentBranch && <span className="muted">forked from {branch.parentBranch}</span>}
             <code className="muted" title={`Head commit ${branch.headCommit}`}>

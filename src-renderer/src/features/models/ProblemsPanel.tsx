@@ -1,6 +1,5 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ModelDiagnostic } from '../../../../src-shared/api/data-model';
-import { Button } from '../../lib/ui';
 import { ModelsIcon } from './icons';
 import { useModels, type ServerVerdict } from './store';
 import { goTo } from './navigation';
@@ -74,11 +73,14 @@ export function ProblemsPanel() {
   const openFile = goTo;
   const server = useModels((s) => s.server);
   const validating = useModels((s) => s.validating);
-  const validate = useModels((s) => s.validateOnServer);
   const saved = useModels((s) => s.saved);
   const [tab, setTab] = useState<'local' | 'server'>('local');
   const [onlyOpenFile, setOnlyOpenFile] = useState(false);
   const [shown, setShown] = useState<Record<Severity, boolean>>({ error: true, warning: true, info: false });
+  // One Validate button (in the screen's header): the service's verdict shows here, so its tab comes forward.
+  useEffect(() => {
+    if (validating) setTab('server');
+  }, [validating]);
 
   const counts = useMemo(() => {
     const c = { error: 0, warning: 0, info: 0 };
@@ -104,7 +106,7 @@ export function ProblemsPanel() {
       ? 'Compiling…'
       : analysis.pending
         ? 'Checking…'
-        : `${analysis.fileCount} ${analysis.fileCount === 1 ? 'file' : 'files'} · ${analysis.elapsedMs < 10 ? analysis.elapsedMs.toFixed(1) : Math.round(analysis.elapsedMs)} ms`;
+        : `${plural(analysis.fileCount, 'file')} · ${analysis.elapsedMs < 10 ? analysis.elapsedMs.toFixed(1) : Math.round(analysis.elapsedMs)} ms`;
 
   return (
     <section className="models-problems" aria-label="Problems" data-tour="problems">
@@ -145,16 +147,22 @@ export function ProblemsPanel() {
               className={`problems-status ${analysis.failure ? 'bad' : ''}`}
               role="status"
               aria-live="polite"
-              title={analysis.ready ? `The editor's compiler checked ${plural(analysis.fileCount, 'model file')} (re-checking ${analysis.recheckedEntities} cubes and views) in ${analysis.elapsedMs.toFixed(1)} ms` : undefined}
+              title={analysis.ready ? `The editor's compiler checked ${plural(analysis.fileCount, 'model file')} (re-checking ${plural(analysis.recheckedEntities, 'cube or view', 'cubes and views')}) in ${analysis.elapsedMs.toFixed(1)} ms` : undefined}
             >
               {analysis.pending && <span className="spinner" aria-hidden="true" />} {status}
             </span>
           </div>
         ) : (
           <div className="problems-filters">
-            <Button className="btn-small" busy={validating} onClick={() => void validate()}>
-              <ModelsIcon name="server" size={12} /> Validate on the service
-            </Button>
+            <span className="problems-status" role="status" aria-live="polite">
+              {validating ? (
+                <>
+                  <span className="spinner" aria-hidden="true" /> Validating on the service…
+                </>
+              ) : (
+                'Validate (above) compiles the saved files on the service.'
+              )}
+            </span>
           </div>
         )}
       </div>
@@ -195,7 +203,7 @@ function ServerBadge({ verdict }: { verdict: ServerVerdict }) {
 
 function ServerResult({ verdict, local, onOpen }: { verdict: ServerVerdict | null; local: ModelDiagnostic[]; onOpen: (d: ModelDiagnostic) => void }) {
   if (!verdict) {
-    return <div className="problems-empty">Compile the saved files of this branch on the service, as a deploy would. Its verdict appears here.</div>;
+    return <div className="problems-empty">Validate (at the top of the screen) compiles the saved files of this branch on the service, as a deploy would. Its verdict appears here.</div>;
   }
   const { result, unsavedAtCheck } = verdict;
   const agree = sameVerdict(local, result.diagnostics);

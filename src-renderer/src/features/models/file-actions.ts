@@ -13,6 +13,7 @@ import { api } from '../../app/session';
 import type { CompilerClient } from './compiler';
 import { byPath, dirtyPaths, type ModelsState } from './state';
 import { changedPaths, ifMatchOf, sha256Hex } from './versions';
+import { plural } from '../../lib/plural';
 
 /** What the file actions need from the store that holds them. */
 export interface StoreKit {
@@ -38,7 +39,7 @@ export function fileActions({ set, get, worker, params, fail, applyWorkingState 
       if (targets.length === 0) return true;
       // Each file carries the version it was based on (a file new in this session: none yet, so `null`).
       const withBase = (path: string) => ({ path, content: s.buffers[path], baseSha256: s.saved[path] === undefined ? null : (s.versions[path] ?? undefined) });
-      set({ busy: targets.length === 1 ? `Saving ${targets[0]}…` : `Saving ${targets.length} files…`, error: null });
+      set({ busy: targets.length === 1 ? `Saving ${targets[0]}…` : `Saving ${plural(targets.length, 'file')}…`, error: null });
       const write = async (paths: string[]) => {
         const files = paths.map(withBase);
         const state = await api.call(writeDataModelFiles, { params: params(), query: { branchName: s.branchName! }, body: { files } });

@@ -192,6 +192,45 @@ export function enclosingEntity(symbols: ModelSymbols, file: string, line: numbe
   return best ?? first;
 }
 
+/**
+ * The same question read from a YAML file's text alone (`cubes:` / `views:` lists, each item's
+ * `name:`), for when the compiler has not analysed the file yet — just after a branch reload — so
+ * "Show lineage" still knows where the cursor is. Undefined for other files or no cube or view.
+ */
+export function enclosingEntityInText(text: string, line: number): { name: string; kind: 'cube' | 'view' } | undefined {
+  const lines = text.split(/\r?\n/);
+  const items: { name: string; kind: 'cube' | 'view'; line: number }[] = [];
+  let section: { kind: 'cube' | 'view'; itemCol: number | null } | null = null;
+  let current: { kind: 'cube' | 'view'; line: number; named: boolean } | null = null;
+  lines.forEach((raw, index) => {
+    const top = /^(cubes|views)\s*:\s*(#.*)?$/.exec(raw);
+    if (top) {
+      section = { kind: top[1] === 'cubes' ? 'cube' : 'view', itemCol: null };
+      current = null;
+      return;
+    }
+    const shape = shapeOf(raw);
+    if (shape.blank) return;
+    if (!/^\s/.test(raw) && !shape.dash) {
+      section = null; // another top-level key
+      return;
+    }
+    if (!section) return;
+    const dashCol = raw.length - raw.trimStart().length;
+    if (shape.dash && (section.itemCol === null || dashCol === section.itemCol)) {
+      section.itemCol = dashCol;
+      current = { kind: section.kind, line: index + 1, named: false };
+    }
+    if (current && !current.named && shape.key === 'name' && shape.keyCol === (section.itemCol ?? 0) + 2 && shape.value) {
+      current.named = true;
+      items.push({ name: shape.value.replace(/^["']|["']$/g, ''), kind: current.kind, line: current.line });
+    }
+  });
+  const best = [...items].reverse().find((item) => item.line <= line);
+  const found = best ?? items[0];
+  return found ? { name: found.name, kind: found.kind } : undefined;
+}
+
 // ---- completion ------------------------------------------------------------------------------
 
 export type SuggestionKind = 'key' | 'value' | 'cube' | 'view' | 'keyword' | MemberKind;

@@ -10,6 +10,7 @@ import { HashChip } from '../workbooks/HashChip';
 import { AppLink, workbookPath } from '../workbooks/links';
 import { changeCounts } from './diff';
 import { liveWorkbookWrite } from '../../lib/live';
+import { plural } from '../../lib/plural';
 
 const PAGE = 20;
 
@@ -138,7 +139,7 @@ function ChangeSummary({ promotion: p }: { promotion: WorkbookPromotion }) {
   if (p.changes.identical) return <span>no content change</span>;
   if (p.operation === 'CREATE') {
     const widgets = Math.max(published.widgetsAdded.length, draft.widgetsAdded.length);
-    return <span>new workbook · {widgets === 1 ? '1 widget' : `${widgets} widgets`}</span>;
+    return <span>new workbook · {plural(widgets, 'widget')}</span>;
   }
   const extras = [
     (published.themeChanged || draft.themeChanged) && 'theme',

@@ -5,6 +5,7 @@ import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../l
 import { useAction } from '../../lib/useAction';
 import { deploymentLabel } from '../workbooks/data';
 import { isFinished, useTransferHistory } from './remote';
+import { plural } from '../../lib/plural';
 
 const STATUS_TONE: Record<RemoteTransfer['status'], 'good' | 'bad' | 'warn' | 'info' | 'neutral'> = {
   QUEUED: 'neutral',
@@ -48,7 +49,7 @@ export function TransferOutcome({ transfer: t }: { transfer: RemoteTransfer }) {
         {t.kind === 'model-publish' && t.target.versionAfter ? (
           <>
             commit <code>{t.target.versionAfter.slice(0, 12)}</code>
-            {t.fileChanges.length > 0 ? ` (${t.fileChanges.length} file${t.fileChanges.length === 1 ? '' : 's'})` : ''}.{' '}
+            {t.fileChanges.length > 0 ? ` (${plural(t.fileChanges.length, 'file')})` : ''}.{' '}
           </>
         ) : null}
         {provenance}

@@ -7,6 +7,7 @@ import { deploymentLabel } from './data';
 import { HashChip } from './HashChip';
 import { AppLink, workbookPath } from './links';
 import { liveWorkbookWrite } from '../../lib/live';
+import { plural } from '../../lib/plural';
 
 export function useProvenance(deploymentId: number, workbookId: number, version = 0) {
   return useQuery(
@@ -113,7 +114,7 @@ function PromotionLinkItem({ link, deployments }: { link: PromotionLink; deploym
         <span>{deploymentLabel(deployments, link.targetDeploymentId)}</span>
       </div>
       <div className="prov-meta">
-        {link.promotionCount === 1 ? '1 promotion' : `${link.promotionCount} promotions`} · last #{link.lastPromotionId} <Time value={link.lastPromotedAt} />
+        {plural(link.promotionCount, 'promotion')} · last #{link.lastPromotionId} <Time value={link.lastPromotedAt} />
         {link.lastPromotedBy ? ` by ${link.lastPromotedBy.name}` : ''}
       </div>
       <div className="prov-line">

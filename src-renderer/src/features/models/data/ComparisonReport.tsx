@@ -1,4 +1,5 @@
 import type { ComparisonOutcome, ComparisonPlan } from '../../../../../src-shared/model/query';
+import { plural } from '../../../lib/plural';
 
 type Comparison = { plan: ComparisonPlan; outcome: ComparisonOutcome; viewName: string } | { problem: string };
 
@@ -21,12 +22,12 @@ export function ComparisonReport({ comparison }: { comparison: Comparison }) {
     <div className={`comparison ${outcome.matches ? 'ok' : 'bad'}`} role="status" aria-label="Comparison with the model">
       {outcome.matches ? (
         <>
-          <strong>✓ The numbers match.</strong> All {outcome.vendorRows.toLocaleString()} rows equal the model query over view {viewName}
+          <strong>✓ The numbers match.</strong> All {plural(outcome.vendorRows, 'row')} equal the model query over view {viewName}
           {plan.vendorLimited ? ' (the statement has a LIMIT: only its rows were compared)' : ''}.
         </>
       ) : (
         <>
-          <strong>✗ The numbers differ.</strong> {outcome.matchingRows.toLocaleString()} of {outcome.vendorRows.toLocaleString()} rows match the model query over view {viewName};{' '}
+          <strong>✗ The numbers differ.</strong> {outcome.matchingRows.toLocaleString()} of {plural(outcome.vendorRows, 'row')} match the model query over view {viewName};{' '}
           {outcome.differingRows.toLocaleString()} differ, {outcome.onlyInVendorCount.toLocaleString()} only in this answer, {outcome.onlyInModelCount.toLocaleString()} only in the model&apos;s.
           {outcome.differences.length > 0 && (
             <table className="comparison-table" aria-label="Differences">

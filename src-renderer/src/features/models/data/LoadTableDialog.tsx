@@ -5,6 +5,7 @@ import { api } from '../../../app/session';
 import { toShownError, type ShownError } from '../../../lib/errors';
 import { Button, Dialog, ProblemBanner, Spinner } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
+import { plural } from '../../../lib/plural';
 
 type Inspected = Awaited<ReturnType<typeof inspectFile>>;
 
@@ -83,7 +84,7 @@ export function LoadTableDialog({ open, deploymentId, onClose }: { open: boolean
           <Button onClick={close}>{done ? 'Close' : 'Cancel'}</Button>
           {inspected && (
             <Button variant="primary" busy={busy !== null} onClick={() => void load()} disabled={!schema || !name}>
-              Import {inspected.rowCount.toLocaleString()} rows
+              Import {plural(inspected.rowCount, 'row')}
             </Button>
           )}
         </>
@@ -113,7 +114,7 @@ export function LoadTableDialog({ open, deploymentId, onClose }: { open: boolean
           {inspected && (
             <>
               <p className="small">
-                {inspected.fileName}: {inspected.rowCount.toLocaleString()} rows, {inspected.columns.length} columns. Types as the table will have them:
+                {inspected.fileName}: {plural(inspected.rowCount, 'row')}, {plural(inspected.columns.length, 'column')}. Types as the table will have them:
               </p>
               <div className="load-preview">
                 <table className="table" aria-label="Columns to import">
@@ -150,7 +151,7 @@ export function LoadTableDialog({ open, deploymentId, onClose }: { open: boolean
           )}
           {done && (
             <p role="status">
-              Imported {done.rowCount.toLocaleString()} rows into <code>{done.schema}.{done.name}</code>. Use it in a cube with <code>sql_table: {done.schema.toLowerCase()}.{done.name.toLowerCase()}</code>.
+              Imported {plural(done.rowCount, 'row')} into <code>{done.schema}.{done.name}</code>. Use it in a cube with <code>sql_table: {done.schema.toLowerCase()}.{done.name.toLowerCase()}</code>.
             </p>
           )}
         </div>

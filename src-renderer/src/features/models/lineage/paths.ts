@@ -1,24 +1,35 @@
 // Where Models › Lineage lives, and which cube or view "Show lineage" means at the cursor.
-import { enclosingEntity } from '../language';
+import { enclosingEntity, enclosingEntityInText } from '../language';
 import { currentPlaceOf } from '../navigation';
 import { useModels } from '../store';
 
 export const lineagePath = (deploymentId: number, name?: string) => `/models/${deploymentId}/lineage${name ? `/${encodeURIComponent(name)}` : ''}`;
 
-/** The cube or view the cursor is in (or the open file's first). */
+/** The cube or view the cursor is in (or the open file's first), as the compiler's analysis knows it. */
 export function entityHere(): string | undefined {
   const place = currentPlaceOf();
   if (!place) return undefined;
   return enclosingEntity(useModels.getState().analysis.symbols, place.path, place.line)?.name;
 }
 
+/** The cube or view the cursor is in, read from the open YAML file's text (what the user sees, unsaved edits included). */
+function entityInTextHere(): string | undefined {
+  const place = currentPlaceOf();
+  if (!place || !/\.ya?ml$/i.test(place.path)) return undefined;
+  const s = useModels.getState();
+  const text = s.buffers[place.path] ?? s.saved[place.path];
+  return text === undefined ? undefined : enclosingEntityInText(text, place.line)?.name;
+}
+
 /**
- * As entityHere, but when the analysis does not know the open file yet (the branch was just reloaded —
- * a live update after a push or a commit — and the worker is compiling it again) waits for it, up to
- * `timeoutMs`, instead of answering "no cube or view" and showing the whole graph.
+ * Which cube or view "Show lineage" means. The analysis answers when it knows the open file; when it
+ * does not yet (the branch was just reloaded — a live update after a push or a commit — and the worker
+ * is compiling it again, which takes seconds on a busy machine) a YAML file's own text answers at once;
+ * only a file the text cannot answer for (JavaScript) waits for the analysis, up to `timeoutMs`,
+ * instead of answering "no cube or view" and showing the whole graph.
  */
-export function entityHereSettled(timeoutMs = 10_000): Promise<string | undefined> {
-  const now = entityHere();
+export function entityHereSettled(timeoutMs = 15_000): Promise<string | undefined> {
+  const now = entityHere() ?? entityInTextHere();
   if (now !== undefined || !currentPlaceOf()) return Promise.resolve(now);
   return new Promise((resolve) => {
     const done = (name: string | undefined) => {

@@ -2,9 +2,12 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { RunSummary } from '../../../../../src-shared/api/lakehouse';
 import { shortId } from '../data';
 import { axisTicks, chartBars, niceMax, outcomesPresent, RUN_OUTCOME_INFO } from './outcomes';
+import { plural } from '../../../lib/plural';
 
 const HEIGHT = 170;
-const PAD = { top: 10, right: 8, bottom: 30, left: 30 };
+const PAD = { top: 10, right: 8, bottom: 30 };
+/** Room left of the axis for its widest tick label (about 7 px a digit at 11 px), so labels are never cut. */
+const axisRoom = (max: number) => Math.max(30, 14 + String(max).length * 7);
 /** Room for this many bars at least, so a few runs do not become fat slabs. */
 const MIN_SLOTS = 12;
 const MAX_BAR = 26;
@@ -33,8 +36,9 @@ export function OutcomeChart({ runs, selected, onSelect }: { runs: RunSummary[];
   const legend = outcomesPresent(bars);
   const statuses = [...new Set(bars.map((b) => b.status))];
   const max = niceMax(Math.max(1, ...bars.map((b) => b.total)));
+  const left = axisRoom(max);
   const innerH = HEIGHT - PAD.top - PAD.bottom;
-  const slot = (width - PAD.left - PAD.right) / Math.max(MIN_SLOTS, bars.length);
+  const slot = (width - left - PAD.right) / Math.max(MIN_SLOTS, bars.length);
   const barW = Math.min(MAX_BAR, slot * 0.62);
   const y = (value: number) => PAD.top + innerH - (value / max) * innerH;
   const labelEvery = slot >= 44 ? 1 : slot >= 22 ? 2 : 4;
@@ -45,17 +49,17 @@ export function OutcomeChart({ runs, selected, onSelect }: { runs: RunSummary[];
   return (
     <figure className="sy-chart" ref={ref}>
       {bars.length > 0 && (
-        <svg width={width} height={HEIGHT} role="img" aria-label={`Outcomes of the last ${bars.length} runs. ${summary}`}>
+        <svg width={width} height={HEIGHT} role="img" aria-label={`Outcomes of the last ${plural(bars.length, 'run')}. ${summary}`}>
           {axisTicks(max).map((t) => (
             <g key={t}>
-              <line x1={PAD.left} x2={width - PAD.right} y1={y(t)} y2={y(t)} className={t === 0 ? 'sy-chart-base' : 'sy-chart-grid'} />
-              <text x={PAD.left - 8} y={y(t)} className="sy-chart-axis" textAnchor="end" dominantBaseline="middle">
+              <line x1={left} x2={width - PAD.right} y1={y(t)} y2={y(t)} className={t === 0 ? 'sy-chart-base' : 'sy-chart-grid'} />
+              <text x={left - 8} y={y(t)} className="sy-chart-axis" textAnchor="end" dominantBaseline="middle">
                 {t}
               </text>
             </g>
           ))}
           {bars.map((bar, i) => {
-            const cx = PAD.left + slot * (i + 0.5);
+            const cx = left + slot * (i + 0.5);
             const x = cx - barW / 2;
             return (
               <g

@@ -22,6 +22,7 @@ import { IssueList } from './PreviewSection';
 import { runsGroup, trackRun } from './runs';
 import { RetryRunButton } from './RetryRunButton';
 import { liveJobOf } from '../../../lib/live';
+import { plural } from '../../../lib/plural';
 
 const PAGE = 50;
 
@@ -387,7 +388,7 @@ function RunViewRow({ view, deploymentId }: { view: RunView; deploymentId: numbe
             {view.warnings.length > 0 && (
               <details className="sy-warn-details">
                 <summary>
-                  {view.warnings.length} warning{view.warnings.length === 1 ? '' : 's'}
+                  {plural(view.warnings.length, 'warning')}
                 </summary>
                 <IssueList title="" issues={view.warnings} tone="warn" />
               </details>

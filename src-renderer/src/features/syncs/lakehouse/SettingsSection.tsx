@@ -14,6 +14,7 @@ import { Badge, Button, Field, ProblemBanner, ProblemDetails, Time } from '../..
 import type { ModelViewInfo } from '../modelViews';
 import { ViewPicker } from '../parts';
 import { conflictChanges, formErrors, newOverrideRow, patternMatches, type OverrideRow, type SettingsForm } from './form';
+import { plural } from '../../../lib/plural';
 
 export interface Conflict {
   /** The configuration the refused save carried. */
@@ -124,7 +125,7 @@ export function SettingsSection(props: {
             <div className="field-hint">
               {props.viewsLoading
                 ? 'Reading the model…'
-                : `${publicViews.length} public view${publicViews.length === 1 ? '' : 's'} on data source ${props.dataSource} in the model on the deploy branch${otherCount > 0 ? ` (${otherCount} on other data sources are not published here)` : ''}.`}
+                : `${plural(publicViews.length, 'public view')} on data source ${props.dataSource} in the model on the deploy branch${otherCount > 0 ? ` (${otherCount} on other data sources are not published here)` : ''}.`}
             </div>
           )}
           {form.selectionMode === 'selected' && (
@@ -438,7 +439,7 @@ function AccessTestCard({ deploymentId, dataSource, form, hasSettings }: { deplo
       {result && (
         <>
           <div className={`sy-access-summary ${result.ok ? 'ok' : 'bad'}`} role="status">
-            {result.ok ? 'All checks passed' : `${result.checks.filter((c) => c.status === 'failed').length} check(s) failed`}
+            {result.ok ? 'All checks passed' : `${plural(result.checks.filter((c) => c.status === 'failed').length, 'check')} failed`}
           </div>
           <ul className="sy-checks" aria-label="Access checks">
             {result.checks.map((c, i) => (

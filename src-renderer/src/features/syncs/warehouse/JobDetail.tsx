@@ -25,6 +25,7 @@ import { useTick } from '../tracker';
 import { ddlOf } from './format';
 import { requestOf, stageLabel, stageSteps, trackerGroup, trackJob } from './jobs';
 import { RetryJobButton } from './RetryButton';
+import { noun, plural, verb } from '../../../lib/plural';
 
 const SKIPPED_LABELS: Record<string, string> = {
   segments: 'Segments',
@@ -142,7 +143,7 @@ export function JobDetail({ deploymentId, direction, syncJobId }: { deploymentId
               {(data.status === 'CANCELLED' || data.status === 'PARTIAL') && !data.error && (
                 <EmptyState title={`The ${direction} was ${data.status.toLowerCase()}`}>
                   {data.written && data.written.length > 0
-                    ? `${data.written.length} semantic view${data.written.length === 1 ? ' was' : 's were'} written before it stopped and stay in the warehouse, each complete: ${data.written.join(', ')}. It has no result.`
+                    ? `${plural(data.written.length, 'semantic view')} ${verb(data.written.length, 'was', 'were')} written before it stopped and stay in the warehouse, each complete: ${data.written.join(', ')}. It has no result.`
                     : 'Views created before it stopped stay in the warehouse; it has no result.'}
                 </EmptyState>
               )}
@@ -251,7 +252,7 @@ function PushResultView({ result }: { result: PushResult }) {
           </span>
         </div>
         <div className="sy-stats">
-          <Stat label={result.viewCount === 1 ? 'semantic view' : 'semantic views'}>{result.viewCount}</Stat>
+          <Stat label={noun(result.viewCount, 'semantic view')}>{result.viewCount}</Stat>
           <Stat label="duration">{durationText(result.durationMs)}</Stat>
           <Stat label="database · schema">
             <code>
@@ -359,7 +360,7 @@ function PullResultView({ result }: { result: PullResult }) {
         </span>
       </div>
       <div className="sy-stats">
-        <Stat label={result.viewCount === 1 ? 'semantic view read' : 'semantic views read'}>{result.viewCount}</Stat>
+        <Stat label={`${noun(result.viewCount, 'semantic view')} read`}>{result.viewCount}</Stat>
         <Stat label="duration">{durationText(result.durationMs)}</Stat>
         <Stat label="files changed">{changed}</Stat>
         <Stat label={`commit on ${result.branchName}`} hint={result.commit ?? 'Nothing changed, so nothing was committed'}>

@@ -7,6 +7,7 @@ import { newIdempotencyKey, useBranches, useDialogBranch, useModelViews, type Se
 import { PushTarget } from './PushTarget';
 import { ViewPicker } from '../parts';
 import { BranchSelect } from './BranchSelect';
+import { plural } from '../../../lib/plural';
 
 type Started = Pick<SyncJob, 'syncJobId' | 'direction' | 'status'>;
 
@@ -75,7 +76,7 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
       onClose={onClose}
       footer={
         <>
-          <span className="sy-foot-note muted">{viewNames.length > 0 ? `${viewNames.length} view${viewNames.length === 1 ? '' : 's'} selected` : ''}</span>
+          <span className="sy-foot-note muted">{viewNames.length > 0 ? `${plural(viewNames.length, 'view')} selected` : ''}</span>
           <Button onClick={onClose}>Cancel</Button>
           <Button variant="primary" onClick={() => void submit()} busy={busy}>
             Start push
@@ -145,7 +146,7 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
               {notPushable.map((v) => v.name).join(', ')} cannot be pushed; the service will refuse the push. Hover a view to see why.
             </div>
           ) : views.data && views.data.errorCount > 0 ? (
-            <div className="field-hint">The model on this branch has {views.data.errorCount} compile error(s); some views may be missing.</div>
+            <div className="field-hint">The model on this branch has {plural(views.data.errorCount, 'compile error')}; some views may be missing.</div>
           ) : null}
         </div>
         <button type="button" className="link sy-advanced" onClick={() => setShowAdvanced((s) => !s)} aria-expanded={showAdvanced}>
