@@ -147,7 +147,8 @@ describe('merging a model with errors', () => {
     await page.getByRole('menuitem', { name: /Merge into main/ }).click();
     const dialog = page.getByRole('dialog', { name: `Merge ${dev.branchName} into main` });
     const check = dialog.getByRole('alert', { name: 'Validation' });
-    await check.getByText(`${dev.branchName} has 1 error.`).waitFor();
+    // The service compiles the branch first: room for a loaded machine.
+    await check.getByText(`${dev.branchName} has 1 error.`).waitFor({ timeout: 60_000 });
     await check.getByText(/running_total/).first().waitFor();
     const merge = dialog.getByRole('button', { name: 'Merge with errors' });
     await poll(() => merge.isDisabled()).toBe(true);

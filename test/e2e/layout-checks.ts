@@ -55,7 +55,11 @@ export function clippingProblems({ scope, limit }: { scope: string; limit: numbe
         break;
       }
     }
-    if (rect.right > viewportWidth + 1 && !scrollable) {
+    // Inside a box that hides its overflow within the window, it is cut by that box (checked below), not by the window.
+    let clipper: Element | null = el.parentElement;
+    while (clipper && !hides(clipper)) clipper = clipper.parentElement;
+    const clippedInside = clipper !== null && clipper.getBoundingClientRect().right <= viewportWidth + 1;
+    if (rect.right > viewportWidth + 1 && !scrollable && !clippedInside) {
       found.push(`${name(el)} ends at ${Math.round(rect.right)}px, past the window (${viewportWidth}px)`);
       continue;
     }

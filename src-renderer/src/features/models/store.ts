@@ -23,6 +23,7 @@ import { CompilerClient, EMPTY_ANALYSIS } from './compiler';
 import { mapLimit } from '../../lib/mapLimit';
 import { fileActions } from './file-actions';
 import { byPath, currentBranch, dirtyPaths, myDevBranch, type ModelsState } from './state';
+import { plural } from '../../lib/plural';
 
 // The screen's components read the state's shape and selectors from here, with the store.
 export { currentBranch, dirtyPaths, isEditable, myDevBranch, type ModelsState, type PendingAction, type RevealRequest, type ServerVerdict } from './state';
@@ -260,7 +261,7 @@ onServiceChange(() => {
 });
 registerLeaveGuard(() => {
   const unsaved = dirtyPaths(useModels.getState()).length;
-  return unsaved > 0 ? `${unsaved} unsaved file${unsaved === 1 ? '' : 's'} in Models would be discarded.` : null;
+  return unsaved > 0 ? `${plural(unsaved, 'unsaved file')} in Models would be discarded.` : null;
 });
 
 // Live events: another window's save, a commit, merge, pull or fetch shows here without a reload.
