@@ -88,9 +88,14 @@ describe('two windows save the same dashboard', () => {
     const view = compareView(e2e.page);
     const lines = view.getByTestId('merge-editor').locator('.editor.modified .view-line');
     // Monaco renders spaces as no-break spaces; find the title's line on the right (mine).
-    const texts = (await lines.allTextContents()).map((t) => t.replace(/\u00a0/g, ' '));
-    const index = texts.findIndex((t) => t.includes('"title": "Mine part"'));
-    expect(index).toBeGreaterThanOrEqual(0);
+    // Monaco fills its lines after the view appears (later on a loaded machine): wait for the title's.
+    let texts: string[] = [];
+    const titleLine = async () => {
+      texts = (await lines.allTextContents()).map((t) => t.replace(/\u00a0/g, ' '));
+      return texts.findIndex((t) => t.includes('"title": "Mine part"'));
+    };
+    await poll(titleLine).toBeGreaterThanOrEqual(0);
+    const index = await titleLine();
     await lines.nth(index).click();
     // Typed without brackets or quotes (Monaco would auto-close them): replace the words inside the quotes.
     await e2e.page.keyboard.press('End');
