@@ -169,6 +169,8 @@ const ENTRIES: Record<string, Entry> = {
   LAKEHOUSE_PREVIEW_NO_RESULT: ['the preview has no result', 'Run the preview again.'],
   LAKEHOUSE_PREVIEW_RECORD_MISSING: ['the preview’s record is missing', 'Run the preview again.'],
   LAKEHOUSE_PUBLICATION_NOT_ACTIVATED: ['publication is not switched on for this deployment', 'Save the lakehouse settings once to switch it on.'],
+  LAKEHOUSE_BRANCH_NOT_PUBLISHABLE: ['only the deploy branch or your own dev branch can be published', 'Publish from the deploy branch, or from your dev branch to your personal dev target.'],
+  LAKEHOUSE_DEV_SCHEMA_FAILED: ['your personal dev schema could not be created', 'Ask the workspace admin for the right to create schemas in that catalog, or switch the dev target rule to a name prefix.', 'keep'],
   LAKEHOUSE_NO_SUCCESSFUL_BUILD: ['the deployment has no working build', 'Fix the model’s errors and merge to the deploy branch, then try again.', 'keep'],
   LAKEHOUSE_TARGET_UNMANAGED: ['a view of that name exists and was not made by Drydock', 'Choose another name or schema, or drop the existing view.'],
   LAKEHOUSE_TARGET_MANAGED_ELSEWHERE: ['another deployment publishes a view of that name', 'Choose another name or schema.'],
