@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { createApiKey, deleteApiKey, listApiKeys, type User } from '../../../../src-shared/api/identity';
 import type { ResponseOf } from '../../../../src-shared/api/contract';
 import { api, useSession } from '../../app/session';
@@ -7,6 +7,7 @@ import { CursorPager, DataTable, ListState } from '../../lib/DataTable';
 import { errorFor, withoutField } from '../../lib/errors';
 import { OneTimeSecret } from '../../lib/secret';
 import { Button, Dialog, EmptyState, Field, ProblemBanner, Time } from '../../lib/ui';
+import { FormDialog } from '../../lib/FormDialog';
 import { useAction } from '../../lib/useAction';
 import { useCursorPages } from '../../lib/useCursorPages';
 import { byId, useAllUsers } from './data';
@@ -109,8 +110,7 @@ function CreateKeyDialog({ open, users, onClose, onCreated }: { open: boolean; u
     setError(null);
   }, [open, me, setError]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const key = await run(() => api.call(createApiKey, { body: { name: name.trim(), ...(owner !== '' ? { userId: owner } : {}) } }));
     if (key) {
       setCreated(key);
@@ -141,45 +141,40 @@ function CreateKeyDialog({ open, users, onClose, onCreated }: { open: boolean; u
   }
 
   return (
-    <Dialog
+    <FormDialog
       title="New API key"
       open={open}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="api-key-form" busy={busy}>
-            Create key
-          </Button>
-        </>
-      }
+      formId="api-key-form"
+      formLabel="New API key"
+      submitLabel="Create key"
+      busy={busy}
+      onSubmit={submit}
+      error={error}
     >
-      <form id="api-key-form" className="form" onSubmit={submit} noValidate aria-label="New API key">
-        <ProblemBanner error={error} />
-        <Field label="Name" htmlFor="key-name" error={errorFor(error, 'name')} hint="What uses it, e.g. “nightly CI”.">
-          <input
-            id="key-name"
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              setError(withoutField(error, 'name'));
-            }}
-            maxLength={255}
-            autoFocus
-            autoComplete="off"
-          />
-        </Field>
-        <Field label="Owner" htmlFor="key-owner" error={errorFor(error, 'userId')} hint="The key acts with this user’s role and policies.">
-          <select id="key-owner" value={owner} onChange={(e) => setOwner(e.target.value === '' ? '' : Number(e.target.value))}>
-            {me === null && <option value="">The calling credential’s user</option>}
-            {users.map((u) => (
-              <option key={u.id} value={u.id}>
-                {u.name} — {u.email} ({u.role}){u.active ? '' : ', inactive'}
-              </option>
-            ))}
-          </select>
-        </Field>
-      </form>
-    </Dialog>
+      <Field label="Name" htmlFor="key-name" error={errorFor(error, 'name')} hint="What uses it, e.g. “nightly CI”.">
+        <input
+          id="key-name"
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+            setError(withoutField(error, 'name'));
+          }}
+          maxLength={255}
+          autoFocus
+          autoComplete="off"
+        />
+      </Field>
+      <Field label="Owner" htmlFor="key-owner" error={errorFor(error, 'userId')} hint="The key acts with this user’s role and policies.">
+        <select id="key-owner" value={owner} onChange={(e) => setOwner(e.target.value === '' ? '' : Number(e.target.value))}>
+          {me === null && <option value="">The calling credential’s user</option>}
+          {users.map((u) => (
+            <option key={u.id} value={u.id}>
+              {u.name} — {u.email} ({u.role}){u.active ? '' : ', inactive'}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </FormDialog>
   );
 }

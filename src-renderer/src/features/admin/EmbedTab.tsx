@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   addEmbedGroupUsers,
   createEmbedGroup,
@@ -15,9 +15,10 @@ import {
 import { api } from '../../app/session';
 import { ConfirmDialog } from '../../lib/confirm';
 import { DataTable, ListState, NameAndDescription, PanelHead, SelectLink } from '../../lib/DataTable';
-import { errorFor, withoutField } from '../../lib/errors';
+import { errorFor } from '../../lib/errors';
 import { fetchAllPages } from '../../lib/paging';
-import { Badge, Button, Dialog, EmptyState, Field, ProblemBanner, Spinner, Time } from '../../lib/ui';
+import { Badge, Button, Dialog, EmptyState, ProblemBanner, Spinner, Time } from '../../lib/ui';
+import { FormDialog, NameDescriptionFields } from '../../lib/FormDialog';
 import { useAction } from '../../lib/useAction';
 import { useQuery } from '../../lib/useQuery';
 import { Checklist } from './Checklist';
@@ -241,8 +242,7 @@ function EmbedGroupDialog({ tenantName, group, open, onClose, onSaved }: { tenan
     setDescription(group?.description ?? '');
     setError(null);
   }, [open, group, setError]);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const body = { name: name.trim(), description: blankToNull(description) };
     const saved = await run(() =>
       group ? api.call(updateEmbedGroup, { params: { embedTenantName: tenantName, id: group.id }, body }) : api.call(createEmbedGroup, { params: { embedTenantName: tenantName }, body }),
@@ -253,38 +253,19 @@ function EmbedGroupDialog({ tenantName, group, open, onClose, onSaved }: { tenan
     }
   };
   return (
-    <Dialog
+    <FormDialog
       title={group ? `Edit group ${group.name}` : `New group in ${tenantName}`}
       open={open}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="embed-group-form" busy={busy}>
-            {group ? 'Save group' : 'Create group'}
-          </Button>
-        </>
-      }
+      formId="embed-group-form"
+      formLabel="Embed group"
+      submitLabel={group ? 'Save group' : 'Create group'}
+      busy={busy}
+      onSubmit={submit}
+      error={error}
     >
-      <form id="embed-group-form" className="form" onSubmit={submit} noValidate aria-label="Embed group">
-        <ProblemBanner error={error} />
-        <Field label="Name" htmlFor="embed-group-name" error={errorFor(error, 'name')}>
-          <input
-            id="embed-group-name"
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              setError(withoutField(error, 'name'));
-            }}
-            maxLength={255}
-            autoFocus
-          />
-        </Field>
-        <Field label="Description" htmlFor="embed-group-description" error={errorFor(error, 'description')}>
-          <input id="embed-group-description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} />
-        </Field>
-      </form>
-    </Dialog>
+      <NameDescriptionFields idPrefix="embed-group" name={name} onName={setName} description={description} onDescription={setDescription} error={error} setError={setError} />
+    </FormDialog>
   );
 }
 

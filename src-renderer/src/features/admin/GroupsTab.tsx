@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   createGroup,
   createPolicy,
@@ -15,7 +15,8 @@ import { api } from '../../app/session';
 import { ConfirmDialog } from '../../lib/confirm';
 import { DataTable, ListState, NameAndDescription, PanelHead } from '../../lib/DataTable';
 import { errorFor, toShownError, withoutField } from '../../lib/errors';
-import { Badge, Button, Dialog, EmptyState, Field, ProblemBanner } from '../../lib/ui';
+import { Badge, Button, EmptyState, ProblemBanner } from '../../lib/ui';
+import { FormDialog, NameDescriptionFields } from '../../lib/FormDialog';
 import { useAction } from '../../lib/useAction';
 import { Checklist, type ChecklistItem } from './Checklist';
 import { byId, useAllGroups, useAllPolicies, useAllUsers } from './data';
@@ -252,8 +253,7 @@ function GroupDialog({
     // Not on `policies`: they reload after saves, and the form keeps what the user chose meanwhile.
   }, [open, group, setError]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const body = { name: name.trim(), description: blankToNull(description), userIds: [...members].sort((a, b) => a - b) };
     const saved = await run(() => (group ? api.call(updateGroup, { params: { id: group.id }, body }) : api.call(createGroup, { body })));
     if (!saved) return;
@@ -274,42 +274,23 @@ function GroupDialog({
 
   const policyItems = policies.map((p) => ({ id: p.id, label: p.name, detail: p.actions.join(', ') }));
   return (
-    <Dialog
+    <FormDialog
       title={group ? `Edit group ${group.name}` : 'New group'}
       open={open}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="group-form" busy={busy}>
-            {group ? 'Save group' : 'Create group'}
-          </Button>
-        </>
-      }
+      formId="group-form"
+      formLabel={group ? 'Edit group' : 'New group'}
+      submitLabel={group ? 'Save group' : 'Create group'}
+      busy={busy}
+      onSubmit={submit}
+      error={error}
     >
-      <form id="group-form" className="form" onSubmit={submit} noValidate aria-label={group ? 'Edit group' : 'New group'}>
-        <ProblemBanner error={error} />
-        <Field label="Name" htmlFor="group-name" error={errorFor(error, 'name')}>
-          <input
-            id="group-name"
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              setError(withoutField(error, 'name'));
-            }}
-            maxLength={255}
-            autoFocus
-          />
-        </Field>
-        <Field label="Description" htmlFor="group-description" error={errorFor(error, 'description')}>
-          <input id="group-description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} />
-        </Field>
-        <div className="form-row">
-          <Checklist label="Members" idPrefix="group-member" items={userItems} selected={members} onChange={setMembers} error={errorFor(error, 'userIds')} empty="No users yet." />
-          <Checklist label="Policies" idPrefix="group-policy" items={policyItems} selected={attached} onChange={setAttached} empty="No policies yet: create one first." />
-        </div>
-      </form>
-    </Dialog>
+      <NameDescriptionFields idPrefix="group" name={name} onName={setName} description={description} onDescription={setDescription} error={error} setError={setError} />
+      <div className="form-row">
+        <Checklist label="Members" idPrefix="group-member" items={userItems} selected={members} onChange={setMembers} error={errorFor(error, 'userIds')} empty="No users yet." />
+        <Checklist label="Policies" idPrefix="group-policy" items={policyItems} selected={attached} onChange={setAttached} empty="No policies yet: create one first." />
+      </div>
+    </FormDialog>
   );
 }
 
@@ -345,8 +326,7 @@ function PolicyDialog({
     setError(null);
   }, [open, policy, setError]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const body = {
       name: name.trim(),
       description: blankToNull(description),
@@ -360,76 +340,57 @@ function PolicyDialog({
 
   const actionsError = errorFor(error, 'actions');
   return (
-    <Dialog
+    <FormDialog
       title={policy ? `Edit policy ${policy.name}` : 'New policy'}
       open={open}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="policy-form" busy={busy}>
-            {policy ? 'Save policy' : 'Create policy'}
-          </Button>
-        </>
-      }
+      formId="policy-form"
+      formLabel={policy ? 'Edit policy' : 'New policy'}
+      submitLabel={policy ? 'Save policy' : 'Create policy'}
+      busy={busy}
+      onSubmit={submit}
+      error={error}
     >
-      <form id="policy-form" className="form" onSubmit={submit} noValidate aria-label={policy ? 'Edit policy' : 'New policy'}>
-        <ProblemBanner error={error} />
-        <div className="form-row">
-          <Field label="Name" htmlFor="policy-name" error={errorFor(error, 'name')}>
-            <input
-              id="policy-name"
-              value={name}
-              onChange={(e) => {
-                setName(e.target.value);
-                setError(withoutField(error, 'name'));
-              }}
-              maxLength={255}
-              autoFocus
-            />
-          </Field>
-          <Field label="Description" htmlFor="policy-description" error={errorFor(error, 'description')}>
-            <input id="policy-description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} />
-          </Field>
+      <div className="form-row">
+        <NameDescriptionFields idPrefix="policy" name={name} onName={setName} description={description} onDescription={setDescription} error={error} setError={setError} />
+      </div>
+      <fieldset className={`checklist ${actionsError ? 'field-invalid' : ''}`} aria-label="Actions">
+        <legend>
+          Actions <span className="muted">{actions.size} chosen</span>
+        </legend>
+        <div className="action-grid">
+          {POLICY_ACTIONS.map((a) => (
+            <label key={a} className="check">
+              <input
+                type="checkbox"
+                checked={actions.has(a)}
+                onChange={(e) => {
+                  const next = new Set(actions);
+                  if (e.target.checked) next.add(a);
+                  else next.delete(a);
+                  setActions(next);
+                  setError(withoutField(error, 'actions'));
+                }}
+              />
+              <code>{a}</code>
+              <span className="muted small">{ACTION_HINTS[a]}</span>
+            </label>
+          ))}
         </div>
-        <fieldset className={`checklist ${actionsError ? 'field-invalid' : ''}`} aria-label="Actions">
-          <legend>
-            Actions <span className="muted">{actions.size} chosen</span>
-          </legend>
-          <div className="action-grid">
-            {POLICY_ACTIONS.map((a) => (
-              <label key={a} className="check">
-                <input
-                  type="checkbox"
-                  checked={actions.has(a)}
-                  onChange={(e) => {
-                    const next = new Set(actions);
-                    if (e.target.checked) next.add(a);
-                    else next.delete(a);
-                    setActions(next);
-                    setError(withoutField(error, 'actions'));
-                  }}
-                />
-                <code>{a}</code>
-                <span className="muted small">{ACTION_HINTS[a]}</span>
-              </label>
-            ))}
-          </div>
-          {actionsError && <div className="field-error">{actionsError}</div>}
-        </fieldset>
-        <div className="form-row">
-          <Checklist
-            label="Attached to groups"
-            idPrefix="policy-group"
-            items={groups.map((g) => ({ id: g.id, label: g.name, detail: plural(g.userIds.length, 'member') }))}
-            selected={groupIds}
-            onChange={setGroupIds}
-            error={errorFor(error, 'groupIds')}
-            empty="No groups yet."
-          />
-          <Checklist label="Attached to users" idPrefix="policy-user" items={userItems} selected={userIds} onChange={setUserIds} error={errorFor(error, 'userIds')} empty="No users yet." />
-        </div>
-      </form>
-    </Dialog>
+        {actionsError && <div className="field-error">{actionsError}</div>}
+      </fieldset>
+      <div className="form-row">
+        <Checklist
+          label="Attached to groups"
+          idPrefix="policy-group"
+          items={groups.map((g) => ({ id: g.id, label: g.name, detail: plural(g.userIds.length, 'member') }))}
+          selected={groupIds}
+          onChange={setGroupIds}
+          error={errorFor(error, 'groupIds')}
+          empty="No groups yet."
+        />
+        <Checklist label="Attached to users" idPrefix="policy-user" items={userItems} selected={userIds} onChange={setUserIds} error={errorFor(error, 'userIds')} empty="No users yet." />
+      </div>
+    </FormDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import {
   createOAuthIntegration,
   deleteOAuthIntegration,
@@ -14,7 +14,8 @@ import { api, useSession } from '../../app/session';
 import { ConfirmDialog } from '../../lib/confirm';
 import { DataTable, ListState } from '../../lib/DataTable';
 import { errorFor, withoutField } from '../../lib/errors';
-import { Badge, Button, Dialog, EmptyState, Field, ProblemBanner, Time } from '../../lib/ui';
+import { Badge, Button, EmptyState, Field, ProblemBanner, Time } from '../../lib/ui';
+import { FormDialog } from '../../lib/FormDialog';
 import { useAction } from '../../lib/useAction';
 import { useQuery } from '../../lib/useQuery';
 
@@ -182,8 +183,7 @@ function NewIntegrationDialog({ open, onClose, onCreated }: { open: boolean; onC
     }
   }, [open, setError]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const { redirectUri, scopes, ...rest } = form;
     const created = await run(() =>
       api.call(createOAuthIntegration, {
@@ -212,30 +212,25 @@ function NewIntegrationDialog({ open, onClose, onCreated }: { open: boolean; onC
   );
 
   return (
-    <Dialog
+    <FormDialog
       title="New OAuth integration"
       open={open}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="oauth-integration-form" busy={busy}>
-            Create integration
-          </Button>
-        </>
-      }
+      formId="oauth-integration-form"
+      formLabel="New OAuth integration"
+      submitLabel="Create integration"
+      busy={busy}
+      onSubmit={submit}
+      error={error}
     >
-      <form id="oauth-integration-form" className="form" onSubmit={submit} noValidate aria-label="New OAuth integration">
-        <ProblemBanner error={error} />
-        {field('name', 'Name')}
-        {field('provider', 'Provider', 'e.g. github, google, salesforce, custom')}
-        {field('clientId', 'Client id')}
-        {field('clientSecret', 'Client secret', 'Stored in the system keychain; never shown again.', 'password')}
-        {field('authorizationUrl', 'Authorization URL')}
-        {field('tokenUrl', 'Token URL')}
-        {field('redirectUri', 'Redirect URI', 'Leave empty for this service’s own callback (shown after creating).')}
-        {field('scopes', 'Scopes', 'Separated by spaces.')}
-      </form>
-    </Dialog>
+      {field('name', 'Name')}
+      {field('provider', 'Provider', 'e.g. github, google, salesforce, custom')}
+      {field('clientId', 'Client id')}
+      {field('clientSecret', 'Client secret', 'Stored in the system keychain; never shown again.', 'password')}
+      {field('authorizationUrl', 'Authorization URL')}
+      {field('tokenUrl', 'Token URL')}
+      {field('redirectUri', 'Redirect URI', 'Leave empty for this service’s own callback (shown after creating).')}
+      {field('scopes', 'Scopes', 'Separated by spaces.')}
+    </FormDialog>
   );
 }

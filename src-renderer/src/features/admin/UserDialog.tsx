@@ -1,9 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { POLICY_ACTIONS, type PolicyActionName } from '../../../../src-shared/api/access';
 import { createUser, updateUser, type User } from '../../../../src-shared/api/identity';
 import { api } from '../../app/session';
 import { errorFor, withoutField } from '../../lib/errors';
-import { Button, Dialog, Field, ProblemBanner } from '../../lib/ui';
+import { Field } from '../../lib/ui';
+import { FormDialog } from '../../lib/FormDialog';
 import { useAction } from '../../lib/useAction';
 import { newUserForm, policiesOf, userFormOf, userPatch, type PolicyChoice, type UserForm } from './policies';
 
@@ -51,8 +52,7 @@ export function UserDialog({ open, user, onClose, onSaved }: { open: boolean; us
   const patch = user ? userPatch(user, form) : null;
   const unchanged = patch !== null && Object.keys(patch).length === 0;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const saved = await run(() =>
       user
         ? api.call(updateUser, { params: { id: user.id }, body: userPatch(user, form) })
@@ -62,92 +62,88 @@ export function UserDialog({ open, user, onClose, onSaved }: { open: boolean; us
   };
 
   return (
-    <Dialog
+    <FormDialog
       title={user ? `Edit ${user.name}` : 'New user'}
       open={open}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="user-form" busy={busy} disabled={unchanged}>
-            {user ? 'Save user' : 'Create user'}
-          </Button>
-        </>
-      }
+      formId="user-form"
+      formLabel={user ? 'Edit user' : 'New user'}
+      submitLabel={user ? 'Save user' : 'Create user'}
+      busy={busy}
+      submitDisabled={unchanged}
+      onSubmit={submit}
+      error={error}
     >
-      <form id="user-form" className="form" onSubmit={submit} noValidate aria-label={user ? 'Edit user' : 'New user'}>
-        <ProblemBanner error={error} />
-        <div className="form-row">
-          <Field label="Name" htmlFor="user-name" error={errorFor(error, 'name')}>
-            <input id="user-name" value={form.name} onChange={(e) => set('name', e.target.value)} maxLength={255} autoFocus autoComplete="off" />
-          </Field>
-          <Field label="Email" htmlFor="user-email" error={errorFor(error, 'email')}>
-            <input id="user-email" type="email" value={form.email} onChange={(e) => set('email', e.target.value)} maxLength={320} autoComplete="off" spellCheck={false} />
-          </Field>
-        </div>
-        <div className="form-row">
-          <Field label="Role" htmlFor="user-role" error={errorFor(error, 'role')} hint={ROLE_HINTS[form.role]}>
-            <select id="user-role" value={form.role} onChange={(e) => set('role', e.target.value as User['role'])}>
-              <option value="admin">Admin</option>
-              <option value="developer">Developer</option>
-              <option value="viewer">Viewer</option>
-            </select>
-          </Field>
-          {user && (
-            <div className="field">
-              <span className="field-label">Status</span>
-              <label className="check check-field">
-                <input type="checkbox" checked={form.active} onChange={(e) => set('active', e.target.checked)} />
-                Active (can sign in and use API keys)
-              </label>
-              {errorFor(error, 'active') && <div className="field-error">{errorFor(error, 'active')}</div>}
-            </div>
-          )}
-        </div>
-        <div className={`field ${errorFor(error, 'userPolicies') ? 'field-invalid' : ''}`}>
-          <span className="field-label">Policy overrides</span>
-          <table className="table policy-grid" aria-label="Policy overrides">
-            <thead>
-              <tr>
-                <th>Action</th>
+      <div className="form-row">
+        <Field label="Name" htmlFor="user-name" error={errorFor(error, 'name')}>
+          <input id="user-name" value={form.name} onChange={(e) => set('name', e.target.value)} maxLength={255} autoFocus autoComplete="off" />
+        </Field>
+        <Field label="Email" htmlFor="user-email" error={errorFor(error, 'email')}>
+          <input id="user-email" type="email" value={form.email} onChange={(e) => set('email', e.target.value)} maxLength={320} autoComplete="off" spellCheck={false} />
+        </Field>
+      </div>
+      <div className="form-row">
+        <Field label="Role" htmlFor="user-role" error={errorFor(error, 'role')} hint={ROLE_HINTS[form.role]}>
+          <select id="user-role" value={form.role} onChange={(e) => set('role', e.target.value as User['role'])}>
+            <option value="admin">Admin</option>
+            <option value="developer">Developer</option>
+            <option value="viewer">Viewer</option>
+          </select>
+        </Field>
+        {user && (
+          <div className="field">
+            <span className="field-label">Status</span>
+            <label className="check check-field">
+              <input type="checkbox" checked={form.active} onChange={(e) => set('active', e.target.checked)} />
+              Active (can sign in and use API keys)
+            </label>
+            {errorFor(error, 'active') && <div className="field-error">{errorFor(error, 'active')}</div>}
+          </div>
+        )}
+      </div>
+      <div className={`field ${errorFor(error, 'userPolicies') ? 'field-invalid' : ''}`}>
+        <span className="field-label">Policy overrides</span>
+        <table className="table policy-grid" aria-label="Policy overrides">
+          <thead>
+            <tr>
+              <th>Action</th>
+              {CHOICES.map((c) => (
+                <th key={c.value} className="choice-col">
+                  {c.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {POLICY_ACTIONS.map((action) => (
+              <tr key={action}>
+                <td>
+                  <code>{action}</code> <span className="muted">{ACTION_HINTS[action]}</span>
+                </td>
                 {CHOICES.map((c) => (
-                  <th key={c.value} className="choice-col">
-                    {c.label}
-                  </th>
+                  <td key={c.value} className="choice-col">
+                    <input
+                      type="radio"
+                      name={`policy-${action}`}
+                      aria-label={`${action}: ${c.label === 'Role' ? 'as the role says' : c.label.toLowerCase()}`}
+                      checked={form.policies.choices[action] === c.value}
+                      onChange={() => choose(action, c.value)}
+                    />
+                  </td>
                 ))}
               </tr>
-            </thead>
-            <tbody>
-              {POLICY_ACTIONS.map((action) => (
-                <tr key={action}>
-                  <td>
-                    <code>{action}</code> <span className="muted">{ACTION_HINTS[action]}</span>
-                  </td>
-                  {CHOICES.map((c) => (
-                    <td key={c.value} className="choice-col">
-                      <input
-                        type="radio"
-                        name={`policy-${action}`}
-                        aria-label={`${action}: ${c.label === 'Role' ? 'as the role says' : c.label.toLowerCase()}`}
-                        checked={form.policies.choices[action] === c.value}
-                        onChange={() => choose(action, c.value)}
-                      />
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {form.policies.others.length > 0 && (
-            <div className="field-hint">
-              Also kept: {form.policies.others.map((o) => <code key={o}>{o} </code>)}
-            </div>
-          )}
-          <div className={errorFor(error, 'userPolicies') ? 'field-error' : 'field-hint'}>
-            {errorFor(error, 'userPolicies') ?? 'Grant adds an action to the role; withdraw removes one. Group policies add to these.'}
+            ))}
+          </tbody>
+        </table>
+        {form.policies.others.length > 0 && (
+          <div className="field-hint">
+            Also kept: {form.policies.others.map((o) => <code key={o}>{o} </code>)}
           </div>
+        )}
+        <div className={errorFor(error, 'userPolicies') ? 'field-error' : 'field-hint'}>
+          {errorFor(error, 'userPolicies') ?? 'Grant adds an action to the role; withdraw removes one. Group policies add to these.'}
         </div>
-      </form>
-    </Dialog>
+      </div>
+    </FormDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import {
   CLOUD_PROVIDERS,
   CREATION_METHODS,
@@ -13,7 +13,8 @@ import {
   type ReleaseChannel,
   type StorageProviderType,
 } from '../../../../src-shared/api/deployments';
-import { Button, Dialog, Field, ProblemBanner } from '../../lib/ui';
+import { Field } from '../../lib/ui';
+import { FormDialog } from '../../lib/FormDialog';
 import { errorFor, inOneLine, toShownError, withoutField, type ShownError } from '../../lib/errors';
 import { KeyValueEditor, recordFromRows, type KeyValueRow } from './KeyValueEditor';
 import { CLOUD_LABELS, CREATION_METHOD_LABELS, DEPLOY_MODE_LABELS, RELEASE_CHANNEL_LABELS, STORAGE_LABELS } from './labels';
@@ -99,8 +100,7 @@ export function CreateDeploymentDialog({ open, onClose, onCreated }: { open: boo
     setForm((f) => (list.some((r) => r.code === f.region) ? f : { ...f, region: (list.find((r) => r.isDefault) ?? list[0]).code }));
   }, [regions.data]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setBusy(true);
     setError(null);
     try {
@@ -114,79 +114,73 @@ export function CreateDeploymentDialog({ open, onClose, onCreated }: { open: boo
 
   const cloud = form.storageType !== 'local';
   return (
-    <Dialog
+    <FormDialog
       title="New deployment"
       open={open}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="create-deployment" busy={busy}>
-            Create deployment
-          </Button>
-        </>
-      }
+      formId="create-deployment"
+      submitLabel="Create deployment"
+      busy={busy}
+      onSubmit={submit}
+      error={error}
     >
-      <form id="create-deployment" className="form" onSubmit={submit} noValidate>
-        <ProblemBanner error={error} />
-        <Field label="Name" htmlFor="dep-name" error={errorFor(error, 'name')}>
-          <input id="dep-name" value={form.name} onChange={(e) => set('name', e.target.value)} required maxLength={255} autoFocus placeholder="e.g. analytics-prod" />
+      <Field label="Name" htmlFor="dep-name" error={errorFor(error, 'name')}>
+        <input id="dep-name" value={form.name} onChange={(e) => set('name', e.target.value)} required maxLength={255} autoFocus placeholder="e.g. analytics-prod" />
+      </Field>
+      <div className="form-row">
+        <Field label="Cloud provider" htmlFor="dep-cloud" error={errorFor(error, 'cloudProvider')}>
+          <EnumSelect id="dep-cloud" value={form.cloudProvider} options={CLOUD_PROVIDERS} labels={CLOUD_LABELS} onChange={(v) => set('cloudProvider', v)} />
         </Field>
-        <div className="form-row">
-          <Field label="Cloud provider" htmlFor="dep-cloud" error={errorFor(error, 'cloudProvider')}>
-            <EnumSelect id="dep-cloud" value={form.cloudProvider} options={CLOUD_PROVIDERS} labels={CLOUD_LABELS} onChange={(v) => set('cloudProvider', v)} />
-          </Field>
-          <Field label="Region" htmlFor="dep-region" error={errorFor(error, 'region') ?? (regions.error ? inOneLine(regions.error) : null)}>
-            <select id="dep-region" value={form.region} onChange={(e) => set('region', e.target.value)} disabled={!regions.data}>
-              {!regions.data && <option value="">{regions.loading ? 'Loading…' : 'Provider default'}</option>}
-              {(regions.data ?? []).map((r) => (
-                <option key={r.id} value={r.code}>
-                  {r.name} ({r.code})
-                </option>
-              ))}
-            </select>
-          </Field>
-        </div>
-        <div className="form-row">
-          <Field label="Creation method" htmlFor="dep-method" error={errorFor(error, 'creationMethod')}>
-            <EnumSelect id="dep-method" value={form.creationMethod} options={CREATION_METHODS} labels={CREATION_METHOD_LABELS} onChange={(v) => set('creationMethod', v)} />
-          </Field>
-          <Field label="Deploy mode" htmlFor="dep-mode" error={errorFor(error, 'deployMode')}>
-            <EnumSelect id="dep-mode" value={form.deployMode} options={DEPLOY_MODES} labels={DEPLOY_MODE_LABELS} onChange={(v) => set('deployMode', v)} />
-          </Field>
-        </div>
-        <div className="form-row">
-          <Field label="Release channel" htmlFor="dep-channel" error={errorFor(error, 'releaseChannel')}>
-            <EnumSelect id="dep-channel" value={form.releaseChannel} options={RELEASE_CHANNELS} labels={RELEASE_CHANNEL_LABELS} onChange={(v) => set('releaseChannel', v)} />
-          </Field>
-          <Field label="Artifact storage" htmlFor="dep-storage" error={errorFor(error, 'storageProvider.type')}>
-            <EnumSelect id="dep-storage" value={form.storageType} options={STORAGE_PROVIDER_TYPES} labels={STORAGE_LABELS} onChange={(v) => set('storageType', v)} />
-          </Field>
-        </div>
-        {cloud && (
-          <fieldset className="subform">
-            <legend>{STORAGE_LABELS[form.storageType]}</legend>
-            <div className="form-row">
-              <Field label={form.storageType === 'azure-blob' ? 'Container' : 'Bucket'} htmlFor="dep-bucket" error={errorFor(error, 'storageProvider.bucket')}>
-                <input id="dep-bucket" value={form.bucket} onChange={(e) => set('bucket', e.target.value)} spellCheck={false} />
-              </Field>
-              <Field label="Bucket region" htmlFor="dep-bucket-region" error={errorFor(error, 'storageProvider.region')}>
-                <input id="dep-bucket-region" value={form.storageRegion} onChange={(e) => set('storageRegion', e.target.value)} spellCheck={false} />
-              </Field>
-            </div>
-            <Field label="Key prefix" htmlFor="dep-prefix" error={errorFor(error, 'storageProvider.prefix')} hint="Optional folder inside the bucket.">
-              <input id="dep-prefix" value={form.prefix} onChange={(e) => set('prefix', e.target.value)} spellCheck={false} />
+        <Field label="Region" htmlFor="dep-region" error={errorFor(error, 'region') ?? (regions.error ? inOneLine(regions.error) : null)}>
+          <select id="dep-region" value={form.region} onChange={(e) => set('region', e.target.value)} disabled={!regions.data}>
+            {!regions.data && <option value="">{regions.loading ? 'Loading…' : 'Provider default'}</option>}
+            {(regions.data ?? []).map((r) => (
+              <option key={r.id} value={r.code}>
+                {r.name} ({r.code})
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <div className="form-row">
+        <Field label="Creation method" htmlFor="dep-method" error={errorFor(error, 'creationMethod')}>
+          <EnumSelect id="dep-method" value={form.creationMethod} options={CREATION_METHODS} labels={CREATION_METHOD_LABELS} onChange={(v) => set('creationMethod', v)} />
+        </Field>
+        <Field label="Deploy mode" htmlFor="dep-mode" error={errorFor(error, 'deployMode')}>
+          <EnumSelect id="dep-mode" value={form.deployMode} options={DEPLOY_MODES} labels={DEPLOY_MODE_LABELS} onChange={(v) => set('deployMode', v)} />
+        </Field>
+      </div>
+      <div className="form-row">
+        <Field label="Release channel" htmlFor="dep-channel" error={errorFor(error, 'releaseChannel')}>
+          <EnumSelect id="dep-channel" value={form.releaseChannel} options={RELEASE_CHANNELS} labels={RELEASE_CHANNEL_LABELS} onChange={(v) => set('releaseChannel', v)} />
+        </Field>
+        <Field label="Artifact storage" htmlFor="dep-storage" error={errorFor(error, 'storageProvider.type')}>
+          <EnumSelect id="dep-storage" value={form.storageType} options={STORAGE_PROVIDER_TYPES} labels={STORAGE_LABELS} onChange={(v) => set('storageType', v)} />
+        </Field>
+      </div>
+      {cloud && (
+        <fieldset className="subform">
+          <legend>{STORAGE_LABELS[form.storageType]}</legend>
+          <div className="form-row">
+            <Field label={form.storageType === 'azure-blob' ? 'Container' : 'Bucket'} htmlFor="dep-bucket" error={errorFor(error, 'storageProvider.bucket')}>
+              <input id="dep-bucket" value={form.bucket} onChange={(e) => set('bucket', e.target.value)} spellCheck={false} />
             </Field>
-            <div className="field">
-              <label>Credentials</label>
-              <KeyValueEditor rows={form.credentials} onChange={(rows) => set('credentials', rows)} idPrefix="dep-cred" typed={false} secret keyPlaceholder="accessKeyId" addLabel="Add credential" />
-              <div className={errorFor(error, 'storageProvider.credentials') ? 'field-error' : 'field-hint'}>
-                {errorFor(error, 'storageProvider.credentials') ?? 'Stored in the OS keychain; never shown again.'}
-              </div>
+            <Field label="Bucket region" htmlFor="dep-bucket-region" error={errorFor(error, 'storageProvider.region')}>
+              <input id="dep-bucket-region" value={form.storageRegion} onChange={(e) => set('storageRegion', e.target.value)} spellCheck={false} />
+            </Field>
+          </div>
+          <Field label="Key prefix" htmlFor="dep-prefix" error={errorFor(error, 'storageProvider.prefix')} hint="Optional folder inside the bucket.">
+            <input id="dep-prefix" value={form.prefix} onChange={(e) => set('prefix', e.target.value)} spellCheck={false} />
+          </Field>
+          <div className="field">
+            <label>Credentials</label>
+            <KeyValueEditor rows={form.credentials} onChange={(rows) => set('credentials', rows)} idPrefix="dep-cred" typed={false} secret keyPlaceholder="accessKeyId" addLabel="Add credential" />
+            <div className={errorFor(error, 'storageProvider.credentials') ? 'field-error' : 'field-hint'}>
+              {errorFor(error, 'storageProvider.credentials') ?? 'Stored in the OS keychain; never shown again.'}
             </div>
-          </fieldset>
-        )}
-      </form>
-    </Dialog>
+          </div>
+        </fieldset>
+      )}
+    </FormDialog>
   );
 }

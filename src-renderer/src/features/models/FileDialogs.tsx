@@ -1,7 +1,8 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { filePathProblem } from '../../../../src-shared/api/data-model';
 import { toShownError, type ShownError } from '../../lib/errors';
 import { Button, Dialog, Field, ProblemBanner } from '../../lib/ui';
+import { FormDialog } from '../../lib/FormDialog';
 import { useModels } from './store';
 
 export type FileTemplate = 'cube' | 'view' | 'empty';
@@ -63,8 +64,7 @@ export function NewFileDialog({ open, onClose }: { open: boolean; onClose: () =>
 
   const localError = path ? pathError(path.trim(), files.map((f) => f.path)) : null;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     if (localError) return;
     setBusy(true);
     setError(null);
@@ -86,43 +86,40 @@ export function NewFileDialog({ open, onClose }: { open: boolean; onClose: () =>
   };
 
   return (
-    <Dialog
+    <FormDialog
       title="New file"
       open={open}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="new-file-form" busy={busy} disabled={!path.trim() || localError !== null}>
-            Create file
-          </Button>
-        </>
-      }
+      formId="new-file-form"
+      formLabel="New file"
+      submitLabel="Create file"
+      busy={busy}
+      submitDisabled={!path.trim() || localError !== null}
+      onSubmit={submit}
+      validate
+      error={error}
     >
-      <form id="new-file-form" className="form" onSubmit={submit} aria-label="New file">
-        <ProblemBanner error={error} />
-        <Field label="Path" htmlFor="new-file-path" error={path ? localError : null} hint="Relative to the repository root; model files live under model/.">
-          <input id="new-file-path" value={path} onChange={(e) => setPath(e.target.value)} spellCheck={false} autoFocus />
-        </Field>
-        <div className="field">
-          <span className="field-label">Start from</span>
-          <div className="checks" role="radiogroup" aria-label="Start from">
-            {(
-              [
-                ['cube', 'A cube'],
-                ['view', 'A view'],
-                ['empty', 'An empty file'],
-              ] as const
-            ).map(([value, label]) => (
-              <label key={value} className="check">
-                <input type="radio" name="template" checked={template === value} onChange={() => chooseTemplate(value)} /> {label}
-              </label>
-            ))}
-          </div>
+      <Field label="Path" htmlFor="new-file-path" error={path ? localError : null} hint="Relative to the repository root; model files live under model/.">
+        <input id="new-file-path" value={path} onChange={(e) => setPath(e.target.value)} spellCheck={false} autoFocus />
+      </Field>
+      <div className="field">
+        <span className="field-label">Start from</span>
+        <div className="checks" role="radiogroup" aria-label="Start from">
+          {(
+            [
+              ['cube', 'A cube'],
+              ['view', 'A view'],
+              ['empty', 'An empty file'],
+            ] as const
+          ).map(([value, label]) => (
+            <label key={value} className="check">
+              <input type="radio" name="template" checked={template === value} onChange={() => chooseTemplate(value)} /> {label}
+            </label>
+          ))}
         </div>
-        <p className="muted">The file is saved on your dev branch right away, uncommitted until you commit.</p>
-      </form>
-    </Dialog>
+      </div>
+      <p className="muted">The file is saved on your dev branch right away, uncommitted until you commit.</p>
+    </FormDialog>
   );
 }
 
@@ -142,8 +139,7 @@ export function RenameFileDialog({ path, onClose }: { path: string | null; onClo
 
   const localError = path && newPath.trim() !== path ? pathError(newPath.trim(), files.map((f) => f.path)) : null;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     if (!path || localError || newPath.trim() === path) return;
     setBusy(true);
     setError(null);
@@ -158,26 +154,23 @@ export function RenameFileDialog({ path, onClose }: { path: string | null; onClo
   };
 
   return (
-    <Dialog
+    <FormDialog
       title="Rename file"
       open={path !== null}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="rename-file-form" busy={busy} disabled={!newPath.trim() || newPath.trim() === path || localError !== null}>
-            Rename
-          </Button>
-        </>
-      }
+      formId="rename-file-form"
+      formLabel="Rename file"
+      submitLabel="Rename"
+      busy={busy}
+      submitDisabled={!newPath.trim() || newPath.trim() === path || localError !== null}
+      onSubmit={submit}
+      validate
+      error={error}
     >
-      <form id="rename-file-form" className="form" onSubmit={submit} aria-label="Rename file">
-        <ProblemBanner error={error} />
-        <Field label="New path" htmlFor="rename-file-path" error={localError} hint={`Renaming ${path ?? ''}; a new folder moves it.`}>
-          <input id="rename-file-path" value={newPath} onChange={(e) => setNewPath(e.target.value)} spellCheck={false} autoFocus />
-        </Field>
-      </form>
-    </Dialog>
+      <Field label="New path" htmlFor="rename-file-path" error={localError} hint={`Renaming ${path ?? ''}; a new folder moves it.`}>
+        <input id="rename-file-path" value={newPath} onChange={(e) => setNewPath(e.target.value)} spellCheck={false} autoFocus />
+      </Field>
+    </FormDialog>
   );
 }
 

@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { createProfile, testProfile, updateProfile, type Profile } from '../../../../src-shared/api/profiles';
 import { localApi } from '../../app/session';
 import { errorFor, withoutField } from '../../lib/errors';
-import { Button, Dialog, Field, ProblemBanner } from '../../lib/ui';
+import { Field, ProblemBanner } from '../../lib/ui';
+import { FormDialog } from '../../lib/FormDialog';
 import { useAction } from '../../lib/useAction';
 
 type Kind = Profile['credentialKind'];
@@ -23,8 +24,7 @@ export function ProfileDialog({ profile, onClose, onSaved }: { profile: Profile 
   const [saved, setSaved] = useState<Profile | null>(null);
   const existing = saved ?? profile;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const result = await save.run(async () => {
       const stored = existing
         ? await localApi.call(updateProfile, {
@@ -48,83 +48,81 @@ export function ProfileDialog({ profile, onClose, onSaved }: { profile: Profile 
 
   const error = save.error;
   return (
-    <Dialog
+    <FormDialog
       title={profile ? `Edit profile ${profile.name}` : 'Add a profile'}
       open
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={saved ? () => onSaved(saved, profile === null) : onClose}>{saved ? 'Keep it as it is' : 'Cancel'}</Button>
-          <Button variant="primary" type="submit" form="profile-form" busy={save.busy}>
-            {warning ? 'Save and test again' : profile ? 'Save and test' : 'Add and test'}
-          </Button>
-        </>
-      }
+      formId="profile-form"
+      submitLabel={warning ? 'Save and test again' : profile ? 'Save and test' : 'Add and test'}
+      busy={save.busy}
+      onCancel={saved ? () => onSaved(saved, profile === null) : onClose}
+      cancelLabel={saved ? 'Keep it as it is' : 'Cancel'}
+      onSubmit={submit}
+      validate
+      error={null}
     >
-      <form id="profile-form" className="form" onSubmit={(e) => void submit(e)}>
-        {warning && (
-          <div className="notice" role="alert">
-            {warning}
-          </div>
-        )}
-        <ProblemBanner error={error && error.fields.length === 0 ? error : null} onDismiss={() => save.setError(null)} />
-        <Field label="Name" htmlFor="profile-name" hint="Lowercase letters, digits, - and _. Used in the header and with drydock --profile." error={errorFor(error, 'name')}>
-          <input
-            id="profile-name"
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              save.setError(withoutField(error, 'name'));
-            }}
-            disabled={existing !== null}
-            required
-            pattern="[a-z0-9][a-z0-9_\-]{0,39}"
-            autoComplete="off"
-          />
-        </Field>
-        <Field label="Service URL" htmlFor="profile-url" hint="Your tenant's address, or another drydock serve (http only for 127.0.0.1 or localhost)." error={errorFor(error, 'baseUrl')}>
-          <input
-            id="profile-url"
-            type="url"
-            value={baseUrl}
-            onChange={(e) => {
-              setBaseUrl(e.target.value);
-              save.setError(withoutField(error, 'baseUrl'));
-            }}
-            required
-            autoComplete="off"
-          />
-        </Field>
-        <div className="form-row">
-          <Field label="Credential type" htmlFor="profile-kind">
-            <select id="profile-kind" value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
-              <option value="api-key">API key</option>
-              <option value="bearer">Bearer token</option>
-            </select>
-          </Field>
-          <Field
-            label={kind === 'bearer' ? 'Token' : 'API key'}
-            htmlFor="profile-credential"
-            hint={existing ? 'Leave blank to keep the stored one.' : 'Kept in this computer’s keychain; never shown again.'}
-            error={errorFor(error, 'credential')}
-          >
-            <input
-              id="profile-credential"
-              type="password"
-              value={credential}
-              onChange={(e) => {
-                setCredential(e.target.value);
-                save.setError(withoutField(error, 'credential'));
-              }}
-              required={existing === null}
-              autoComplete="off"
-            />
-          </Field>
+      {warning && (
+        <div className="notice" role="alert">
+          {warning}
         </div>
-        <Field label="Description" htmlFor="profile-description" error={errorFor(error, 'description')}>
-          <input id="profile-description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} autoComplete="off" />
+      )}
+      <ProblemBanner error={error && error.fields.length === 0 ? error : null} onDismiss={() => save.setError(null)} />
+      <Field label="Name" htmlFor="profile-name" hint="Lowercase letters, digits, - and _. Used in the header and with drydock --profile." error={errorFor(error, 'name')}>
+        <input
+          id="profile-name"
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+            save.setError(withoutField(error, 'name'));
+          }}
+          disabled={existing !== null}
+          required
+          pattern="[a-z0-9][a-z0-9_\-]{0,39}"
+          autoComplete="off"
+        />
+      </Field>
+      <Field label="Service URL" htmlFor="profile-url" hint="Your tenant's address, or another drydock serve (http only for 127.0.0.1 or localhost)." error={errorFor(error, 'baseUrl')}>
+        <input
+          id="profile-url"
+          type="url"
+          value={baseUrl}
+          onChange={(e) => {
+            setBaseUrl(e.target.value);
+            save.setError(withoutField(error, 'baseUrl'));
+          }}
+          required
+          autoComplete="off"
+        />
+      </Field>
+      <div className="form-row">
+        <Field label="Credential type" htmlFor="profile-kind">
+          <select id="profile-kind" value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
+            <option value="api-key">API key</option>
+            <option value="bearer">Bearer token</option>
+          </select>
         </Field>
-      </form>
-    </Dialog>
+        <Field
+          label={kind === 'bearer' ? 'Token' : 'API key'}
+          htmlFor="profile-credential"
+          hint={existing ? 'Leave blank to keep the stored one.' : 'Kept in this computer’s keychain; never shown again.'}
+          error={errorFor(error, 'credential')}
+        >
+          <input
+            id="profile-credential"
+            type="password"
+            value={credential}
+            onChange={(e) => {
+              setCredential(e.target.value);
+              save.setError(withoutField(error, 'credential'));
+            }}
+            required={existing === null}
+            autoComplete="off"
+          />
+        </Field>
+      </div>
+      <Field label="Description" htmlFor="profile-description" error={errorFor(error, 'description')}>
+        <input id="profile-description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} autoComplete="off" />
+      </Field>
+    </FormDialog>
   );
 }
