@@ -147,6 +147,9 @@ describe('Syncs screen: warehouse semantic view push and pull in a real browser'
     await expect.poll(() => page.getByRole('table', { name: 'Sync jobs' }).getByRole('row').count()).toBe(failedCount + 1);
     await row.click();
     const error = page.getByRole('region', { name: 'Error' });
+    // Plain words first; the code behind Details.
+    await error.getByText(/It failed: the warehouse does not allow creating views from here/).waitFor();
+    await error.getByText('Details', { exact: true }).click();
     await error.getByText('SQL_RUNNER_DDL_DISABLED').waitFor();
     const [failed] = await jobs();
     expect(failed.error?.code).toBe('SQL_RUNNER_DDL_DISABLED');

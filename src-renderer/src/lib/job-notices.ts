@@ -1,6 +1,7 @@
 // Desktop notifications when a long job ends while the window is in the background (issue 14 item 8).
 // The decision is pure (tested); app/live.ts shows it through the shell (Electron) or the browser.
 import type { LiveEvent } from '../../../src-shared/api/events';
+import { plainCode } from './plain/codes';
 
 /** A job that ran at least this long is worth a notification when it ends unseen. */
 export const LONG_JOB_MS = 10_000;
@@ -81,7 +82,11 @@ export class JobNotices {
     if (job.createdBy !== null && me !== null && job.createdBy !== me) return null;
     const what = KIND_NAMES[job.kind] ?? `Job ${job.kind}`;
     const seconds = Math.round((now - started) / 1000);
-    const body = [job.errorCode ? `${job.errorCode}` : null, `after ${seconds} s`, event.deploymentId !== null ? `deployment ${event.deploymentId}` : null]
+    // A system notification has no "Details" to open: it says what happened in plain words; the
+    // code is on the job's screen, behind "Details".
+    const known = plainCode(job.errorCode);
+    const happened = known ? `${known.what.charAt(0).toUpperCase()}${known.what.slice(1)}` : job.errorCode ? 'Its screen in Drydock says why' : null;
+    const body = [happened, `after ${seconds} s`, event.deploymentId !== null ? `deployment ${event.deploymentId}` : null]
       .filter(Boolean)
       .join(' · ');
     return { title: `${what} ${STATUS_WORDS[job.status] ?? job.status.toLowerCase()}`, body, path: jobPath(job.kind, job.id, event.deploymentId) };

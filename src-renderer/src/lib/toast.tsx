@@ -17,6 +17,8 @@ export interface ToastInput {
   action?: { label: string; run: () => void };
   /** Milliseconds before it goes away by itself; 0 keeps it until dismissed. Default 8 s. */
   timeoutMs?: number;
+  /** A failure's code and the service's own words, behind "Details" (the body says it in plain words). */
+  details?: { code: string | null; message: string };
 }
 
 interface Toast extends ToastInput {
@@ -106,6 +108,13 @@ function Toaster() {
               <div className="toast-body" title={t.body}>
                 {t.body}
               </div>
+            )}
+            {t.details && (t.details.code || t.details.message) && (
+              <details className="toast-details">
+                <summary>Details</summary>
+                {t.details.code && <code className="problem-code">{t.details.code}</code>}
+                {t.details.message && <span> {t.details.message}</span>}
+              </details>
             )}
           </div>
           <div className="toast-actions">

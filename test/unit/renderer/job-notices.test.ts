@@ -17,9 +17,21 @@ describe('job end notices', () => {
     expect(notices.take(job('a', 'RUNNING'), 0, true)).toBeNull();
     expect(notices.take(job('a', 'FAILED', { errorCode: 'WAREHOUSE_INSUFFICIENT_PRIVILEGES' }), LONG_JOB_MS + 5000, true)).toEqual({
       title: 'Lakehouse publication failed',
-      body: 'WAREHOUSE_INSUFFICIENT_PRIVILEGES · after 15 s · deployment 3',
+      body: 'The warehouse role lacks a privilege · after 15 s · deployment 3',
       path: '/syncs/3/lakehouse',
     });
+  });
+
+  it('says a failure in plain words, never the raw problem code (a system notification has no Details to hide it behind)', () => {
+    const notices = new JobNotices(() => 7);
+    notices.take(job('k', 'RUNNING'), 0, true);
+    const known = notices.take(job('k', 'FAILED', { errorCode: 'LAKEHOUSE_UNAVAILABLE' }), LONG_JOB_MS, true)!;
+    expect(known.body).toMatch(/^The lakehouse cannot be reached · /);
+    expect(known.body).not.toContain('LAKEHOUSE_UNAVAILABLE');
+    notices.take(job('u', 'RUNNING'), 0, true);
+    const unknown = notices.take(job('u', 'FAILED', { errorCode: 'SOMETHING_NEW_XYZ' }), LONG_JOB_MS, true)!;
+    expect(unknown.body).not.toContain('SOMETHING_NEW_XYZ');
+    expect(unknown.body).toMatch(/says why/);
   });
 
   it('stays quiet when the window is looked at, the job was short, or it is someone else’s', () => {

@@ -191,6 +191,13 @@ describe('outcome plot of recent runs', () => {
     expect(said.body).toContain('2 created, 1 blocked');
     expect(said.path).toBe('/syncs/7/lakehouse/lake/runs/r%201');
   });
+
+  it('announces a failed run in plain words, the code behind Details', () => {
+    const said = runAnnouncement(7, { runId: 'r2', dataSourceName: 'lake', status: 'FAILED', outcomeCounts: {}, error: { code: 'LAKEHOUSE_UNAVAILABLE', message: 'connect ECONNREFUSED' }, incompleteViewCount: 0 });
+    expect(said).toMatchObject({ title: 'Publication to lake failed', tone: 'bad', details: { code: 'LAKEHOUSE_UNAVAILABLE', message: 'connect ECONNREFUSED' } });
+    expect(said.body).toMatch(/^The lakehouse cannot be reached\. Check the workspace address/);
+    expect(said.body).not.toContain('LAKEHOUSE_UNAVAILABLE');
+  });
 });
 
 describe('warehouse jobs', () => {
@@ -212,10 +219,16 @@ describe('warehouse jobs', () => {
     expect(statusesOf('active')).toEqual(['QUEUED', 'RUNNING', 'CANCELLING']);
   });
 
-  it('announces a failed job with its problem code and a link to its detail', () => {
+  it('announces a failed job in plain words with the fix, its code and message behind Details, and a link to its detail', () => {
     const said = endAnnouncement(3, job({ status: 'FAILED', error: { code: 'SQL_RUNNER_DDL_DISABLED', message: 'DDL is off' } }));
     expect(said).toMatchObject({ title: 'Push failed', tone: 'bad', path: warehouseJobPath(3, 'push', 'a1b2c3d4-0000-0000-0000-000000000000') });
-    expect(said.body).toContain('SQL_RUNNER_DDL_DISABLED — DDL is off');
+    expect(said.body).toContain('failed. The warehouse does not allow creating views from here. Ask the warehouse admin');
+    expect(said.body).not.toContain('SQL_RUNNER_DDL_DISABLED');
+    expect(said.details).toEqual({ code: 'SQL_RUNNER_DDL_DISABLED', message: 'DDL is off' });
+    // A code Drydock has no words for: the job's own message, the code still behind Details.
+    const unknown = endAnnouncement(3, job({ status: 'FAILED', error: { code: 'NEW_CODE_XYZ', message: 'Something new went wrong.' } }));
+    expect(unknown.body).toContain('failed. Something new went wrong.');
+    expect(unknown.details?.code).toBe('NEW_CODE_XYZ');
     expect(endAnnouncement(3, job({})).title).toBe('Push completed');
   });
 

@@ -6,6 +6,7 @@ import { useAction } from '../../lib/useAction';
 import { deploymentLabel } from '../workbooks/data';
 import { isFinished, useTransferHistory } from './remote';
 import { plural } from '../../lib/plural';
+import { FailureSummary } from '../../lib/plain/FailureSummary';
 
 const STATUS_TONE: Record<RemoteTransfer['status'], 'good' | 'bad' | 'warn' | 'info' | 'neutral'> = {
   QUEUED: 'neutral',
@@ -59,7 +60,7 @@ export function TransferOutcome({ transfer: t }: { transfer: RemoteTransfer }) {
   if (!isFinished(t)) return <span className="muted">{t.progress.stage}…</span>;
   return (
     <span className="transfer-error">
-      {t.error && <code>{t.error.code}</code>} {t.error?.message}
+      <FailureSummary error={t.error} />
     </span>
   );
 }

@@ -3,6 +3,7 @@ import type { Static } from 'typebox';
 import { listBranches, type Branch } from '../../../../src-shared/api/data-model';
 import { getDeploymentSettings, listDeployments, type Deployment, type DeploymentSettings } from '../../../../src-shared/api/deployments';
 import { getDevTarget, type DevTarget } from '../../../../src-shared/api/dev-targets';
+import { listDataSourceSchemas, type DataSourceSchemas } from '../../../../src-shared/api/queries';
 import { api, useSession } from '../../app/session';
 import { fetchAllPages } from '../../lib/paging';
 import { useQuery, type Query } from '../../lib/useQuery';
@@ -55,6 +56,22 @@ export function useDialogBranch(deployBranch: string, branches: Branch[] | null)
 /** Where pushes from `branch` write: the owner's per-user target for a dev branch (null while loading). */
 export function useDevTarget(deploymentId: number, branch: string): Query<DevTarget> {
   return useQuery((signal) => api.call(getDevTarget, { params: { deploymentId }, query: { branchName: branch }, signal }), [deploymentId, branch], 'Reading the dev target');
+}
+
+/**
+ * The catalogs and schemas that exist in a data source, asked of the data source itself (for the
+ * schema pickers). `catalog` picks the database or catalog to list (default: the data source's own);
+ * `dataSource` null waits.
+ */
+export function useDataSourceSchemas(deploymentId: number, dataSource: string | null, catalog?: string | null): Query<DataSourceSchemas> {
+  return useQuery(
+    (signal) =>
+      dataSource
+        ? api.call(listDataSourceSchemas, { params: { deploymentId, dataSource }, query: catalog ? { catalog } : {}, signal })
+        : new Promise<DataSourceSchemas>(() => undefined),
+    [deploymentId, dataSource, catalog ?? null],
+    `Listing the ${catalog ? `schemas of ${catalog}` : 'schemas'}`,
+  );
 }
 
 /** Views of a branch's model, compiled in the page. `branch` null waits (nothing loads). */

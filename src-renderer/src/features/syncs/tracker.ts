@@ -15,6 +15,8 @@ export interface Announcement {
   tone: 'good' | 'bad' | 'warn' | 'info';
   /** In-app path of the finished work (the toast offers to open it). */
   path?: string;
+  /** A failure's code and the job's own words, behind "Details" in the toast (a desktop notification says the plain words only). */
+  details?: { code: string | null; message: string };
 }
 
 export interface TrackedWork<T> {
@@ -118,6 +120,8 @@ export async function announce(announcement: Announcement): Promise<void> {
     title: announcement.title,
     body: announcement.body,
     tone: announcement.tone,
+    // A failure stays a while longer, so that its details can be opened.
+    ...(announcement.details ? { details: announcement.details, timeoutMs: 20_000 } : {}),
     ...(path ? { action: { label: 'Open', run: () => navigate(path) } } : {}),
   });
 }

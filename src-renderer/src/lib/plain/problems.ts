@@ -130,3 +130,22 @@ export function plainProblem(input: { code: string | null; status: number | null
   if (input.status !== null && input.status >= 500) return { title: failed('the service had a problem'), detail: `${input.detail} Try again; if it keeps happening, the service’s log says more.` };
   return { title: input.action ? `${input.action} failed` : 'That did not work', detail: input.detail };
 }
+
+/** A job's failure in one or two sentences (notification, history row), the code and message kept for "Details". */
+export interface PlainFailure {
+  /** What happened: the code's plain words, or the job's own message for a code Drydock does not know. */
+  said: string;
+  /** What to do (with the job's own message first where it names the particulars); null when unknown. */
+  fix: string | null;
+  code: string | null;
+  message: string;
+}
+
+export function plainFailure(error: { code?: string | null; message?: string | null } | null | undefined): PlainFailure {
+  const code = error?.code || null;
+  const message = (error?.message ?? '').trim();
+  const known = plainCode(code);
+  if (!known) return { said: message || 'It ended without saying why.', fix: null, code, message };
+  const particulars = known.keepDetail && message ? `${message}${/[.!?)]$/.test(message) ? '' : '.'} ` : '';
+  return { said: `${capital(known.what)}.`, fix: `${particulars}${known.fix}`, code, message };
+}

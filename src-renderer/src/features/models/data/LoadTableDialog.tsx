@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { getDeploymentSettings } from '../../../../../src-shared/api/deployments';
-import { importTable, inspectTableFile, MAX_TABLE_FILE_BYTES, type EmulatorTable } from '../../../../../src-shared/api/queries';
+import { importTable, inspectTableFile, listDataSourceSchemas, MAX_TABLE_FILE_BYTES, type DataSourceSchemas, type EmulatorTable } from '../../../../../src-shared/api/queries';
 import { api } from '../../../app/session';
 import { toShownError, type ShownError } from '../../../lib/errors';
+import { SchemaPicker } from '../../../lib/SchemaPicker';
 import { Button, Dialog, ProblemBanner, Spinner } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
 import { plural } from '../../../lib/plural';
@@ -31,6 +32,12 @@ export function LoadTableDialog({ open, deploymentId, onClose }: { open: boolean
   const [error, setError] = useState<ShownError | null>(null);
   const [done, setDone] = useState<EmulatorTable | null>(null);
   const source = dataSource || sources[0]?.name || '';
+  // The schemas already in the emulator, asked once a file is inspected (a new name is fine: the import creates it).
+  const schemas = useQuery(
+    (signal) => (open && source && inspected ? api.call(listDataSourceSchemas, { params: { deploymentId, dataSource: source }, signal }) : new Promise<DataSourceSchemas>(() => undefined)),
+    [open, deploymentId, source, inspected !== null],
+    'Listing the schemas',
+  );
 
   const reset = () => {
     setInspected(null);
@@ -140,9 +147,12 @@ export function LoadTableDialog({ open, deploymentId, onClose }: { open: boolean
                 </table>
               </div>
               <div className="filter-row">
-                <label className="inline-field">
-                  Schema <input aria-label="Schema" value={schema} onChange={(e) => setSchema(e.target.value)} pattern="[A-Za-z_][A-Za-z0-9_$]*" />
-                </label>
+                <div className="inline-field load-schema">
+                  <label htmlFor="load-schema">Schema</label>
+                  <div>
+                    <SchemaPicker id="load-schema" value={schema} onChange={setSchema} schemas={schemas} placeholder="Choose or type a schema" created="The import creates it." />
+                  </div>
+                </div>
                 <label className="inline-field">
                   Table <input aria-label="Table name" value={name} onChange={(e) => setName(e.target.value)} pattern="[A-Za-z_][A-Za-z0-9_$]*" />
                 </label>

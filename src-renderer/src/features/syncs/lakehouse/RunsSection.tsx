@@ -23,6 +23,7 @@ import { runsGroup, trackRun } from './runs';
 import { RetryRunButton } from './RetryRunButton';
 import { liveJobOf } from '../../../lib/live';
 import { plural } from '../../../lib/plural';
+import { FailureSummary } from '../../../lib/plain/FailureSummary';
 
 const PAGE = 50;
 
@@ -174,7 +175,7 @@ function RunRow({ run, selected, onOpen, onCancel, retry }: { run: RunSummary; s
       </td>
       <td className="sy-col-progress">
         <ProgressBar percent={run.progress.percentComplete} status={run.status} compact label={`Progress of run ${shortId(run.runId)}`} />
-        <div className="sy-stage">{active ? run.progress.stage : run.error ? <code>{run.error.code}</code> : run.incompleteViewCount > 0 ? `${run.incompleteViewCount} incomplete` : ''}</div>
+        <div className="sy-stage">{active ? run.progress.stage : run.error ? <FailureSummary error={run.error} compact /> : run.incompleteViewCount > 0 ? `${run.incompleteViewCount} incomplete` : ''}</div>
       </td>
       <td>
         <OutcomeChips counts={run.outcomeCounts} />

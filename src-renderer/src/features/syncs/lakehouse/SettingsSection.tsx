@@ -10,7 +10,10 @@ import {
 } from '../../../../../src-shared/api/lakehouse';
 import { api } from '../../../app/session';
 import { errorFor, inOneLine, toShownError, type ShownError } from '../../../lib/errors';
+import { SchemaPicker } from '../../../lib/SchemaPicker';
 import { Badge, Button, Field, ProblemBanner, ProblemDetails, Time } from '../../../lib/ui';
+import { useDebounced } from '../../../lib/useDebounced';
+import { useDataSourceSchemas } from '../data';
 import type { ModelViewInfo } from '../modelViews';
 import { ViewPicker } from '../parts';
 import { conflictChanges, formErrors, newOverrideRow, patternMatches, type OverrideRow, type SettingsForm } from './form';
@@ -54,6 +57,9 @@ export function SettingsSection(props: {
   const [touched, setTouched] = useState(false);
   const set = <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => onChange({ ...form, [key]: value });
   const errors = formErrors(form);
+  // The catalogs the data source's credential may use, and the schemas of the catalog chosen (as typed, once typing stops).
+  const catalogs = useDataSourceSchemas(props.deploymentId, props.dataSource);
+  const schemas = useDataSourceSchemas(props.deploymentId, props.dataSource, useDebounced(form.targetCatalog.trim(), 400) || null);
   const shown = (key: keyof typeof errors, apiField: string) => (touched || saveError ? errors[key] : null) ?? errorFor(saveError, apiField);
   // Only views whose cubes use this data source are in its scope (a warehouse view is not).
   const ownViews = props.views.filter((v) => v.dataSources.some((ds) => ds.toLowerCase() === props.dataSource.toLowerCase()));
@@ -94,10 +100,25 @@ export function SettingsSection(props: {
           <legend>Target</legend>
           <div className="sy-form-3">
             <Field label="Catalog" htmlFor="lh-catalog" error={shown('targetCatalog', 'configuration.targetCatalog')}>
-              <input id="lh-catalog" value={form.targetCatalog} onChange={(e) => set('targetCatalog', e.target.value)} spellCheck={false} autoComplete="off" placeholder="main" />
+              <SchemaPicker
+                id="lh-catalog"
+                list="catalogs"
+                value={form.targetCatalog}
+                onChange={(value) => set('targetCatalog', value)}
+                schemas={catalogs}
+                placeholder="Choose a catalog"
+                unlistedWarning="publications to it would fail"
+              />
             </Field>
             <Field label="Schema" htmlFor="lh-schema" error={shown('targetSchema', 'configuration.targetSchema')}>
-              <input id="lh-schema" value={form.targetSchema} onChange={(e) => set('targetSchema', e.target.value)} spellCheck={false} autoComplete="off" placeholder="semantic" />
+              <SchemaPicker
+                id="lh-schema"
+                value={form.targetSchema}
+                onChange={(value) => set('targetSchema', value)}
+                schemas={schemas}
+                placeholder={form.targetCatalog.trim() ? 'Choose a schema' : 'Choose a catalog first'}
+                unlistedWarning="publications to it would fail (create it in the lakehouse first)"
+              />
             </Field>
             <Field label="Name prefix" htmlFor="lh-prefix" error={errorFor(saveError, 'configuration.targetNamePrefix')} hint="Optional, before every target name.">
               <input id="lh-prefix" value={form.targetNamePrefix} onChange={(e) => set('targetNamePrefix', e.target.value)} spellCheck={false} autoComplete="off" placeholder="mv_" />

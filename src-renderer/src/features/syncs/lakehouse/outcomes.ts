@@ -2,6 +2,7 @@ import { RUN_VIEW_OUTCOMES, type PreviewViewOutcome, type Run, type RunSummary, 
 import type { Tone } from '../parts';
 import { lakehousePath } from '../paths';
 import type { Announcement } from '../tracker';
+import { plainFailure } from '../../../lib/plain/problems';
 
 /** How each run outcome reads and looks (the chart's colours are CSS variables `--sy-o-<outcome>`). */
 export const RUN_OUTCOME_INFO: Record<RunViewOutcome, { label: string; tone: Tone; success: boolean }> = {
@@ -99,7 +100,11 @@ export function runAnnouncement(deploymentId: number, run: Pick<Run, 'runId' | '
       return { title: `${where} partly published`, body: `${counts}. Open the run for the reasons.`, tone: 'warn', path };
     case 'CANCELLED':
       return { title: `${where} cancelled`, body: counts ? `Done before it stopped: ${counts}.` : 'Nothing was written.', tone: 'warn', path };
-    default:
-      return { title: `${where} failed`, body: run.error ? `${run.error.code}: ${run.error.message}` : 'The run failed.', tone: 'bad', path };
+    default: {
+      if (!run.error) return { title: `${where} failed`, body: 'The run failed.', tone: 'bad', path };
+      // Plain words and the fix; the code and the lakehouse's own message stay behind "Details".
+      const plain = plainFailure(run.error);
+      return { title: `${where} failed`, body: `${plain.said}${plain.fix ? ` ${plain.fix}` : ''}`, tone: 'bad', path, details: { code: plain.code, message: plain.message } };
+    }
   }
 }

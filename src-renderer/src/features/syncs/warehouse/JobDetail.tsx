@@ -199,10 +199,6 @@ function JobErrorPanel({ job }: { job: SyncJob }) {
     <section className="panel sy-error-panel" aria-label="Error">
       <div className="panel-head">
         <h2>Why it {job.status === 'CANCELLED' ? 'stopped' : 'failed'}</h2>
-        <span className="sy-error-codes">
-          <code className="problem-code">{error.code}</code>
-          {error.status !== undefined && <Badge tone="bad">{error.status}</Badge>}
-        </span>
       </div>
       {known && (
         <p className="sy-error-plain">
@@ -212,6 +208,12 @@ function JobErrorPanel({ job }: { job: SyncJob }) {
           {known.fix}
         </p>
       )}
+      {/* The code and status are for whoever digs (or asks for help): behind "Details", as on every screen. */}
+      <details className="problem-technical sy-error-codes">
+        <summary>Details</summary>
+        <code className="problem-code">{error.code}</code>
+        {error.status !== undefined && <Badge tone="bad">{error.status}</Badge>}
+      </details>
       <pre className="sy-error-message">{error.message}</pre>
       {rest.length > 0 && (
         <dl className="facts sy-error-facts">

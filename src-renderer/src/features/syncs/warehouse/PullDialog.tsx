@@ -1,9 +1,10 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { startWarehouseSemanticViewPull, type StartPullInput, type SyncJob } from '../../../../../src-shared/api/warehouse-sync';
 import { api } from '../../../app/session';
 import { errorFor, toShownError, withoutField, type ShownError } from '../../../lib/errors';
+import { isListed, SchemaPicker } from '../../../lib/SchemaPicker';
 import { Button, Dialog, Field, ProblemBanner } from '../../../lib/ui';
-import { newIdempotencyKey, useBranches, useDialogBranch, type Settings } from '../data';
+import { newIdempotencyKey, useBranches, useDataSourceSchemas, useDialogBranch, type Settings } from '../data';
 import { BranchSelect } from './BranchSelect';
 import { outputPathProblem, parseViewPatterns } from './format';
 
@@ -13,7 +14,13 @@ type Started = Pick<SyncJob, 'syncJobId' | 'direction' | 'status'>;
 export function PullDialog({ deploymentId, settings, onClose, onStarted }: { deploymentId: number; settings: Settings; onClose: () => void; onStarted: (job: Started) => void }) {
   const warehouses = settings.dataSources.filter((d) => d.kind === 'warehouse');
   const [dataSourceName, setDataSourceName] = useState(warehouses.find((d) => d.name === 'default')?.name ?? warehouses[0]?.name ?? 'default');
-  const [schema, setSchema] = useState('PUBLIC');
+  // Filled in from the data source's own schemas once they are read (PUBLIC where it exists), unless typed first.
+  const [schema, setSchema] = useState('');
+  const schemas = useDataSourceSchemas(deploymentId, dataSourceName);
+  const existing = schemas.data?.dataSource === dataSourceName ? schemas.data.schemas : null;
+  useEffect(() => {
+    if (existing) setSchema((typed) => typed || (isListed(existing, 'PUBLIC') ? 'PUBLIC' : (existing[0] ?? '')));
+  }, [existing]);
   const [patterns, setPatterns] = useState('');
   const [outputPath, setOutputPath] = useState('model/pulled');
   const [busy, setBusy] = useState(false);
@@ -70,7 +77,7 @@ export function PullDialog({ deploymentId, settings, onClose, onStarted }: { dep
         <ProblemBanner error={error} onDismiss={() => setError(null)} />
         <div className="form-row">
           <Field label="Data source" htmlFor="pull-ds" error={errorFor(error, 'dataSourceName')}>
-            <select id="pull-ds" value={dataSourceName} onChange={(e) => setDataSourceName(e.target.value)}>
+            <select id="pull-ds" value={dataSourceName} onChange={(e) => (setDataSourceName(e.target.value), setSchema(''))}>
               {warehouses.map((d) => (
                 <option key={d.name} value={d.name}>
                   {d.name}
@@ -81,7 +88,14 @@ export function PullDialog({ deploymentId, settings, onClose, onStarted }: { dep
             </select>
           </Field>
           <Field label="Schema" htmlFor="pull-schema" error={(touched && schemaProblem) || errorFor(error, 'schema')}>
-            <input id="pull-schema" value={schema} onChange={(e) => (setSchema(e.target.value), setError((x) => withoutField(x, 'schema')))} spellCheck={false} autoComplete="off" />
+            <SchemaPicker
+              id="pull-schema"
+              value={schema}
+              onChange={(value) => (setSchema(value), setError((x) => withoutField(x, 'schema')))}
+              schemas={schemas}
+              placeholder={schemas.loading && !existing ? 'Reading schemas…' : 'Choose a schema'}
+              unlistedWarning="there is nothing to pull from it"
+            />
           </Field>
         </div>
         <Field

@@ -1,9 +1,10 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { startWarehouseSemanticViewSync, type StartPushInput, type SyncJob } from '../../../../../src-shared/api/warehouse-sync';
 import { api } from '../../../app/session';
 import { errorFor, inOneLine, toShownError, withoutField, type ShownError } from '../../../lib/errors';
+import { isListed, SchemaPicker } from '../../../lib/SchemaPicker';
 import { Button, Dialog, Field, ProblemBanner } from '../../../lib/ui';
-import { newIdempotencyKey, useBranches, useDialogBranch, useModelViews, type Settings } from '../data';
+import { newIdempotencyKey, useBranches, useDataSourceSchemas, useDevTarget, useDialogBranch, useModelViews, type Settings } from '../data';
 import { PushTarget } from './PushTarget';
 import { ViewPicker } from '../parts';
 import { BranchSelect } from './BranchSelect';
@@ -14,7 +15,8 @@ type Started = Pick<SyncJob, 'syncJobId' | 'direction' | 'status'>;
 /** Start a push: model views of a branch → semantic views `<prefix><view>` in a warehouse schema. */
 export function PushDialog({ deploymentId, settings, onClose, onStarted }: { deploymentId: number; settings: Settings; onClose: () => void; onStarted: (job: Started) => void }) {
   const [viewNames, setViewNames] = useState<string[]>([]);
-  const [schema, setSchema] = useState('PUBLIC');
+  // Filled in from the warehouse's own schemas once they are read (PUBLIC where it exists), unless typed first.
+  const [schema, setSchema] = useState('');
   const [prefix, setPrefix] = useState('');
   const [helperViewSchema, setHelperViewSchema] = useState('');
   const [showAdvanced, setShowAdvanced] = useState(false);
@@ -27,6 +29,15 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
   // In dev mode the push reads the user's own dev branch by default (and writes to their per-user target).
   const [branch, setBranch] = useDialogBranch(settings.deployBranch, branches.data);
   const views = useModelViews(deploymentId, branch);
+  const warehouse = settings.dataSources.find((d) => d.name === 'default' && d.kind === 'warehouse') ?? settings.dataSources.find((d) => d.kind === 'warehouse');
+  const schemas = useDataSourceSchemas(deploymentId, warehouse?.name ?? null);
+  const existing = schemas.data?.schemas ?? null;
+  useEffect(() => {
+    if (existing) setSchema((typed) => typed || (isListed(existing, 'PUBLIC') ? 'PUBLIC' : (existing[0] ?? '')));
+  }, [existing]);
+  // A push from a dev branch with per-user schemas creates its own schema, named after the one chosen here.
+  const devTarget = useDevTarget(deploymentId, branch).data;
+  const devSchemaCreated = devTarget?.branchName === branch && devTarget.isDevBranch && devTarget.userTag && devTarget.rule.mode === 'schema-suffix';
 
   const clientErrors = {
     viewNames: viewNames.length === 0 ? 'Choose at least one view.' : null,
@@ -41,7 +52,6 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
     });
   }, [views.data, settings.dataSources]);
   const notPushable = pushViews.filter((v) => viewNames.includes(v.name) && !v.pushable);
-  const warehouse = settings.dataSources.find((d) => d.name === 'default' && d.kind === 'warehouse') ?? settings.dataSources.find((d) => d.kind === 'warehouse');
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -103,12 +113,15 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
             <BranchSelect id="push-branch" value={branch} onChange={setBranch} branches={branches.data} deployBranch={settings.deployBranch} />
           </Field>
           <Field label="Schema" htmlFor="push-schema" error={(touched && clientErrors.schema) || errorFor(error, 'schema')} hint="Warehouse schema for the semantic views.">
-            <input
+            <SchemaPicker
               id="push-schema"
               value={schema}
-              onChange={(e) => (setSchema(e.target.value), setError((x) => withoutField(x, 'schema')))}
-              spellCheck={false}
-              autoComplete="off"
+              onChange={(value) => (setSchema(value), setError((x) => withoutField(x, 'schema')))}
+              schemas={schemas}
+              placeholder={schemas.loading && !existing ? 'Reading schemas…' : 'Choose a schema'}
+              {...(devSchemaCreated
+                ? { created: 'Your dev branch pushes to your own schema named after it, which the push creates.' }
+                : { unlistedWarning: 'the push would fail (create it in the warehouse first)' })}
             />
           </Field>
         </div>
@@ -159,11 +172,21 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
             error={errorFor(error, 'helperViewSchema')}
             hint={
               <>
-                Where <code>MODEL_SV_SRC_&lt;ENTITY&gt;</code> helper views go for entities defined by SQL. Default <code>PUBLIC</code>.
+                Where <code>MODEL_SV_SRC_&lt;ENTITY&gt;</code> helper views go for entities defined by SQL. Empty: <code>PUBLIC</code>.
               </>
             }
           >
-            <input id="push-helper-schema" value={helperViewSchema} onChange={(e) => setHelperViewSchema(e.target.value)} placeholder="PUBLIC" spellCheck={false} />
+            <SchemaPicker
+              id="push-helper-schema"
+              value={helperViewSchema}
+              onChange={setHelperViewSchema}
+              schemas={schemas}
+              // The default names PUBLIC only where the warehouse has it; elsewhere a schema must be chosen.
+              placeholder={!existing || isListed(existing, 'PUBLIC') ? 'PUBLIC (the default)' : 'Choose a schema (this database has no PUBLIC)'}
+              {...(devSchemaCreated
+                ? { created: 'Your dev branch pushes helper views to your own schema named after it, which the push creates.' }
+                : { unlistedWarning: 'a push with helper views would fail' })}
+            />
           </Field>
         )}
         <button type="submit" hidden />

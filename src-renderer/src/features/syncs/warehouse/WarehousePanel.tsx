@@ -14,6 +14,7 @@ import { isTerminal, requestOf, stageLabel, STATUS_FILTERS, statusesOf, trackerG
 import { PullDialog } from './PullDialog';
 import { PushDialog } from './PushDialog';
 import { liveJobOf } from '../../../lib/live';
+import { FailureSummary } from '../../../lib/plain/FailureSummary';
 
 const PAGE = 50;
 
@@ -222,8 +223,8 @@ function JobRow({ deploymentId, job, fresh, branchExists }: { deploymentId: numb
         {isActiveStatus(job.status) ? (
           <div className="sy-stage">{stageLabel(job.progress.stage)}</div>
         ) : job.error ? (
-          <div className="sy-stage" title={job.error.message}>
-            <code>{job.error.code}</code>
+          <div className="sy-stage">
+            <FailureSummary error={job.error} compact />
           </div>
         ) : null}
         {offersRetry(job.status) && (

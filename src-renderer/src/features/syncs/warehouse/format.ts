@@ -8,6 +8,7 @@ import {
 } from '../../../../../src-shared/api/warehouse-sync';
 import { warehouseJobPath } from '../paths';
 import type { Announcement } from '../tracker';
+import { plainFailure } from '../../../lib/plain/problems';
 
 // Pure helpers of the warehouse tab (no DOM, no API): what a job asked for, its stages, texts.
 
@@ -78,13 +79,17 @@ export function endAnnouncement(deploymentId: number, job: SyncJob): Announcemen
       return { title: `${verb} completed`, body: `${verb} of ${scopeText(job)} ${where} completed.`, tone: 'good', path };
     case 'CANCELLED':
       return { title: `${verb} cancelled`, body: `${verb} of ${scopeText(job)} ${where} was cancelled.`, tone: 'warn', path };
-    default:
+    default: {
+      // Plain words and the fix; the code and the warehouse's own message stay behind "Details".
+      const plain = plainFailure(job.error);
       return {
         title: `${verb} failed`,
-        body: `${verb} of ${scopeText(job)} ${where} failed${job.error ? `: ${job.error.code} — ${job.error.message}` : '.'}`,
+        body: `${verb} of ${scopeText(job)} ${where} failed. ${plain.said}${plain.fix ? ` ${plain.fix}` : ''}`,
         tone: 'bad',
         path,
+        ...(job.error ? { details: { code: plain.code, message: plain.message } } : {}),
       };
+    }
   }
 }
 
