@@ -22,7 +22,7 @@ export function Combobox({
   value: string;
   onChange: (value: string) => void;
   options: string[];
-  /** What one option is, for the toggle button and the list ("schema" → "Show schemas"). */
+  /** What one option is, for the list's messages ("No schema matches …"). The field's own label names the list. */
   label: string;
   placeholder?: string;
   disabled?: boolean;
@@ -102,7 +102,8 @@ export function Combobox({
       <button
         type="button"
         className="combobox-toggle"
-        aria-label={`Show ${label}s`}
+        // Not named after the field: a label search for the field ("Schema") must find the field alone.
+        aria-label="Show choices"
         aria-expanded={open}
         aria-controls={listId}
         tabIndex={-1}
@@ -113,7 +114,7 @@ export function Combobox({
       >
         ▾
       </button>
-      <ul id={listId} role="listbox" aria-label={`${label[0]!.toUpperCase()}${label.slice(1)}s`} className="combobox-list" hidden={!open}>
+      <ul id={listId} role="listbox" aria-label="Choices" className="combobox-list" hidden={!open}>
         {shown.map((option, index) => (
           <li
             key={option}
