@@ -55,7 +55,7 @@ beforeAll(async () => {
   const dev = await server.api('POST', `/build/api/v1/deployments/${deploymentId}/dev-mode`);
   expect(dev.status).toBe(200);
   const devBranch = (dev.body as { branch: { branchName: string } }).branch.branchName;
-  const push = await server.api('POST', `${base()}/warehouse-semantic-view-syncs`, { schema: 'MARTS', viewNames: ['product_sales'], branchName: devBranch });
+  const push = await server.api('POST', `${base()}/warehouse-semantic-view-syncs`, { schema: 'MARTS', prefix: '', viewNames: ['product_sales'], branchName: devBranch });
   expect(push.status, JSON.stringify(push.body)).toBe(202);
   const id = (push.body as { syncJobId: string }).syncJobId;
   await expect.poll(async () => (await job(id)).status, { timeout: JOB_TIMEOUT, interval: 500 }).toBe('COMPLETED');
