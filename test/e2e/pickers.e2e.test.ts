@@ -58,7 +58,10 @@ beforeAll(async () => {
   const push = await server.api('POST', `${base()}/warehouse-semantic-view-syncs`, { schema: 'MARTS', prefix: '', viewNames: ['product_sales'], branchName: devBranch });
   expect(push.status, JSON.stringify(push.body)).toBe(202);
   const id = (push.body as { syncJobId: string }).syncJobId;
-  await expect.poll(async () => (await job(id)).status, { timeout: JOB_TIMEOUT, interval: 500 }).toBe('COMPLETED');
+  // expect.poll runs inside tests only: wait for the job by hand.
+  const until = Date.now() + JOB_TIMEOUT;
+  while ((await job(id)).status !== 'COMPLETED' && Date.now() < until) await new Promise((r) => setTimeout(r, 500));
+  expect((await job(id)).status).toBe('COMPLETED');
   SCHEMA = ((await server.api('GET', `${base()}/warehouse-semantic-view-syncs/${encodeURIComponent(id)}/result`)).body as { schema: string }).schema;
   expect(SCHEMA).toMatch(/^MARTS_DEV_/);
   expect((await server.api('DELETE', `/build/api/v1/deployments/${deploymentId}/dev-mode`)).status).toBe(200);
