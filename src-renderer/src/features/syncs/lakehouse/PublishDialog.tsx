@@ -6,8 +6,7 @@ import { errorFor, toShownError, type ShownError } from '../../../lib/errors';
 import { Badge, Button, Dialog, Field, ProblemBanner } from '../../../lib/ui';
 import { newIdempotencyKey, useBranches, useDevTarget, useDialogBranch, type Settings } from '../data';
 import { BranchSelect } from '../warehouse/BranchSelect';
-
-const SHOWN = 3;
+import { TargetNames } from '../TargetNames';
 
 /**
  * "Publish now": the branch to publish (the user's own dev branch when in dev mode, else the
@@ -145,16 +144,7 @@ export function PublishTarget({
         </p>
       )}
       {names.length > 0 ? (
-        <p>
-          Will write{' '}
-          {names.slice(0, SHOWN).map((name, i) => (
-            <span key={name}>
-              {i > 0 ? ', ' : ''}
-              <code>{name}</code>
-            </span>
-          ))}
-          {names.length > SHOWN ? ` and ${names.length - SHOWN} more` : ''}.
-        </p>
+        <TargetNames verb="Will write" names={names} />
       ) : (
         <p className="muted">
           Each view in scope is written as <code>{`${catalog}.${placed.schema}.${placed.prefix}`.toLowerCase()}&lt;view&gt;</code> (target-name overrides keep their name

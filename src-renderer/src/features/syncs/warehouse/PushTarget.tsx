@@ -1,8 +1,7 @@
 import { placeDevTarget } from '../../../../../src-shared/api/dev-targets';
 import { resolvedName, warehouseIdentifier } from '../../../../../src-shared/model/generate/semantic-view-ddl';
 import { useDevTarget } from '../data';
-
-const SHOWN = 3;
+import { TargetNames } from '../TargetNames';
 
 /**
  * What a push will create, before it starts: `DATABASE.SCHEMA.NAME` per selected view. From a
@@ -49,16 +48,7 @@ export function PushTarget({
       {names.length === 0 ? (
         <p className="muted">Choose views to see the semantic views the push will create.</p>
       ) : (
-        <p>
-          Will create{' '}
-          {names.slice(0, SHOWN).map((name, i) => (
-            <span key={name}>
-              {i > 0 ? ', ' : ''}
-              <code>{name}</code>
-            </span>
-          ))}
-          {names.length > SHOWN ? ` and ${names.length - SHOWN} more` : ''}.
-        </p>
+        <TargetNames verb="Will create" names={names} />
       )}
     </div>
   );
