@@ -13,6 +13,7 @@ import { currentBranch, useModels } from '../store';
 import { ConnectRepositoryDialog } from './ConnectRepositoryDialog';
 import { RepositorySettingsDialog } from './RepositorySettingsDialog';
 import { conflictOf, pushLine, type PullConflict } from './conflict';
+import { FailureSummary } from '../../../lib/plain/FailureSummary';
 
 const ConflictDialog = lazy(() => import('./ConflictDialog'));
 
@@ -157,8 +158,8 @@ export function UpstreamBar({ deploymentId, branch }: { deploymentId: number; br
         ))}
       <span className="muted upstream-fetched">
         {remote.lastFetchError ? (
-          <span className="upstream-fetch-error" title={remote.lastFetchError.message}>
-            last fetch failed ({remote.lastFetchError.code})
+          <span className="upstream-fetch-error">
+            last fetch failed: <FailureSummary error={remote.lastFetchError} compact />
           </span>
         ) : (
           <>

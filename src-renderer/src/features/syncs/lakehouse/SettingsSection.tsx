@@ -18,6 +18,7 @@ import type { ModelViewInfo } from '../modelViews';
 import { ViewPicker } from '../parts';
 import { conflictChanges, formErrors, newOverrideRow, patternMatches, type OverrideRow, type SettingsForm } from './form';
 import { plural } from '../../../lib/plural';
+import { FailureSummary } from '../../../lib/plain/FailureSummary';
 
 export interface Conflict {
   /** The configuration the refused save carried. */
@@ -475,7 +476,7 @@ function AccessTestCard({ deploymentId, dataSource, form, hasSettings }: { deplo
                   </div>
                   {c.message && (
                     <div className="sy-check-message">
-                      {c.errorCode && <code>{c.errorCode}</code>} {c.message}
+                      {c.errorCode ? <FailureSummary error={{ code: c.errorCode, message: c.message }} /> : c.message}
                     </div>
                   )}
                 </div>
