@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileModel } from '../../../src-shared/model';
-import { completionsAt, definitionAt, dottedNameAt, enclosingEntityInText, markerRange, referenceContextAt, yamlContextAt } from '../../../src-renderer/src/features/models/language';
+import { completionsAt } from '../../../src-renderer/src/features/models/completions';
+import { definitionAt, dottedNameAt, enclosingEntityInText, markerRange, referenceContextAt, yamlContextAt } from '../../../src-renderer/src/features/models/language';
 import { symbolsOf } from '../../../src-renderer/src/features/models/protocol';
 
 const ORDERS = `cubes:

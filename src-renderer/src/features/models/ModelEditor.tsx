@@ -5,7 +5,8 @@
 import { useEffect, useRef } from 'react';
 import type { editor as MonacoEditor, IDisposable, languages } from 'monaco-editor';
 import { monaco, themeFor } from '../../lib/editor/monaco';
-import { completionsAt, definitionAt, describeDefinition, markerRange, type SuggestionKind } from './language';
+import { completionsAt, type SuggestionKind } from './completions';
+import { definitionAt, describeDefinition, markerRange } from './language';
 import { goBack, goForward, goTo, openQuickOpen, registerCursor } from './navigation';
 import { findReferences } from './references';
 import { navigate } from '../../app/router';

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import {
   cancelWarehouseSemanticViewPull,
   cancelWarehouseSemanticViewSync,
@@ -7,7 +7,6 @@ import {
   getWarehouseSemanticViewSync,
   getWarehouseSemanticViewSyncResult,
   type PullResult,
-  type PushedView,
   type PushResult,
   type SyncDirection,
   type SyncJob,
@@ -17,24 +16,15 @@ import { toShownError, type ShownError } from '../../../lib/errors';
 import { plainCode } from '../../../lib/plain/codes';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
-import { durationText, elapsedMs, shortCommit, shortId, useBranches } from '../data';
+import { durationText, elapsedMs, shortId, useBranches } from '../data';
 import { AppLink, syncsPath } from '../links';
-import { isActiveStatus, ProgressBar, Stat, StatusBadge } from '../parts';
+import { isActiveStatus, ProgressBar, StatusBadge } from '../parts';
 import { ReadOnlyCode } from '../code';
 import { useTick } from '../tracker';
-import { ddlOf } from './format';
 import { requestOf, stageLabel, stageSteps, trackerGroup, trackJob } from './jobs';
 import { RetryJobButton } from './RetryButton';
-import { noun, plural, verb } from '../../../lib/plural';
-
-const SKIPPED_LABELS: Record<string, string> = {
-  segments: 'Segments',
-  access_policies: 'Access policies',
-  hierarchies: 'Hierarchies',
-  granularities: 'Custom granularities',
-  view_filters: 'View filters',
-  pre_aggregations: 'Pre-aggregations',
-};
+import { PullResultView, PushResultView } from './JobResults';
+import { plural, verb } from '../../../lib/plural';
 
 export function JobDetail({ deploymentId, direction, syncJobId }: { deploymentId: number; direction: SyncDirection; syncJobId: string }) {
   const tick = useTick(trackerGroup(deploymentId));
@@ -236,189 +226,6 @@ function JobErrorPanel({ job }: { job: SyncJob }) {
           <h3 className="sy-subtitle">Statement that failed</h3>
           <ReadOnlyCode value={statement} language="sql" label="Statement that failed" maxHeight={220} />
         </>
-      )}
-    </section>
-  );
-}
-
-function PushResultView({ result }: { result: PushResult }) {
-  const [selected, setSelected] = useState(result.views[0]?.viewName ?? null);
-  const view = result.views.find((v) => v.viewName === selected) ?? result.views[0] ?? null;
-  return (
-    <>
-      <section className="panel" aria-label="Result">
-        <div className="panel-head">
-          <h2>Result</h2>
-          <span className="muted">
-            completed <Time value={result.completedAt} />
-          </span>
-        </div>
-        <div className="sy-stats">
-          <Stat label={noun(result.viewCount, 'semantic view')}>{result.viewCount}</Stat>
-          <Stat label="duration">{durationText(result.durationMs)}</Stat>
-          <Stat label="database · schema">
-            <code>
-              {result.database}.{result.schema}
-            </code>
-          </Stat>
-          <Stat label={`commit on ${result.branchName}`} hint={result.commit}>
-            <code>{shortCommit(result.commit)}</code>
-          </Stat>
-        </div>
-        {result.skipped.length > 0 && (
-          <div className="sy-skipped">
-            <span className="muted">Left out of the semantic views:</span>
-            {result.skipped.map((f) => (
-              <Badge key={f}>{SKIPPED_LABELS[f] ?? f}</Badge>
-            ))}
-          </div>
-        )}
-        <div className="sy-scroll">
-          <table className="table table-hover sy-result-table" aria-label="Pushed views">
-            <thead>
-              <tr>
-                <th>View</th>
-                <th>Semantic view</th>
-                <th>Action</th>
-                <th>Helper views</th>
-                <th className="num">Warnings</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.views.map((v) => (
-                <tr key={v.viewName} className={`clickable ${v.viewName === view?.viewName ? 'selected' : ''}`} onClick={() => setSelected(v.viewName)} aria-selected={v.viewName === view?.viewName}>
-                  <td>
-                    <button type="button" className="link strong" onClick={() => setSelected(v.viewName)}>
-                      {v.viewName}
-                    </button>
-                  </td>
-                  <td title={v.qualifiedName}>
-                    <code>{v.semanticViewName}</code>
-                  </td>
-                  <td>
-                    <Badge tone={v.action === 'created' ? 'good' : 'info'}>{v.action}</Badge>
-                  </td>
-                  <td>{v.helperViews.length ? v.helperViews.map((h) => <code key={h.name}>{h.name}</code>) : <span className="muted">—</span>}</td>
-                  <td className="num">{v.warnings.length || <span className="muted">0</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
-      {view && <DdlPanel view={view} />}
-    </>
-  );
-}
-
-function DdlPanel({ view }: { view: PushedView }) {
-  const ddl = useMemo(() => ddlOf(view), [view]);
-  const [copied, setCopied] = useState(false);
-  const copy = () => {
-    void navigator.clipboard?.writeText(ddl).then(() => {
-      setCopied(true);
-      setTimeout(() => setCopied(false), 1500);
-    });
-  };
-  return (
-    <section className="panel" aria-label={`DDL of ${view.viewName}`}>
-      <div className="panel-head">
-        <h2>
-          DDL · <code>{view.qualifiedName}</code>
-        </h2>
-        <Button className="btn-small" onClick={copy}>
-          {copied ? 'Copied' : 'Copy'}
-        </Button>
-      </div>
-      {view.warnings.length > 0 && (
-        <ul className="sy-warnings">
-          {view.warnings.map((w, i) => (
-            <li key={i}>{w}</li>
-          ))}
-        </ul>
-      )}
-      {view.skipped.length > 0 && (
-        <ul className="sy-skipped-list">
-          {view.skipped.map((s) => (
-            <li key={s.feature}>
-              <span className="muted">{SKIPPED_LABELS[s.feature] ?? s.feature} skipped:</span> {s.items.map((item) => <code key={item}>{item}</code>)}
-            </li>
-          ))}
-        </ul>
-      )}
-      <ReadOnlyCode value={ddl} language="sql" label={`DDL of ${view.viewName}`} />
-    </section>
-  );
-}
-
-function PullResultView({ result }: { result: PullResult }) {
-  const changed = result.generatedFiles.filter((f) => f.status !== 'unchanged').length;
-  return (
-    <section className="panel" aria-label="Result">
-      <div className="panel-head">
-        <h2>Result</h2>
-        <span className="muted">
-          completed <Time value={result.completedAt} />
-        </span>
-      </div>
-      <div className="sy-stats">
-        <Stat label={`${noun(result.viewCount, 'semantic view')} read`}>{result.viewCount}</Stat>
-        <Stat label="duration">{durationText(result.durationMs)}</Stat>
-        <Stat label="files changed">{changed}</Stat>
-        <Stat label={`commit on ${result.branchName}`} hint={result.commit ?? 'Nothing changed, so nothing was committed'}>
-          <code>{result.commit ? shortCommit(result.commit) : 'none'}</code>
-        </Stat>
-      </div>
-      {result.generatedFiles.length === 0 ? (
-        <EmptyState title="No semantic views matched">
-          <code>
-            {result.database}.{result.schema}
-          </code>{' '}
-          has no semantic view matching the request.
-        </EmptyState>
-      ) : (
-        <div className="sy-scroll">
-          <table className="table sy-result-table" aria-label="Generated files">
-            <thead>
-              <tr>
-                <th>File</th>
-                <th>Semantic view</th>
-                <th>Model view</th>
-                <th>Cubes</th>
-                <th>Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.generatedFiles.map((f) => (
-                <tr key={f.path}>
-                  <td>
-                    <code>{f.path}</code>
-                  </td>
-                  <td>
-                    <code>{f.semanticViewName}</code>
-                  </td>
-                  <td>{f.viewName}</td>
-                  <td className="sy-cubes-cell">
-                      {f.cubes.length ? (
-                        <span className="sy-chips">
-                          {f.cubes.map((c) => (
-                            <code key={c} className="sy-chip">
-                              {c}
-                            </code>
-                          ))}
-                        </span>
-                      ) : (
-                        <span className="muted">—</span>
-                      )}
-                    </td>
-                  <td>
-                    <Badge tone={f.status === 'added' ? 'good' : f.status === 'modified' ? 'info' : 'neutral'}>{f.status}</Badge>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
       )}
     </section>
   );
