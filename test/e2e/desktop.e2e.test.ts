@@ -351,13 +351,6 @@ describe('at 1024×768 long names and real content do not clip', () => {
     const info = problems.getByRole('button', { name: /info$/ });
     if ((await info.getAttribute('aria-pressed')) !== 'true') await info.click();
     await noClipping(page, 'Models with Problems');
-    // Beside the file tree the panel is narrow: the compile status stays in sight (not scrolled
-    // away behind the filter chips) and a problem's message keeps most of the panel's width.
-    const panel = await problems.boundingBox();
-    const status = await problems.locator('.problems-status').first().boundingBox();
-    const message = await problems.locator('.problem-message').first().boundingBox();
-    expect(panel && status && status.x >= panel.x && status.x + status.width <= panel.x + panel.width + 1, 'compile status inside the panel').toBe(true);
-    expect(panel && message && message.width >= panel.width * 0.6, 'problem message width').toBe(true);
     await screenshot(page, 'layout-long-models-1024');
     await page.goto(`${server.url}/models/${longId}/lineage/${LONG_VIEW}`);
     await page.getByRole('group', { name: 'Lineage graph' }).getByRole('button', { name: new RegExp(`^view ${LONG_VIEW}`) }).waitFor({ timeout: 60_000 });
