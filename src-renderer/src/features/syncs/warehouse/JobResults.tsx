@@ -18,18 +18,25 @@ const SKIPPED_LABELS: Record<string, string> = {
   pre_aggregations: 'Pre-aggregations',
 };
 
+/** The head both result panels share: "Result", completed when. */
+function ResultHead({ completedAt }: { completedAt: string }) {
+  return (
+    <div className="panel-head">
+      <h2>Result</h2>
+      <span className="muted">
+        completed <Time value={completedAt} />
+      </span>
+    </div>
+  );
+}
+
 export function PushResultView({ result }: { result: PushResult }) {
   const [selected, setSelected] = useState(result.views[0]?.viewName ?? null);
   const view = result.views.find((v) => v.viewName === selected) ?? result.views[0] ?? null;
   return (
     <>
       <section className="panel" aria-label="Result">
-        <div className="panel-head">
-          <h2>Result</h2>
-          <span className="muted">
-            completed <Time value={result.completedAt} />
-          </span>
-        </div>
+        <ResultHead completedAt={result.completedAt} />
         <div className="sy-stats">
           <Stat label={noun(result.viewCount, 'semantic view')}>{result.viewCount}</Stat>
           <Stat label="duration">{durationText(result.durationMs)}</Stat>
@@ -132,12 +139,7 @@ export function PullResultView({ result }: { result: PullResult }) {
   const changed = result.generatedFiles.filter((f) => f.status !== 'unchanged').length;
   return (
     <section className="panel" aria-label="Result">
-      <div className="panel-head">
-        <h2>Result</h2>
-        <span className="muted">
-          completed <Time value={result.completedAt} />
-        </span>
-      </div>
+      <ResultHead completedAt={result.completedAt} />
       <div className="sy-stats">
         <Stat label={`${noun(result.viewCount, 'semantic view')} read`}>{result.viewCount}</Stat>
         <Stat label="duration">{durationText(result.durationMs)}</Stat>
