@@ -3,6 +3,7 @@ import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
+import { UiFiles } from './ui-files';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { ErrorCodes } from '../../src-shared/api/errors';
@@ -281,12 +282,15 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
 
   const rendererDir = ctx.config.rendererDir;
   const hasRenderer = rendererDir !== null && existsSync(join(rendererDir, 'index.html'));
+  // The UI's files are served by the not-found handler below from a list read on the first request
+  // for one, not by a route per file: @fastify/static's per-file routes (a glob of the folder and
+  // two routes for each of its ~70 files) were a sixth of a start (issue 10). The plugin still
+  // sends the files (types, validators, ranges).
+  const uiFiles = hasRenderer ? new UiFiles(rendererDir) : null;
   if (hasRenderer) {
     await app.register(fastifyStatic, {
       root: rendererDir,
-      prefix: '/',
-      index: ['index.html'],
-      wildcard: false,
+      serve: false,
       setHeaders: (res) => res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY),
     });
   }
@@ -295,6 +299,9 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
     const isApi = API_PREFIXES.some((p) => request.url.startsWith(p));
     // Unknown API paths need a credential too, so the route table is not probeable anonymously.
     if (isApi) await authenticator.authenticate(request);
+    // A file of the UI, for GET or HEAD (a HEAD request is routed as its GET, see `dispatch`).
+    const file = !isApi && (request.method === 'GET' || request.method === 'HEAD') ? uiFiles?.at(request.url) : undefined;
+    if (file !== undefined) return reply.sendFile(file);
     if (!isApi && hasRenderer && request.method === 'GET') {
       // Client-side routes of the single-page UI.
       reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
