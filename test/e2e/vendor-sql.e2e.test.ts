@@ -117,10 +117,15 @@ describe('Models > Data > Vendor SQL', () => {
     await page.getByRole('complementary', { name: 'Targets' }).getByRole('button', { name: /main\.default\.mv_order_trends/ }).click();
     await expect.poll(() => editorText(page)).toMatch(/MEASURE\(\w+\)\s*FROM main\.default\.mv_order_trends\s*GROUP BY ALL/);
     await writeSql(page, "SELECT status, MEASURE(revenue) FROM main.default.mv_order_trends WHERE status <> 'returned' GROUP BY ALL ORDER BY status");
+    // Ctrl+Enter right after typing runs what was typed (not the template the last render knew).
     await page.keyboard.press('Control+Enter');
     const table = page.getByRole('table', { name: 'Query result' });
     // The first statement on the lakehouse opens its data (and makes the sample rows): allow for it.
-    await table.getByRole('columnheader', { name: 'measure(revenue)' }).waitFor({ timeout: 120_000 });
+    // Waits for the answer or a refusal, whichever comes, so that a failure says what was shown.
+    const answered = page.getByRole('status').filter({ hasText: /rows? in \d+ ms · local lakehouse/ });
+    const refusal = page.locator('.data-main').getByRole('alert');
+    await answered.or(refusal).first().waitFor({ timeout: 90_000 });
+    expect(await refusal.allInnerTexts()).toEqual([]);
     expect(await table.getByRole('columnheader').allInnerTexts()).toEqual(['status', 'measure(revenue)']);
     await page.getByRole('button', { name: 'Compare with model' }).click();
     await page.getByRole('status', { name: 'Comparison with the model' }).filter({ hasText: /The numbers match/ }).waitFor({ timeout: 60_000 });

@@ -59,7 +59,14 @@ function vendorProblem(error: unknown, ds: VendorDataSource): ShownError {
 export function VendorSql({ deploymentId, branch, entities, modeSwitch }: { deploymentId: number; branch: string | null; entities: MetaEntity[]; modeSwitch: ReactNode }) {
   const targets = useQuery((signal) => loadVendorTargets(deploymentId, signal), [deploymentId], 'Loading the data sources');
   const [dataSource, setDataSource] = useState<string | null>(null);
-  const [sql, setSql] = useState('');
+  const [sql, setSqlState] = useState('');
+  // What `run` sends: Ctrl+Enter can arrive before React has re-rendered after the editor's change
+  // event, and the key handler of the previous render would then send the previous statement.
+  const latestSql = useRef('');
+  const setSql = (value: string) => {
+    latestSql.current = value;
+    setSqlState(value);
+  };
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [error, setError] = useState<ShownError | null>(null);
   const [running, setRunning] = useState<{ since: number } | null>(null);
@@ -82,7 +89,8 @@ export function VendorSql({ deploymentId, branch, entities, modeSwitch }: { depl
   const entityOf = (viewName: string) => entities.find((e) => e.name === viewName);
 
   const run = async () => {
-    if (!ds || !sql.trim() || running) return;
+    const statement = latestSql.current;
+    if (!ds || !statement.trim() || running) return;
     controller.current?.abort();
     const abort = new AbortController();
     controller.current = abort;
@@ -91,8 +99,8 @@ export function VendorSql({ deploymentId, branch, entities, modeSwitch }: { depl
     setElapsed(0);
     setRunning({ since: Date.now() });
     try {
-      const res = await api.call(runDataSourceSql, { params: { deploymentId, dataSource: ds.name }, body: { sql }, signal: abort.signal });
-      setAnswer({ ...res, sql });
+      const res = await api.call(runDataSourceSql, { params: { deploymentId, dataSource: ds.name }, body: { sql: statement }, signal: abort.signal });
+      setAnswer({ ...res, sql: statement });
     } catch (e) {
       if (!abort.signal.aborted) {
         setError(vendorProblem(e, ds));
