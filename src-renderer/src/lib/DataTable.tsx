@@ -3,10 +3,12 @@ import type { CursorPages } from './useCursorPages';
 import { Button, Spinner } from './ui';
 
 /**
- * The one list table of the admin and deployment screens: a labelled `<table>`, its columns,
- * and the row buttons (Edit, Delete …) that every list offers. Screens describe columns and
- * actions; markup, class names and accessible names stay the same everywhere, so the e2e
- * suite and keyboard users meet one table, not six variants of it.
+ * The one table of the renderer: a labelled `<table>`, its columns, and the row buttons
+ * (Edit, Delete …) that every list offers. Screens describe columns and actions; markup, class
+ * names and accessible names stay the same everywhere, so the e2e suite and keyboard users meet
+ * one table, not a variant per screen. Lists, result grids, dialogs' small tables and side-by-side
+ * comparisons all use it; `plain` drops the boxed list look for a compact table inside other
+ * content (a report, a dashboard widget).
  */
 export interface Column<T> {
   /** Header content; an empty header should still say what the column is (`label`). */
@@ -20,6 +22,8 @@ export interface Column<T> {
   cellClassName?: string;
   /** A tooltip on the cell: the whole text of a shortened value. */
   cellTitle?: (row: T) => string | undefined;
+  /** The cell names its row (`<th scope="row">`): the field a comparison row is about. */
+  rowHeader?: boolean;
 }
 
 export interface RowAction<T> {
@@ -47,10 +51,12 @@ export function DataTable<T>({
   wrapClassName,
   rowDetail,
   rowProps,
+  plain = false,
 }: {
   label: string;
   rows: readonly T[];
-  rowKey: (row: T) => string | number;
+  /** Rows without an identity of their own (sample rows, diff lines) may use their index. */
+  rowKey: (row: T, index: number) => string | number;
   columns: readonly Column<T>[];
   actions?: readonly RowAction<T>[];
   /** Extra table classes (`table-hover`, a screen's own layout class). */
@@ -66,14 +72,16 @@ export function DataTable<T>({
   rowDetail?: { render: (row: T) => ReactNode; className?: string };
   /** Further attributes of a row: `data-*` ids the tests find rows by, `aria-expanded` … */
   rowProps?: (row: T) => HTMLAttributes<HTMLTableRowElement> & Record<`data-${string}`, string | number>;
+  /** Without the boxed `.table` look (border, shadow, header band): a compact table inside other content styled by `className`. */
+  plain?: boolean;
 }) {
   const width = columns.length + (actions.length > 0 ? 1 : 0);
   const table = (
-    <table className={['table', className].filter(Boolean).join(' ')} aria-label={label}>
+    <table className={[!plain && 'table', className].filter(Boolean).join(' ') || undefined} aria-label={label}>
       <thead>
         <tr>
           {columns.map((c, i) => (
-            <th key={i} className={c.className} aria-label={c.label}>
+            <th key={i} scope="col" className={c.className} aria-label={c.label}>
               {c.header}
             </th>
           ))}
@@ -81,21 +89,24 @@ export function DataTable<T>({
         </tr>
       </thead>
       <tbody>
-        {rows.map((row) => {
+        {rows.map((row, index) => {
           const detail = rowDetail?.render(row);
           return (
-            <Fragment key={rowKey(row)}>
+            <Fragment key={rowKey(row, index)}>
               <tr
                 {...rowProps?.(row)}
                 className={[(selection || onRowClick) && 'clickable', selection?.isSelected(row) && 'selected', rowClassName?.(row)].filter(Boolean).join(' ') || undefined}
                 onClick={selection ? () => selection.onSelect(row) : onRowClick ? (event) => onRowClick(row, event) : undefined}
                 aria-selected={selection ? selection.isSelected(row) : undefined}
               >
-                {columns.map((c, i) => (
-                  <td key={i} className={[c.className, c.cellClassName].filter(Boolean).join(' ') || undefined} title={c.cellTitle?.(row)}>
-                    {c.cell(row)}
-                  </td>
-                ))}
+                {columns.map((c, i) => {
+                  const Cell = c.rowHeader ? 'th' : 'td';
+                  return (
+                    <Cell key={i} scope={c.rowHeader ? 'row' : undefined} className={[c.className, c.cellClassName].filter(Boolean).join(' ') || undefined} title={c.cellTitle?.(row)}>
+                      {c.cell(row)}
+                    </Cell>
+                  );
+                })}
                 {actions.length > 0 && (
                   <td className="actions-col">
                     <RowActions row={row} actions={actions} />
@@ -114,6 +125,14 @@ export function DataTable<T>({
     </table>
   );
   return wrapClassName ? <div className={wrapClassName}>{table}</div> : table;
+}
+
+/**
+ * A last column of row controls that are more than plain row actions (a button with a busy
+ * state, a retry menu, an icon button): it looks and is named like the `actions` column.
+ */
+export function controlsColumn<T>(cell: (row: T) => ReactNode, label = 'Actions'): Column<T> {
+  return { header: null, label, className: 'actions-col', cell };
 }
 
 /** The small ghost buttons at the end of a row; also usable outside a DataTable. */

@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { fileOfReason } from '../../../lib/plain/reasons';
 import { ReasonHelp } from '../../../lib/plain/ReasonHelp';
 import { openInModels } from '../../models/open-in-models';
@@ -14,6 +14,7 @@ import {
 } from '../../../../../src-shared/api/lakehouse';
 import { api } from '../../../app/session';
 import { shownJobError, toShownError, type ShownError } from '../../../lib/errors';
+import { DataTable } from '../../../lib/DataTable';
 import { Badge, Button, EmptyState, ProblemBanner, Time } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
 import { ReadOnlyCode } from '../code';
@@ -140,6 +141,7 @@ export function PreviewSection({
 
 function PreviewTable({ result, expiresAt, deploymentId }: { result: PreviewResult; expiresAt: string | null; deploymentId: number }) {
   const [open, setOpen] = useState<string | null>(() => result.views.find((v) => v.outcome === 'blocked' || v.outcome === 'partial')?.viewName ?? result.views[0]?.viewName ?? null);
+  const toggle = (viewName: string) => setOpen((current) => (current === viewName ? null : viewName));
   const [filter, setFilter] = useState<OutcomeFilter>('all');
   const needsAttention = (v: PreviewView) => v.outcome === 'blocked' || v.outcome === 'partial' || v.warnings.length > 0;
   const shown = result.views.filter((v) => (filter === 'all' ? true : filter === 'publishable' ? v.outcome !== 'blocked' : needsAttention(v)));
@@ -192,57 +194,52 @@ function PreviewTable({ result, expiresAt, deploymentId }: { result: PreviewResu
         <EmptyState title="The scope has no views">No view of the deployed model is in the scope.</EmptyState>
       ) : (
         <div className="sy-scroll">
-          <table className="table sy-preview-table" aria-label="Previewed views">
-            <thead>
-              <tr>
-                <th aria-label="Expand" />
-                <th>View</th>
-                <th>Target</th>
-                <th>Outcome</th>
-                <th>Action</th>
-                <th>Blocked by</th>
-                <th className="num">Warnings</th>
-                <th>Withheld members</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((v) => {
-                const expanded = open === v.viewName;
-                const info = PREVIEW_OUTCOME_INFO[v.outcome];
-                return (
-                  <Fragment key={v.viewName}>
-                    <tr className={`clickable ${expanded ? 'selected' : ''}`} onClick={() => setOpen(expanded ? null : v.viewName)} aria-expanded={expanded}>
-                      <td className="sy-expander" aria-hidden="true">
-                        {expanded ? '▾' : '▸'}
-                      </td>
-                      <td>
-                        <button type="button" className="link strong" aria-expanded={expanded} onClick={(e) => (e.stopPropagation(), setOpen(expanded ? null : v.viewName))}>
-                          {v.viewName}
-                        </button>
-                      </td>
-                      <td>{v.target ? <code>{v.target}</code> : <span className="muted">—</span>}</td>
-                      <td>
-                        <Badge tone={info?.tone ?? 'neutral'}>{info?.label ?? v.outcome}</Badge>
-                      </td>
-                      <td>{v.action ?? <span className="muted">—</span>}</td>
-                      <td className="sy-codes-cell">
-                        {v.blockedReasons.length ? uniqueCodes(v.blockedReasons).map((c) => <code key={c} className="sy-code-chip sy-code-bad">{c}</code>) : <span className="muted">—</span>}
-                      </td>
-                      <td className="num">{v.warnings.length || <span className="muted">0</span>}</td>
-                      <td>{v.withheldMembers.length ? <Badge tone="warn">{v.withheldMembers.length} withheld</Badge> : <span className="muted">—</span>}</td>
-                    </tr>
-                    {expanded && (
-                      <tr className="sy-detail-row">
-                        <td colSpan={8}>
-                          <PreviewViewDetail view={v} deploymentId={deploymentId} />
-                        </td>
-                      </tr>
-                    )}
-                  </Fragment>
-                );
-              })}
-            </tbody>
-          </table>
+          <DataTable
+            label="Previewed views"
+            className="sy-preview-table"
+            rows={shown}
+            rowKey={(v) => v.viewName}
+            onRowClick={(v) => toggle(v.viewName)}
+            rowClassName={(v) => (open === v.viewName ? 'selected' : undefined)}
+            rowProps={(v) => ({ 'aria-expanded': open === v.viewName })}
+            rowDetail={{ className: 'sy-detail-row', render: (v) => open === v.viewName && <PreviewViewDetail view={v} deploymentId={deploymentId} /> }}
+            columns={[
+              { header: null, label: 'Expand', cellClassName: 'sy-expander', cell: (v) => <span aria-hidden="true">{open === v.viewName ? '▾' : '▸'}</span> },
+              {
+                header: 'View',
+                cell: (v) => (
+                  <button type="button" className="link strong" aria-expanded={open === v.viewName} onClick={(e) => (e.stopPropagation(), toggle(v.viewName))}>
+                    {v.viewName}
+                  </button>
+                ),
+              },
+              { header: 'Target', cell: (v) => (v.target ? <code>{v.target}</code> : <span className="muted">—</span>) },
+              {
+                header: 'Outcome',
+                cell: (v) => {
+                  const info = PREVIEW_OUTCOME_INFO[v.outcome];
+                  return <Badge tone={info?.tone ?? 'neutral'}>{info?.label ?? v.outcome}</Badge>;
+                },
+              },
+              { header: 'Action', cell: (v) => v.action ?? <span className="muted">—</span> },
+              {
+                header: 'Blocked by',
+                cellClassName: 'sy-codes-cell',
+                cell: (v) =>
+                  v.blockedReasons.length ? (
+                    uniqueCodes(v.blockedReasons).map((c) => (
+                      <code key={c} className="sy-code-chip sy-code-bad">
+                        {c}
+                      </code>
+                    ))
+                  ) : (
+                    <span className="muted">—</span>
+                  ),
+              },
+              { header: 'Warnings', className: 'num', cell: (v) => v.warnings.length || <span className="muted">0</span> },
+              { header: 'Withheld members', cell: (v) => (v.withheldMembers.length ? <Badge tone="warn">{v.withheldMembers.length} withheld</Badge> : <span className="muted">—</span>) },
+            ]}
+          />
         </div>
       )}
     </section>

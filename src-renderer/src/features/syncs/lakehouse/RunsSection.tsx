@@ -10,6 +10,7 @@ import {
 import { navigate } from '../../../app/router';
 import { api } from '../../../app/session';
 import { shownJobError, toShownError, type ShownError } from '../../../lib/errors';
+import { controlsColumn, DataTable, type Column } from '../../../lib/DataTable';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
 import { durationText, elapsedMs, shortCommit, shortId } from '../data';
@@ -104,34 +105,20 @@ export function RunsSection({
             </Button>
           </div>
           <div className="sy-scroll">
-            <table className="table table-hover sy-runs" aria-label="Publication runs">
-              <thead>
-                <tr>
-                  <th>Run</th>
-                  <th>Status</th>
-                  <th className="sy-col-progress">Progress</th>
-                  <th>Outcomes</th>
-                  <th className="num">Views</th>
-                  <th>Build</th>
-                  <th className="num">Settings</th>
-                  <th>Started</th>
-                  <th className="num">Duration</th>
-                  <th className="actions-col" aria-label="Actions" />
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((run) => (
-                  <RunRow
-                    key={run.runId}
-                    run={run}
-                    selected={run.runId === runId}
-                    onOpen={() => open(run.runId)}
-                    onCancel={() => void cancel(run.runId)}
-                    retry={<RetryRunButton deploymentId={deploymentId} dataSource={dataSource} run={run} currentVersion={currentVersion} compact />}
-                  />
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              label="Publication runs"
+              className="table-hover sy-runs"
+              rows={items}
+              rowKey={(run) => run.runId}
+              onRowClick={(run) => open(run.runId)}
+              rowClassName={(run) => (run.runId === runId ? 'selected' : undefined)}
+              rowProps={(run) => ({ 'data-run-id': run.runId })}
+              columns={runColumns({
+                open,
+                cancel: (id) => void cancel(id),
+                retry: (run) => <RetryRunButton deploymentId={deploymentId} dataSource={dataSource} run={run} currentVersion={currentVersion} compact />,
+              })}
+            />
           </div>
           {runs.data?.pageInfo.hasNextPage && (
             <div className="more">
@@ -161,52 +148,62 @@ function OutcomeChips({ counts }: { counts: Record<string, number> }) {
   );
 }
 
-function RunRow({ run, selected, onOpen, onCancel, retry }: { run: RunSummary; selected: boolean; onOpen: () => void; onCancel: () => void; retry: ReactNode }) {
-  const active = isActiveStatus(run.status);
-  return (
-    <tr className={`clickable ${selected ? 'selected' : ''}`} onClick={onOpen} data-run-id={run.runId}>
-      <td>
-        <button type="button" className="link strong" onClick={(e) => (e.stopPropagation(), onOpen())} aria-label={`Run ${shortId(run.runId)}`}>
+/** The columns of the run list; a row opens the run (the run's button in its first cell does the same for the keyboard). */
+function runColumns({ open, cancel, retry }: { open: (runId: string) => void; cancel: (runId: string) => void; retry: (run: RunSummary) => ReactNode }): Column<RunSummary>[] {
+  return [
+    {
+      header: 'Run',
+      cell: (run) => (
+        <button type="button" className="link strong" onClick={(e) => (e.stopPropagation(), open(run.runId))} aria-label={`Run ${shortId(run.runId)}`}>
           <code>{shortId(run.runId)}</code>
         </button>
-      </td>
-      <td>
-        <StatusBadge status={run.status} />
-      </td>
-      <td className="sy-col-progress">
-        <ProgressBar percent={run.progress.percentComplete} status={run.status} compact label={`Progress of run ${shortId(run.runId)}`} />
-        <div className="sy-stage">{active ? run.progress.stage : run.error ? <FailureSummary error={run.error} compact /> : run.incompleteViewCount > 0 ? `${run.incompleteViewCount} incomplete` : ''}</div>
-      </td>
-      <td>
-        <OutcomeChips counts={run.outcomeCounts} />
-      </td>
-      <td className="num">{run.viewCount}</td>
-      <td>
-        {run.commit ? <code title={run.commit}>{shortCommit(run.commit)}</code> : <span className="muted">—</span>}
-        {run.devTarget && (
-          <>
-            {' '}
-            <span title={`Dev branch ${run.branchName}: published to ${run.devTarget.mode === 'schema-suffix' ? `schema ${run.devTarget.schema}` : `prefix ${run.devTarget.prefix}`}`}>
-              <Badge tone="info">dev · {run.devTarget.userTag}</Badge>
-            </span>
-          </>
-        )}
-      </td>
-      <td className="num">v{run.configurationVersion}</td>
-      <td>
-        <Time value={run.startedAt ?? run.createdAt} />
-      </td>
-      <td className="num">{durationText(elapsedMs(run.startedAt ?? run.createdAt, run.finishedAt))}</td>
-      <td className="actions-col">
-        {active && (
-          <Button className="btn-small danger-text" onClick={(e) => (e.stopPropagation(), onCancel())} disabled={run.status === 'CANCELLING'} aria-label={`Cancel run ${shortId(run.runId)}`}>
+      ),
+    },
+    { header: 'Status', cell: (run) => <StatusBadge status={run.status} /> },
+    {
+      header: 'Progress',
+      className: 'sy-col-progress',
+      cell: (run) => (
+        <>
+          <ProgressBar percent={run.progress.percentComplete} status={run.status} compact label={`Progress of run ${shortId(run.runId)}`} />
+          <div className="sy-stage">
+            {isActiveStatus(run.status) ? run.progress.stage : run.error ? <FailureSummary error={run.error} compact /> : run.incompleteViewCount > 0 ? `${run.incompleteViewCount} incomplete` : ''}
+          </div>
+        </>
+      ),
+    },
+    { header: 'Outcomes', cell: (run) => <OutcomeChips counts={run.outcomeCounts} /> },
+    { header: 'Views', className: 'num', cell: (run) => run.viewCount },
+    {
+      header: 'Build',
+      cell: (run) => (
+        <>
+          {run.commit ? <code title={run.commit}>{shortCommit(run.commit)}</code> : <span className="muted">—</span>}
+          {run.devTarget && (
+            <>
+              {' '}
+              <span title={`Dev branch ${run.branchName}: published to ${run.devTarget.mode === 'schema-suffix' ? `schema ${run.devTarget.schema}` : `prefix ${run.devTarget.prefix}`}`}>
+                <Badge tone="info">dev · {run.devTarget.userTag}</Badge>
+              </span>
+            </>
+          )}
+        </>
+      ),
+    },
+    { header: 'Settings', className: 'num', cell: (run) => `v${run.configurationVersion}` },
+    { header: 'Started', cell: (run) => <Time value={run.startedAt ?? run.createdAt} /> },
+    { header: 'Duration', className: 'num', cell: (run) => durationText(elapsedMs(run.startedAt ?? run.createdAt, run.finishedAt)) },
+    controlsColumn((run) => (
+      <>
+        {isActiveStatus(run.status) && (
+          <Button className="btn-small danger-text" onClick={(e) => (e.stopPropagation(), cancel(run.runId))} disabled={run.status === 'CANCELLING'} aria-label={`Cancel run ${shortId(run.runId)}`}>
             {run.status === 'CANCELLING' ? 'Cancelling…' : 'Cancel'}
           </Button>
         )}
-        {retry}
-      </td>
-    </tr>
-  );
+        {retry(run)}
+      </>
+    )),
+  ];
 }
 
 type ViewFilter = 'all' | 'failed' | 'published';
@@ -305,32 +302,14 @@ function RunDetail({
         <p className="muted">The scope had no views.</p>
       ) : (
         <div className="sy-scroll">
-          <table className="table sy-run-views" aria-label="Per-view outcomes">
-            <thead>
-              <tr>
-                <th>View</th>
-                <th>Target</th>
-                <th>Outcome</th>
-                <th>Reasons and warnings</th>
-                <th>Withheld members</th>
-              </tr>
-            </thead>
-            <tbody>
-              {views.map((v) => (
-                <RunViewRow key={v.viewName} view={v} deploymentId={deploymentId} />
-              ))}
-              {filter === 'all' &&
-                pending.map((name) => (
-                  <tr key={name}>
-                    <td className="strong">{name}</td>
-                    <td className="muted">—</td>
-                    <td>{isActiveStatus(data.status) ? <Badge tone="info">pending</Badge> : <Badge>not reached</Badge>}</td>
-                    <td className="muted">—</td>
-                    <td className="muted">—</td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
+          <DataTable
+            label="Per-view outcomes"
+            className="sy-run-views"
+            rows={[...views.map((view) => ({ name: view.viewName, view })), ...(filter === 'all' ? pending.map((name) => ({ name, view: null })) : [])]}
+            rowKey={(r) => r.name}
+            rowClassName={(r) => (r.view ? 'sy-top' : undefined)}
+            columns={runViewColumns(deploymentId, isActiveStatus(data.status))}
+          />
         </div>
       )}
     </section>
@@ -366,38 +345,50 @@ function RunStatusLine({ run }: { run: Run }) {
   );
 }
 
-function RunViewRow({ view, deploymentId }: { view: RunView; deploymentId: number }) {
-  const info = RUN_OUTCOME_INFO[view.outcome];
-  return (
-    <tr className="sy-top">
-      <td className="strong">{view.viewName}</td>
-      <td>{view.target ? <code>{view.target}</code> : <span className="muted">—</span>}</td>
-      <td>
-        <Badge tone={info?.tone ?? 'neutral'}>{info?.label ?? view.outcome}</Badge>
-        {view.definitionWritten && !info?.success && (
-          <div className="field-hint" title="The definition was replaced but a later step (its properties) failed">
-            definition written
-          </div>
-        )}
-      </td>
-      <td className="sy-wrap sy-issue-cell">
-        {view.reasons.length === 0 && view.warnings.length === 0 ? (
-          <span className="muted">—</span>
+/** A row per view of the run; views the run has not reached (yet) have only their name and whether they are pending. */
+type RunViewLine = { name: string; view: RunView | null };
+
+const NONE = <span className="muted">—</span>;
+
+function runViewColumns(deploymentId: number, active: boolean): Column<RunViewLine>[] {
+  return [
+    { header: 'View', cellClassName: 'strong', cell: (r) => r.name },
+    { header: 'Target', cell: ({ view }) => (view?.target ? <code>{view.target}</code> : NONE) },
+    {
+      header: 'Outcome',
+      cell: ({ view }) => {
+        if (!view) return active ? <Badge tone="info">pending</Badge> : <Badge>not reached</Badge>;
+        const info = RUN_OUTCOME_INFO[view.outcome];
+        return (
+          <>
+            <Badge tone={info?.tone ?? 'neutral'}>{info?.label ?? view.outcome}</Badge>
+            {view.definitionWritten && !info?.success && (
+              <div className="field-hint" title="The definition was replaced but a later step (its properties) failed">
+                definition written
+              </div>
+            )}
+          </>
+        );
+      },
+    },
+    {
+      header: 'Reasons and warnings',
+      cellClassName: 'sy-wrap sy-issue-cell',
+      cell: ({ view }) =>
+        !view || (view.reasons.length === 0 && view.warnings.length === 0) ? (
+          NONE
         ) : (
           <>
             <IssueList title="" issues={view.reasons} tone="bad" deploymentId={deploymentId} />
             {view.warnings.length > 0 && (
               <details className="sy-warn-details">
-                <summary>
-                  {plural(view.warnings.length, 'warning')}
-                </summary>
+                <summary>{plural(view.warnings.length, 'warning')}</summary>
                 <IssueList title="" issues={view.warnings} tone="warn" />
               </details>
             )}
           </>
-        )}
-      </td>
-      <td className="sy-wrap">{view.withheldMembers.length ? view.withheldMembers.map((m) => <code key={m}>{m}</code>) : <span className="muted">—</span>}</td>
-    </tr>
-  );
+        ),
+    },
+    { header: 'Withheld members', cellClassName: 'sy-wrap', cell: ({ view }) => (view?.withheldMembers.length ? view.withheldMembers.map((m) => <code key={m}>{m}</code>) : NONE) },
+  ];
 }

@@ -11,6 +11,7 @@ import {
 import { api } from '../../../app/session';
 import { errorFor, inOneLine, toShownError, type ShownError } from '../../../lib/errors';
 import { SchemaPicker } from '../../../lib/SchemaPicker';
+import { controlsColumn, DataTable } from '../../../lib/DataTable';
 import { Badge, Button, Field, ProblemBanner, ProblemDetails, Time } from '../../../lib/ui';
 import { useDebounced } from '../../../lib/useDebounced';
 import { useDataSourceSchemas } from '../data';
@@ -259,44 +260,48 @@ function Overrides({ rows, views, onChange, error }: { rows: OverrideRow[]; view
       {rows.length === 0 ? (
         <div className="field-hint">Publish a view under another name, or read it from another table than its root cube’s.</div>
       ) : (
-        <table className="table sy-override-table" aria-label="Per-view overrides">
-          <thead>
-            <tr>
-              <th>View</th>
-              <th>Target name</th>
-              <th>Root source</th>
-              <th className="actions-col" aria-label="Remove" />
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row, index) => (
-              <tr key={row.key}>
-                <td>
-                  <select value={row.viewName} onChange={(e) => update(row.key, { viewName: e.target.value })} aria-label={`View of override ${index + 1}`}>
-                    <option value="">Choose a view…</option>
-                    {row.viewName && !views.some((v) => v.name === row.viewName) && <option value={row.viewName}>{row.viewName}</option>}
-                    {views.map((v) => (
-                      <option key={v.name} value={v.name}>
-                        {v.name}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  <input value={row.targetName} onChange={(e) => update(row.key, { targetName: e.target.value })} placeholder="default: prefix + view" aria-label={`Target name of override ${index + 1}`} spellCheck={false} />
-                </td>
-                <td>
-                  <input value={row.rootSource} onChange={(e) => update(row.key, { rootSource: e.target.value })} placeholder="catalog.schema.table" aria-label={`Root source of override ${index + 1}`} spellCheck={false} />
-                </td>
-                <td className="actions-col">
-                  <button type="button" className="icon-button" aria-label={`Remove override ${index + 1}`} onClick={() => onChange(rows.filter((r) => r.key !== row.key))}>
-                    ×
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Per-view overrides"
+          className="sy-override-table"
+          rows={rows.map((row, index) => ({ row, n: index + 1 }))}
+          rowKey={({ row }) => row.key}
+          columns={[
+            {
+              header: 'View',
+              cell: ({ row, n }) => (
+                <select value={row.viewName} onChange={(e) => update(row.key, { viewName: e.target.value })} aria-label={`View of override ${n}`}>
+                  <option value="">Choose a view…</option>
+                  {row.viewName && !views.some((v) => v.name === row.viewName) && <option value={row.viewName}>{row.viewName}</option>}
+                  {views.map((v) => (
+                    <option key={v.name} value={v.name}>
+                      {v.name}
+                    </option>
+                  ))}
+                </select>
+              ),
+            },
+            {
+              header: 'Target name',
+              cell: ({ row, n }) => (
+                <input value={row.targetName} onChange={(e) => update(row.key, { targetName: e.target.value })} placeholder="default: prefix + view" aria-label={`Target name of override ${n}`} spellCheck={false} />
+              ),
+            },
+            {
+              header: 'Root source',
+              cell: ({ row, n }) => (
+                <input value={row.rootSource} onChange={(e) => update(row.key, { rootSource: e.target.value })} placeholder="catalog.schema.table" aria-label={`Root source of override ${n}`} spellCheck={false} />
+              ),
+            },
+            controlsColumn<{ row: OverrideRow; n: number }>(
+              ({ row, n }) => (
+                <button type="button" className="icon-button" aria-label={`Remove override ${n}`} onClick={() => onChange(rows.filter((r) => r.key !== row.key))}>
+                  ×
+                </button>
+              ),
+              'Remove',
+            ),
+          ]}
+        />
       )}
       {error && <div className="field-error">{error}</div>}
       <div>
@@ -335,19 +340,17 @@ function ConflictNotice({ conflict, base, onRebase, onTakeTheirs }: { conflict: 
       </p>
       <ProblemDetails error={conflict.problem} />
       {changes.length > 0 ? (
-        <table className="table sy-conflict-table" aria-label="Your edits and the saved version">
-          <thead>
-            <tr>
-              <th>Setting</th>
-              <th>Version {base?.configurationVersion ?? 0} (yours started here)</th>
-              <th>Version {latest.configurationVersion} (saved now)</th>
-              <th>Your edit</th>
-            </tr>
-          </thead>
-          <tbody>
-            {changes.map((c) => (
-              <tr key={c.field} className={c.clash ? 'sy-clash' : ''}>
-                <td>
+        <DataTable
+          label="Your edits and the saved version"
+          className="sy-conflict-table"
+          rows={changes}
+          rowKey={(c) => c.field}
+          rowClassName={(c) => (c.clash ? 'sy-clash' : undefined)}
+          columns={[
+            {
+              header: 'Setting',
+              cell: (c) => (
+                <>
                   {c.label}
                   {c.clash && (
                     <>
@@ -355,14 +358,14 @@ function ConflictNotice({ conflict, base, onRebase, onTakeTheirs }: { conflict: 
                       <Badge tone="warn">both changed</Badge>
                     </>
                   )}
-                </td>
-                <td className="sy-wrap muted">{c.base}</td>
-                <td className="sy-wrap">{c.theirs}</td>
-                <td className="sy-wrap strong">{c.mine}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { header: `Version ${base?.configurationVersion ?? 0} (yours started here)`, cellClassName: 'sy-wrap muted', cell: (c) => c.base },
+            { header: `Version ${latest.configurationVersion} (saved now)`, cellClassName: 'sy-wrap', cell: (c) => c.theirs },
+            { header: 'Your edit', cellClassName: 'sy-wrap strong', cell: (c) => c.mine },
+          ]}
+        />
       ) : (
         <p className="muted">The saved version already matches your edits.</p>
       )}

@@ -2,6 +2,7 @@
 // that created it; for a pull, the model files written. Split from JobDetail (progress, errors, facts).
 import { useMemo, useState } from 'react';
 import type { PullResult, PushedView, PushResult } from '../../../../../src-shared/api/warehouse-sync';
+import { DataTable, SelectLink } from '../../../lib/DataTable';
 import { Badge, Button, EmptyState, Time } from '../../../lib/ui';
 import { noun } from '../../../lib/plural';
 import { durationText, shortCommit } from '../data';
@@ -58,36 +59,20 @@ export function PushResultView({ result }: { result: PushResult }) {
           </div>
         )}
         <div className="sy-scroll">
-          <table className="table table-hover sy-result-table" aria-label="Pushed views">
-            <thead>
-              <tr>
-                <th>View</th>
-                <th>Semantic view</th>
-                <th>Action</th>
-                <th>Helper views</th>
-                <th className="num">Warnings</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.views.map((v) => (
-                <tr key={v.viewName} className={`clickable ${v.viewName === view?.viewName ? 'selected' : ''}`} onClick={() => setSelected(v.viewName)} aria-selected={v.viewName === view?.viewName}>
-                  <td>
-                    <button type="button" className="link strong" onClick={() => setSelected(v.viewName)}>
-                      {v.viewName}
-                    </button>
-                  </td>
-                  <td title={v.qualifiedName}>
-                    <code>{v.semanticViewName}</code>
-                  </td>
-                  <td>
-                    <Badge tone={v.action === 'created' ? 'good' : 'info'}>{v.action}</Badge>
-                  </td>
-                  <td>{v.helperViews.length ? v.helperViews.map((h) => <code key={h.name}>{h.name}</code>) : <span className="muted">—</span>}</td>
-                  <td className="num">{v.warnings.length || <span className="muted">0</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            label="Pushed views"
+            className="table-hover sy-result-table"
+            rows={result.views}
+            rowKey={(v) => v.viewName}
+            selection={{ isSelected: (v) => v.viewName === view?.viewName, onSelect: (v) => setSelected(v.viewName) }}
+            columns={[
+              { header: 'View', cell: (v) => <SelectLink onSelect={() => setSelected(v.viewName)}>{v.viewName}</SelectLink> },
+              { header: 'Semantic view', cellTitle: (v) => v.qualifiedName, cell: (v) => <code>{v.semanticViewName}</code> },
+              { header: 'Action', cell: (v) => <Badge tone={v.action === 'created' ? 'good' : 'info'}>{v.action}</Badge> },
+              { header: 'Helper views', cell: (v) => (v.helperViews.length ? v.helperViews.map((h) => <code key={h.name}>{h.name}</code>) : <span className="muted">—</span>) },
+              { header: 'Warnings', className: 'num', cell: (v) => v.warnings.length || <span className="muted">0</span> },
+            ]}
+          />
         </div>
       </section>
       {view && <DdlPanel view={view} />}
@@ -157,46 +142,34 @@ export function PullResultView({ result }: { result: PullResult }) {
         </EmptyState>
       ) : (
         <div className="sy-scroll">
-          <table className="table sy-result-table" aria-label="Generated files">
-            <thead>
-              <tr>
-                <th>File</th>
-                <th>Semantic view</th>
-                <th>Model view</th>
-                <th>Cubes</th>
-                <th>Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.generatedFiles.map((f) => (
-                <tr key={f.path}>
-                  <td>
-                    <code>{f.path}</code>
-                  </td>
-                  <td>
-                    <code>{f.semanticViewName}</code>
-                  </td>
-                  <td>{f.viewName}</td>
-                  <td className="sy-cubes-cell">
-                      {f.cubes.length ? (
-                        <span className="sy-chips">
-                          {f.cubes.map((c) => (
-                            <code key={c} className="sy-chip">
-                              {c}
-                            </code>
-                          ))}
-                        </span>
-                      ) : (
-                        <span className="muted">—</span>
-                      )}
-                    </td>
-                  <td>
-                    <Badge tone={f.status === 'added' ? 'good' : f.status === 'modified' ? 'info' : 'neutral'}>{f.status}</Badge>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            label="Generated files"
+            className="sy-result-table"
+            rows={result.generatedFiles}
+            rowKey={(f) => f.path}
+            columns={[
+              { header: 'File', cell: (f) => <code>{f.path}</code> },
+              { header: 'Semantic view', cell: (f) => <code>{f.semanticViewName}</code> },
+              { header: 'Model view', cell: (f) => f.viewName },
+              {
+                header: 'Cubes',
+                cellClassName: 'sy-cubes-cell',
+                cell: (f) =>
+                  f.cubes.length ? (
+                    <span className="sy-chips">
+                      {f.cubes.map((c) => (
+                        <code key={c} className="sy-chip">
+                          {c}
+                        </code>
+                      ))}
+                    </span>
+                  ) : (
+                    <span className="muted">—</span>
+                  ),
+              },
+              { header: 'Status', cell: (f) => <Badge tone={f.status === 'added' ? 'good' : f.status === 'modified' ? 'info' : 'neutral'}>{f.status}</Badge> },
+            ]}
+          />
         </div>
       )}
     </section>

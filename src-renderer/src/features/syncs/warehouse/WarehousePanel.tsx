@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { listWarehouseSemanticViewSyncJobs, SYNC_DIRECTIONS, type SyncDirection, type SyncJob } from '../../../../../src-shared/api/warehouse-sync';
 import { navigate } from '../../../app/router';
 import { api } from '../../../app/session';
+import { DataTable, type Column } from '../../../lib/DataTable';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
 import { durationText, elapsedMs, shortId, useBranches, type Settings } from '../data';
@@ -137,25 +138,16 @@ export function WarehousePanel({ deploymentId, settings }: { deploymentId: numbe
         )
       ) : (
         <div className="sy-scroll">
-          <table className="table table-hover sy-jobs" aria-label="Sync jobs">
-            <thead>
-              <tr>
-                <th>Job</th>
-                <th>Views</th>
-                <th>Warehouse</th>
-                <th>Branch</th>
-                <th>Status</th>
-                <th className="sy-col-progress">Progress</th>
-                <th>Started</th>
-                <th className="num">Duration</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((job) => (
-                <JobRow key={job.syncJobId} deploymentId={deploymentId} job={job} fresh={job.syncJobId === fresh} branchExists={branchExists} />
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            label="Sync jobs"
+            className="table-hover sy-jobs"
+            rows={items}
+            rowKey={(job) => job.syncJobId}
+            onRowClick={(job) => navigate(warehouseJobPath(deploymentId, job.direction, job.syncJobId))}
+            rowClassName={(job) => (job.syncJobId === fresh ? 'sy-fresh' : undefined)}
+            rowProps={(job) => ({ 'data-job-id': job.syncJobId })}
+            columns={jobColumns(deploymentId, branchExists)}
+          />
         </div>
       )}
       {jobs.data?.pageInfo.hasNextPage && (
@@ -172,71 +164,89 @@ export function WarehousePanel({ deploymentId, settings }: { deploymentId: numbe
   );
 }
 
-function JobRow({ deploymentId, job, fresh, branchExists }: { deploymentId: number; job: SyncJob; fresh: boolean; branchExists: (name: string) => boolean | undefined }) {
-  const request = requestOf(job);
-  const path = warehouseJobPath(deploymentId, job.direction, job.syncJobId);
-  const names = request.viewNames;
-  const open = () => navigate(path);
-  return (
-    <tr className={`clickable ${fresh ? 'sy-fresh' : ''}`} onClick={open} data-job-id={job.syncJobId}>
-      <td>
-        <a
-          href={path}
-          className="sy-job-link"
-          onClick={(e) => {
-            if (e.metaKey || e.ctrlKey) return;
-            e.preventDefault();
-            e.stopPropagation();
-            open();
-          }}
-        >
-          <span className={`sy-dir sy-dir-${job.direction}`} aria-hidden="true">
-            {job.direction === 'push' ? '↑' : '↓'}
-          </span>
-          <span className="strong">{job.direction === 'push' ? 'Push' : 'Pull'}</span>
-          <code className="muted">{shortId(job.syncJobId)}</code>
-        </a>
-      </td>
-      <td className="sy-views-cell" title={names.join(', ')}>
-        {names.length === 0 ? (
+/** The columns of the job list; a row opens the job (the link in its first cell does the same for the keyboard). */
+function jobColumns(deploymentId: number, branchExists: (name: string) => boolean | undefined): Column<SyncJob>[] {
+  return [
+    { header: 'Job', cell: (job) => <JobLink deploymentId={deploymentId} job={job} /> },
+    {
+      header: 'Views',
+      cellClassName: 'sy-views-cell',
+      cellTitle: (job) => requestOf(job).viewNames.join(', '),
+      cell: (job) => {
+        const names = requestOf(job).viewNames;
+        return names.length === 0 ? (
           <span className="muted">every semantic view</span>
         ) : (
           <>
             <code>{names[0]}</code>
             {names.length > 1 && <span className="muted"> +{names.length - 1}</span>}
           </>
-        )}
-      </td>
-      <td>
-        <code>{request.schema ?? '—'}</code>
-        {job.direction === 'push' && request.prefix ? <span className="muted"> · prefix {request.prefix}</span> : null}
-        {job.direction === 'pull' && request.outputPath ? <span className="muted"> → {request.outputPath}</span> : null}
-      </td>
-      <td>
-        <code>{job.branchName}</code>
-      </td>
-      <td>
-        <StatusBadge status={job.status} />
-      </td>
-      <td className="sy-col-progress">
-        <ProgressBar percent={job.progress.percentComplete} status={job.status} compact label={`Progress of ${job.direction} ${shortId(job.syncJobId)}`} />
-        {isActiveStatus(job.status) ? (
-          <div className="sy-stage">{stageLabel(job.progress.stage)}</div>
-        ) : job.error ? (
-          <div className="sy-stage">
-            <FailureSummary error={job.error} compact />
-          </div>
-        ) : null}
-        {offersRetry(job.status) && (
-          <div className="sy-row-retry">
-            <RetryJobButton deploymentId={deploymentId} job={job} branchExists={branchExists} compact />
-          </div>
-        )}
-      </td>
-      <td>
-        <Time value={job.startedAt ?? job.createdAt} />
-      </td>
-      <td className="num">{isTerminal(job.status) || job.startedAt ? durationText(elapsedMs(job.startedAt ?? job.createdAt, job.finishedAt)) : <Badge>waiting</Badge>}</td>
-    </tr>
+        );
+      },
+    },
+    {
+      header: 'Warehouse',
+      cell: (job) => {
+        const request = requestOf(job);
+        return (
+          <>
+            <code>{request.schema ?? '—'}</code>
+            {job.direction === 'push' && request.prefix ? <span className="muted"> · prefix {request.prefix}</span> : null}
+            {job.direction === 'pull' && request.outputPath ? <span className="muted"> → {request.outputPath}</span> : null}
+          </>
+        );
+      },
+    },
+    { header: 'Branch', cell: (job) => <code>{job.branchName}</code> },
+    { header: 'Status', cell: (job) => <StatusBadge status={job.status} /> },
+    {
+      header: 'Progress',
+      className: 'sy-col-progress',
+      cell: (job) => (
+        <>
+          <ProgressBar percent={job.progress.percentComplete} status={job.status} compact label={`Progress of ${job.direction} ${shortId(job.syncJobId)}`} />
+          {isActiveStatus(job.status) ? (
+            <div className="sy-stage">{stageLabel(job.progress.stage)}</div>
+          ) : job.error ? (
+            <div className="sy-stage">
+              <FailureSummary error={job.error} compact />
+            </div>
+          ) : null}
+          {offersRetry(job.status) && (
+            <div className="sy-row-retry">
+              <RetryJobButton deploymentId={deploymentId} job={job} branchExists={branchExists} compact />
+            </div>
+          )}
+        </>
+      ),
+    },
+    { header: 'Started', cell: (job) => <Time value={job.startedAt ?? job.createdAt} /> },
+    {
+      header: 'Duration',
+      className: 'num',
+      cell: (job) => (isTerminal(job.status) || job.startedAt ? durationText(elapsedMs(job.startedAt ?? job.createdAt, job.finishedAt)) : <Badge>waiting</Badge>),
+    },
+  ];
+}
+
+function JobLink({ deploymentId, job }: { deploymentId: number; job: SyncJob }) {
+  const path = warehouseJobPath(deploymentId, job.direction, job.syncJobId);
+  return (
+    <a
+      href={path}
+      className="sy-job-link"
+      onClick={(e) => {
+        if (e.metaKey || e.ctrlKey) return;
+        e.preventDefault();
+        e.stopPropagation();
+        navigate(path);
+      }}
+    >
+      <span className={`sy-dir sy-dir-${job.direction}`} aria-hidden="true">
+        {job.direction === 'push' ? '↑' : '↓'}
+      </span>
+      <span className="strong">{job.direction === 'push' ? 'Push' : 'Pull'}</span>
+      <code className="muted">{shortId(job.syncJobId)}</code>
+    </a>
   );
 }
