@@ -3,6 +3,7 @@ import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { lazyRouterCompiles } from './scripts/lazy-router-compiles.js';
+import { vendorCodeCache } from './scripts/vendor-code-cache.js';
 
 const root = import.meta.dirname;
 const at = (path: string) => resolve(root, path);
@@ -22,7 +23,15 @@ export default defineConfig({
   // Electron entry (package.json `main`) and the headless CLI share one Node build. The CLI runs
   // on plain Node 20, so target that rather than Electron's newer Node.
   main: {
-    plugins: [lazyRouterCompiles()],
+    plugins: [
+      lazyRouterCompiles(),
+      // The HTTP framework in one file with a V8 code cache (start time; see scripts/vendor-code-cache.js).
+      vendorCodeCache({
+        root,
+        packages: ['fastify', 'ajv', 'ajv-formats', '@fastify/static', '@fastify/fast-json-stringify-compiler'],
+        runtime: at('src-main/vendor-runtime.ts'),
+      }),
+    ],
     build: {
       outDir: at('out/main'),
       target: 'node20',
@@ -48,7 +57,12 @@ export default defineConfig({
         ],
       },
       rolldownOptions: {
-        input: { index: at('src-main/app/main.ts'), 'service-process': at('src-main/service-process.ts'), cli: at('src-main/cli.ts') },
+        input: {
+          index: at('src-main/app/main.ts'),
+          'service-process': at('src-main/service-process.ts'),
+          cli: at('src-main/cli.ts'),
+          'vendor-runtime': at('src-main/vendor-runtime.ts'),
+        },
         output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
       },
     },

@@ -10,9 +10,20 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** What the build produces; all must exist. */
-export const OUTPUTS = ['out/main/index.js', 'out/main/service-process.js', 'out/main/cli.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
+export const OUTPUTS = ['out/main/index.js', 'out/main/service-process.js', 'out/main/cli.js', 'out/main/vendor.cjs', 'out/preload/index.cjs', 'out/renderer/index.html'];
 /** What the build reads. */
-export const SOURCES = ['src-main', 'src-renderer', 'src-shared', 'electron.vite.config.ts', 'package.json', 'tsconfig.json'];
+export const SOURCES = [
+  'src-main',
+  'src-renderer',
+  'src-shared',
+  'electron.vite.config.ts',
+  'package.json',
+  'tsconfig.json',
+  // Build plugins (see electron.vite.config.ts).
+  'scripts/lazy-router-compiles.js',
+  'scripts/vendor-code-cache.js',
+  'scripts/warm-vendor-cache.js',
+];
 
 /** Newest modification time under `path` (a file or a folder, recursively), or 0 if absent. */
 export function newestMtime(path) {

@@ -1,0 +1,68 @@
+// How the built service loads its HTTP framework (start time, issue 10). Fastify, Ajv,
+// fast-json-stringify and @fastify/static are about 1.7 MB of JavaScript: parsing and compiling
+// them was a fifth of a start. The build puts them in one CommonJS file (out/main/vendor.cjs,
+// scripts/vendor-code-cache.js) and a V8 code cache beside it, made by the build with the Node that
+// built it; their imports in the service's code read them from here. With the cache V8 skips
+// compiling what the cache holds; without it (another Node or Electron's V8, whose cache it would
+// reject) the file is compiled as any module would be. Only the build imports this module: the
+// tests and `vite` load the packages themselves.
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+type VendorExports = (name: string) => unknown;
+
+interface Loaded {
+  script: Script;
+  exports: VendorExports;
+  cacheFile: string;
+  cacheUsed: boolean;
+}
+
+let loaded: Loaded | null = null;
+
+/** The code cache of this V8 (a cache made by another version is rejected anyway). */
+const cacheFileOf = (file: string) => `${file}.${process.arch}-v8-${process.versions.v8}.cache`;
+
+function load(): Loaded {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const file = [join(here, 'vendor.cjs'), join(here, '..', 'vendor.cjs')].find((candidate) => existsSync(candidate));
+  if (!file) throw new Error(`vendor.cjs is missing beside ${here}: rebuild Drydock (npm run build).`);
+  const cacheFile = cacheFileOf(file);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  // Node's CommonJS wrapper: the file runs as `require` would run it.
+  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
+  const script = new Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const module = { exports: {} as unknown };
+  (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(file), module, file, dirname(file));
+  return { script, exports: module.exports as VendorExports, cacheFile, cacheUsed: cachedData !== undefined && !script.cachedDataRejected };
+}
+
+/** `module.exports` of one of the bundled packages (the file loads on the first call). */
+export function vendor(name: string): unknown {
+  return (loaded ??= load()).exports(name);
+}
+
+/** Whether this process compiled the bundle with its code cache (the build checks it). */
+export function vendorCodeCacheUsed(): boolean {
+  return (loaded ??= load()).cacheUsed;
+}
+
+/**
+ * Writes the code cache of everything compiled from the bundle so far (the build calls this after
+ * exercising the packages as a start does, so the functions a start runs are in it).
+ */
+export function writeVendorCodeCache(): string {
+  const { script, cacheFile } = (loaded ??= load());
+  const temporary = `${cacheFile}.${process.pid}.tmp`;
+  writeFileSync(temporary, script.createCachedData());
+  renameSync(temporary, cacheFile);
+  return cacheFile;
+}
