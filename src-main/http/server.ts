@@ -1,4 +1,4 @@
-import Fastify, { errorCodes, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
 import fastifyStatic from '@fastify/static';
@@ -18,16 +18,10 @@ import {
   answerClientError,
   frameworkProblem,
   LimitCodes,
-  MAX_JSON_DEPTH,
   MAX_URL_LENGTH,
   rewriteAbsoluteForm,
 } from './request-limits';
-import { parseJsonBody, type JsonBody } from '../platform/json/body';
-import { rememberDecoded, type Base64BodyResult } from '../platform/json/base64-field';
-import { WorkerPools } from '../platform/workers/pools';
-
-/** JSON bodies from this size on are parsed on a compute thread (below it, the hand-off costs more than it saves). */
-const OFF_THREAD_JSON_BYTES = 256 * 1024;
+import { registerJsonParser } from './json-parser';
 
 /** Strict CSP for the UI: scripts and styles only from the service itself; workers for Monaco. */
 export const CONTENT_SECURITY_POLICY = [
@@ -118,41 +112,8 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
   app.decorateRequest('principal', null);
   app.decorateRequest('base64Field', null);
 
-  // JSON bodies: nesting is bounded before parsing, so no recursive code sees a 5,000-level document.
-  // Large bodies (upload chunks, big file writes) are decoded and parsed on a compute thread: a
-  // 5 MB body would hold the HTTP thread for tens of milliseconds. The rules are the same either way
-  // (platform/json/body.ts).
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    const bytes = body as Buffer;
-    const answer = (read: JsonBody) => {
-      // `Content-Type: application/json` with no body (or only whitespace) is no body: operations whose
-      // body is optional accept it, the others answer 400 for the missing body like any client leaving it out.
-      if (read.kind === 'blank') done(null, undefined);
-      else if (read.kind === 'too-deep') {
-        done(new ApiError(400, LimitCodes.JSON_TOO_DEEP, `The JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
-      } else if (read.kind === 'invalid') done(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY(), undefined);
-      else done(null, read.value);
-    };
-    const workers = ctx.services.workers;
-    if (bytes.byteLength < OFF_THREAD_JSON_BYTES || !(workers instanceof WorkerPools)) {
-      answer(parseJsonBody(bytes));
-      return;
-    }
-    // Fastify hands over a fresh copy of the body (never a view of the socket's buffer): it can move.
-    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-    const transfer = whole ? { transferList: [bytes.buffer as ArrayBuffer] } : {};
-    const field = request.base64Field;
-    if (field) {
-      // An upload chunk: its megabytes of base64 are decoded there too and never become a string here.
-      workers.runCompute<Base64BodyResult>('readBase64BodyMoving', { body: bytes, ...field }, transfer).then(({ read, decoded }) => {
-        if (decoded && read.kind === 'value') rememberDecoded(read.value as object, decoded);
-        answer(read);
-      }, (error: unknown) => done(error as Error, undefined));
-      return;
-    }
-    workers.runCompute<JsonBody>('parseJsonBody', bytes, transfer).then(answer, (error: unknown) => done(error as Error, undefined));
-  });
+  // JSON bodies: nesting is bounded before parsing; large ones are read on a compute thread (json-parser.ts).
+  registerJsonParser(app, ctx);
 
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onClose', async () => warmup.stop());

@@ -3,8 +3,7 @@
 // read-only access to git objects and build snapshots (upload tasks also write an upload's part
 // files and its checked files' blobs); they never touch SQLite or HTTP.
 export { stageUploadFile, storeUploadChunk } from './upload-tasks';
-export { parseJsonBody } from '../platform/json/body';
-export { readBase64BodyMoving } from '../platform/json/base64-field';
+export { readSharedBase64Body, readSharedJsonBody } from '../platform/json/shared-body';
 export { buildCommit } from '../features/builds/build-tasks';
 export { planPublication, publicationSources, snapshotViews } from '../features/lakehouse/plan-tasks';
 export { planWarehousePush } from '../features/warehouse-sync/push-tasks';

@@ -14,14 +14,22 @@
 // 128-view lakehouse run takes to end it.
 //
 // The service runs in this process (its event loop is the one measured); every request body is
-// prepared before measuring so the client's own work stays small.
+// prepared before measuring so the client's own work stays small. Each load also prints the GC
+// pauses seen meanwhile (count, total, longest; major collections apart).
+//
+// Options: `--only=upload,all` measures only the named loads (validate, lakehouse, commit, upload,
+// all) and skips the peers, edit and cancel; `--repeat=N` measures each N times; `--cpu-prof=DIR`
+// writes a CPU profile of this thread per measured load into DIR (open it in Chrome DevTools).
 
 import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay, PerformanceObserver, constants as perfConstants, type PerformanceEntry } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { commitFiles } from '../../src-main/features/data-model';
 import { createService, silentLogger, type Service } from '../../src-main/service';
@@ -235,12 +243,66 @@ interface Measured {
   maxMs: number;
   healthMaxMs: number;
   healthProbes: number;
+  /** The longest stretch on a CPU between two 1 ms ticks (see onCpuTurns). */
+  onCpuMaxMs: number;
+  gc: { count: number; totalMs: number; maxMs: number; major: number };
+  /** One-minute load average of the machine when the load ended. */
+  load: number;
   note: string;
 }
 
-/** Runs `work` while sampling the event-loop delay and probing health every 10 ms. */
+const options = {
+  only: process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(','),
+  repeat: Number(process.argv.find((a) => a.startsWith('--repeat='))?.slice('--repeat='.length) ?? 1),
+  cpuProf: process.argv.find((a) => a.startsWith('--cpu-prof='))?.slice('--cpu-prof='.length),
+};
+const wanted = (load: string) => !options.only || options.only.includes(load);
+
+/**
+ * The longest stretch the HTTP thread spent on a CPU between two 1 ms timer ticks, from the
+ * kernel's per-thread run time (/proc/self/task/<tid>/schedstat, Linux). Unlike the event-loop
+ * delay it leaves out the time the thread waited for a CPU, so on a loaded machine it still shows
+ * the service's own longest turn (what the max would be on a quiet machine). 0 where not available.
+ */
+function onCpuTurns() {
+  const file = `/proc/self/task/${process.pid}/schedstat`;
+  const runNs = (): number => {
+    try {
+      return Number(readFileSync(file, 'utf8').split(' ')[0]);
+    } catch {
+      return Number.NaN;
+    }
+  };
+  let lastRun = runNs();
+  let maxMs = 0;
+  const timer = setInterval(() => {
+    const run = runNs();
+    maxMs = Math.max(maxMs, (run - lastRun) / 1e6);
+    lastRun = run;
+  }, 1);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Number.isNaN(maxMs) ? 0 : maxMs;
+    },
+  };
+}
+
+/** Runs `work` while sampling the event-loop delay, observing GC and probing health every 10 ms. */
 async function measure(name: string, call: Call, work: () => Promise<string>): Promise<Measured> {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
+  const gcs: PerformanceEntry[] = [];
+  const gcObserver = new PerformanceObserver((list) => gcs.push(...list.getEntries()));
+  gcObserver.observe({ entryTypes: ['gc'] });
+  let session: Session | undefined;
+  if (options.cpuProf) {
+    session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 500 });
+    await session.post('Profiler.start');
+    await session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  }
   let probing = true;
   let healthMaxMs = 0;
   let healthProbes = 0;
@@ -254,13 +316,32 @@ async function measure(name: string, call: Call, work: () => Promise<string>): P
     }
   })();
   histogram.enable();
+  const turns = onCpuTurns();
   const t0 = performance.now();
   const note = await work();
   const wallMs = performance.now() - t0;
   histogram.disable();
+  const onCpuMaxMs = turns.stop();
   probing = false;
   await prober;
-  return { name, wallMs, p99Ms: histogram.percentile(99) / 1e6, maxMs: histogram.max / 1e6, healthMaxMs, healthProbes, note };
+  if (session) {
+    const { profile } = await session.post('Profiler.stop');
+    const file = join(options.cpuProf!, `${name.trim().replace(/[^a-z0-9]+/gi, '-')}-${Date.now()}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    const { profile: heap } = await session.post('HeapProfiler.stopSampling');
+    writeFileSync(file.replace(/cpuprofile$/, 'heapprofile'), JSON.stringify(heap));
+    session.disconnect();
+    console.log(`cpu profile: ${file}`);
+  }
+  gcObserver.disconnect();
+  const durations = gcs.map((e) => e.duration);
+  const gc = {
+    count: gcs.length,
+    totalMs: durations.reduce((a, b) => a + b, 0),
+    maxMs: Math.max(0, ...durations),
+    major: gcs.filter((e) => ((e as { detail?: { kind?: number } }).detail)?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR).length,
+  };
+  return { name, wallMs, p99Ms: histogram.percentile(99) / 1e6, maxMs: histogram.max / 1e6, healthMaxMs, healthProbes, onCpuMaxMs, gc, load: loadavg()[0]!, note };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -273,50 +354,63 @@ export async function run(): Promise<void> {
   const service = await createService({ dataDir, secrets: new MemorySecretStore(), log: silentLogger, bootstrapApiKey: KEY });
   const call = caller(service);
   try {
-    console.log('preparing: 2 × (1,000-cube branch, 128-view lakehouse deployment, 1,250 uncommitted files, 20 MB upload) …');
-    const solo = {
-      validate: await prepareValidate(service, call, 'validate-a'),
-      lakehouse: await prepareLakehouseRun(service, call, 'lake-a'),
-      commit: await prepareCommit(call, 'commit-a'),
-      upload: await prepareUpload(service, call, 'upload-a'),
-    };
-    const together = {
-      validate: await prepareValidate(service, call, 'validate-b'),
-      lakehouse: await prepareLakehouseRun(service, call, 'lake-b'),
-      commit: await prepareCommit(call, 'commit-b'),
-      upload: await prepareUpload(service, call, 'upload-b'),
-    };
-
-    const cancelled = await prepareLakehouseRun(service, call, 'lake-cancel');
-
-    const results: Measured[] = [];
-    results.push(await measure('validate 1,000 cubes + 250 views', call, solo.validate.run));
-    // The peer: the same compile on the HTTP thread, as before compiles moved to worker threads.
-    const files = bigProject();
-    const sameThread = await measure('  peer: same compile on HTTP thread', call, async () => {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      const result = compileModel(files);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      return `${files.length} files, ${result.diagnostics.filter((d) => d.severity === 'error').length} errors`;
+    console.log(`preparing: ${options.only ? options.only.join(', ') : 'validate, lakehouse, commit, upload, all'} × ${options.repeat} …`);
+    type Load = { run: () => Promise<string> };
+    const prepare = async (suffix: string) => ({
+      validate: wanted('validate') || wanted('all') ? await prepareValidate(service, call, `validate-${suffix}`) : undefined,
+      lakehouse: wanted('lakehouse') || wanted('all') ? await prepareLakehouseRun(service, call, `lake-${suffix}`) : undefined,
+      commit: wanted('commit') || wanted('all') ? await prepareCommit(call, `commit-${suffix}`) : undefined,
+      upload: wanted('upload') || wanted('all') ? await prepareUpload(service, call, `upload-${suffix}`) : undefined,
     });
-    results.push(sameThread);
-    results.push(await measure('lakehouse run, 128 views', call, solo.lakehouse.run));
-    results.push(await measure('commit of 1,250 files', call, solo.commit.run));
-    results.push(await measure('upload of 20 MB', call, solo.upload.run));
-    results.push(
-      await measure('all four at once', call, async () => {
-        const notes = await Promise.all([together.validate.run(), together.lakehouse.run(), together.commit.run(), together.upload.run()]);
-        return notes.join('; ');
-      }),
-    );
-
-    const worker = results[0]!;
-    console.log('\nevent-loop delay of the HTTP thread while each load runs (goal p99 ≤ 20 ms, max ≤ 50 ms)');
-    console.log(`${'load'.padEnd(34)} ${'wall ms'.padStart(8)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)} ${'health max ms'.padStart(14)}  result`);
-    for (const r of results) {
-      console.log(`${r.name.padEnd(34)} ${f(r.wallMs).padStart(8)} ${f(r.p99Ms).padStart(7)} ${f(r.maxMs).padStart(7)} ${f(r.healthMaxMs).padStart(14)}  ${r.note} (${r.healthProbes} probes)`);
+    const full = !options.only;
+    const files = bigProject();
+    const results: Measured[] = [];
+    let firstValidate: Awaited<ReturnType<typeof prepareValidate>> | undefined;
+    for (let r = 0; r < options.repeat; r++) {
+      const solo = await prepare(`a${r}`);
+      const together = wanted('all') ? await prepare(`b${r}`) : undefined;
+      firstValidate ??= solo.validate;
+      const loads: [string, string, Load | undefined][] = [
+        ['validate', 'validate 1,000 cubes + 250 views', solo.validate],
+        ['lakehouse', 'lakehouse run, 128 views', solo.lakehouse],
+        ['commit', 'commit of 1,250 files', solo.commit],
+        ['upload', 'upload of 20 MB', solo.upload],
+      ];
+      for (const [key, name, load] of loads) {
+        if (!wanted(key) || !load) continue;
+        results.push(await measure(name, call, load.run));
+        // The peer: the same compile on the HTTP thread, as before compiles moved to worker threads.
+        if (key === 'validate' && full && r === 0) {
+          results.push(
+            await measure('  peer: same compile on HTTP thread', call, async () => {
+              await new Promise((resolve) => setTimeout(resolve, 20));
+              const result = compileModel(files);
+              await new Promise((resolve) => setTimeout(resolve, 20));
+              return `${files.length} files, ${result.diagnostics.filter((d) => d.severity === 'error').length} errors`;
+            }),
+          );
+        }
+      }
+      if (together) {
+        const all = [together.validate!, together.lakehouse!, together.commit!, together.upload!];
+        results.push(await measure('all four at once', call, async () => (await Promise.all(all.map((load) => load.run()))).join('; ')));
+      }
     }
 
+    console.log('\nevent-loop delay of the HTTP thread while each load runs (goal p99 ≤ 20 ms, max ≤ 50 ms); GC pauses meanwhile; load average at its end');
+    console.log(
+      `${'load'.padEnd(34)} ${'wall ms'.padStart(8)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)} ${'health max ms'.padStart(14)} ${'on-CPU max ms'.padStart(14)} ${'GC n/major/total/max ms'.padStart(24)} ${'loadavg'.padStart(7)}  result`,
+    );
+    for (const r of results) {
+      const gc = `${r.gc.count}/${r.gc.major}/${r.gc.totalMs.toFixed(0)}/${r.gc.maxMs.toFixed(1)}`;
+      console.log(
+        `${r.name.padEnd(34)} ${f(r.wallMs).padStart(8)} ${f(r.p99Ms).padStart(7)} ${f(r.maxMs).padStart(7)} ${f(r.healthMaxMs).padStart(14)} ${f(r.onCpuMaxMs).padStart(14)} ${gc.padStart(24)} ${r.load.toFixed(1).padStart(7)}  ${r.note} (${r.healthProbes} probes)`,
+      );
+    }
+    if (!full || !firstValidate) return;
+
+    const worker = results[0]!;
+    const sameThread = results[1]!;
     const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : 'n/a');
     console.log(
       `validate on worker threads vs on the HTTP thread: p99 ${ratio(worker.p99Ms, sameThread.p99Ms)}×, max ${ratio(worker.maxMs, sameThread.maxMs)}×, ` +
@@ -324,7 +418,7 @@ export async function run(): Promise<void> {
     );
 
     // One-file edit → validate, on the branch validated above (its compiled model is kept).
-    const { id, branch, validate } = solo.validate;
+    const { id, branch, validate } = firstValidate;
     const validateOnly: number[] = [];
     const editAndValidate: number[] = [];
     for (let r = 0; r < EDIT_RUNS; r++) {
@@ -342,17 +436,17 @@ export async function run(): Promise<void> {
     console.log(`validate after the edit:  median ${f(median(validateOnly))} ms, p90 ${f(pct(validateOnly, 0.9))} ms`);
     console.log(`edit (PUT) + validate:    median ${f(median(editAndValidate))} ms, p90 ${f(pct(editAndValidate, 0.9))} ms`);
     // The peer: a full compile of the same model, what a validate cost without the kept model.
-    const full: number[] = [];
+    const fullCompile: number[] = [];
     for (let r = 0; r < 5; r++) {
       const edited = files.map((file, i) => (i === 500 ? editedCube(500, r + 1) : file));
       const t0 = performance.now();
       compileModel(edited);
-      full.push(performance.now() - t0);
+      fullCompile.push(performance.now() - t0);
     }
-    console.log(`peer: full compile (non-incremental, in-process, no HTTP): median ${f(median(full))} ms`);
-    console.log(`incremental validate through the API vs full compile: ${ratio(median(validateOnly), median(full))}× (lower is better)`);
+    console.log(`peer: full compile (non-incremental, in-process, no HTTP): median ${f(median(fullCompile))} ms`);
+    console.log(`incremental validate through the API vs full compile: ${ratio(median(validateOnly), median(fullCompile))}× (lower is better)`);
 
-    const cancel = await cancelled.cancelMidRun();
+    const cancel = await (await prepareLakehouseRun(service, call, 'lake-cancel')).cancelMidRun();
     console.log(`\ncancel of a 128-view lakehouse run mid-run: ended ${cancel.status} ${f(cancel.ms)} ms after the DELETE, ${cancel.views} views published (goal ≤ 1,000 ms)`);
   } finally {
     await service.close();

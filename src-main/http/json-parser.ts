@@ -1,0 +1,140 @@
+/**
+ * The service's `application/json` body parser (issue 10: event-loop delay of the HTTP thread).
+ *
+ * A body that announces (Content-Length) 256 KB or more is never joined on the HTTP thread: each
+ * piece is copied, as it arrives, into a shared buffer of the announced size, and the whole body is
+ * read on a compute thread from that buffer (parsed, and an upload chunk's base64 field decoded;
+ * see platform/json/base64-field.ts). Fastify's own reading joined the pieces of a 5.6 MB chunk
+ * into one new buffer in a single turn of the event loop — with its page faults and the garbage
+ * collection of megabyte buffers, the longest stretch left on the HTTP thread during an upload.
+ * Bodies without a Content-Length (chunked) and small ones are read as Fastify reads them.
+ *
+ * The answers are Fastify's rawBody reader's, whichever way a body is read: an announced length
+ * over the route's body limit → 413 before anything is read, more bytes than the limit → 413, a
+ * stream error → its status (400 unless it names one ≥ 400), a length that differs from the
+ * announced one → 400 FST_ERR_CTP_INVALID_CONTENT_LENGTH; then the JSON rules of
+ * platform/json/body.ts (blank → no body, too deep → 400 JSON_TOO_DEEP, malformed or poisoned →
+ * 400 MALFORMED_JSON). A handler only ever sees a complete body.
+ */
+import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { ServiceContext } from '../context';
+import type { JsonBody } from '../platform/json/body';
+import { parseJsonBody } from '../platform/json/body';
+import { rememberDecoded, type Base64BodyResult } from '../platform/json/base64-field';
+import type { SharedJsonBody } from '../platform/json/shared-body';
+import { WorkerPools } from '../platform/workers/pools';
+import { LimitCodes, MAX_JSON_DEPTH } from './request-limits';
+import { ApiError } from './problem';
+
+/** JSON bodies from this size on are read on a compute thread (below it, the hand-off costs more than it saves). */
+export const OFF_THREAD_JSON_BYTES = 256 * 1024;
+
+type Done = (error: Error | null, body?: unknown) => void;
+
+/** What the pieces of a body are gathered into: a list joined at the end, or a shared buffer filled as they come. */
+interface Sink {
+  add(piece: Buffer, receivedBefore: number): void;
+}
+
+export function registerJsonParser(app: FastifyInstance, ctx: ServiceContext): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', (request: FastifyRequest, payload: IncomingMessage, done: Done) => {
+    const workers = ctx.services.workers instanceof WorkerPools ? ctx.services.workers : undefined;
+    readJsonBody(request, payload, workers, done);
+  });
+}
+
+/** Turns what was read into Fastify's answer: a value, no body, or the 400 of a bad document. */
+function answer(read: JsonBody, done: Done): void {
+  // `Content-Type: application/json` with no body (or only whitespace) is no body: operations whose
+  // body is optional accept it, the others answer 400 for the missing body like any client leaving it out.
+  if (read.kind === 'blank') done(null, undefined);
+  else if (read.kind === 'too-deep') {
+    done(new ApiError(400, LimitCodes.JSON_TOO_DEEP, `The JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
+  } else if (read.kind === 'invalid') done(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY(), undefined);
+  else done(null, read.value);
+}
+
+function readJsonBody(request: FastifyRequest, payload: IncomingMessage & { receivedEncodedLength?: number }, workers: WorkerPools | undefined, done: Done): void {
+  const limit = request.routeOptions.bodyLimit ?? Number.POSITIVE_INFINITY;
+  const contentLength = Number(request.headers['content-length']);
+  if (contentLength > limit) {
+    done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
+    return;
+  }
+  const shared = workers && contentLength >= OFF_THREAD_JSON_BYTES ? new SharedArrayBuffer(contentLength) : undefined;
+  const pieces: Buffer[] = [];
+  const sink: Sink = shared
+    ? {
+        // A piece past the announced length is not kept; the length check at the end refuses the body.
+        add: (piece, before) => {
+          if (before + piece.byteLength <= shared.byteLength) piece.copy(new Uint8Array(shared), before);
+        },
+      }
+    : { add: (piece) => pieces.push(piece) };
+  let received = 0;
+
+  const stop = () => {
+    payload.removeListener('data', onData);
+    payload.removeListener('end', onEnd);
+    payload.removeListener('error', onEnd);
+  };
+  function onData(chunk: Buffer | string) {
+    const piece = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    const before = received;
+    received += piece.byteLength;
+    // The body must not grow past the limit, whatever it announced.
+    if (received > limit || (payload.receivedEncodedLength ?? 0) > limit) {
+      stop();
+      done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
+      return;
+    }
+    sink.add(piece, before);
+  }
+  function onEnd(error?: Error & { statusCode?: number }) {
+    stop();
+    if (error != null) {
+      if (!(typeof error.statusCode === 'number' && error.statusCode >= 400)) error.statusCode = 400;
+      done(error, undefined);
+      return;
+    }
+    if (!Number.isNaN(contentLength) && (payload.receivedEncodedLength || received) !== contentLength) {
+      done(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH(), undefined);
+      return;
+    }
+    if (shared) readOffThread(request, { shared, length: received }, workers!, done);
+    else readPieces(request, Buffer.concat(pieces, received), workers, done);
+  }
+  payload.on('data', onData);
+  payload.on('end', onEnd);
+  payload.on('error', onEnd);
+  payload.resume();
+}
+
+/** A body whose length was not announced, joined here: read here when small, else on a compute thread. */
+function readPieces(request: FastifyRequest, bytes: Buffer, workers: WorkerPools | undefined, done: Done): void {
+  if (bytes.byteLength < OFF_THREAD_JSON_BYTES || !workers) {
+    answer(parseJsonBody(bytes), done);
+    return;
+  }
+  // Buffer.concat made a buffer of its own (never a view of the socket's) at this size: it moves with the task.
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+  readOffThread(request, { bytes: own }, workers, done);
+}
+
+/** Reads the body on a compute thread; an upload chunk's base64 field is decoded there too. */
+function readOffThread(request: FastifyRequest, body: SharedJsonBody, workers: WorkerPools, done: Done): void {
+  const transfer = 'bytes' in body ? { transferList: [body.bytes.buffer as ArrayBuffer] } : {};
+  const field = request.base64Field;
+  const failed = (error: unknown) => done(error as Error, undefined);
+  if (field) {
+    // Its megabytes of base64 never become a string here; the decoded bytes move back.
+    workers.runCompute<Base64BodyResult>('readSharedBase64Body', { body, ...field }, transfer).then(({ read, decoded }) => {
+      if (decoded && read.kind === 'value') rememberDecoded(read.value as object, decoded);
+      answer(read, done);
+    }, failed);
+    return;
+  }
+  workers.runCompute<JsonBody>('readSharedJsonBody', body, transfer).then((read) => answer(read, done), failed);
+}
