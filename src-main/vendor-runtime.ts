@@ -37,8 +37,9 @@ function load(): Loaded {
   } catch {
     cachedData = undefined;
   }
-  // Node's CommonJS wrapper: the file runs as `require` would run it.
-  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
+  // Node's CommonJS wrapper: the file runs as `require` would run it. The build writes it in ASCII
+  // only, so Latin-1 reads it as UTF-8 would, without the decoding (a one-byte string for V8).
+  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'latin1')}\n})`;
   const script = new Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const module = { exports: {} as unknown };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(file), module, file, dirname(file));
