@@ -1,22 +1,16 @@
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBuild, getLatestSuccessfulBuild, listBuilds, loadBuildSnapshot } from '../../src-main/features/builds';
 import { getJobRunner } from '../../src-main/platform/jobs';
 import { createDeployment } from '../support/deployments';
-import { startTestService, type TestService } from '../support/service';
-import { D, deployFiles, eventually, ORDERS_VIEW, useModelAsSampleProject, waitForBuildOf } from '../support/lakehouse';
+import type { TestService } from '../support/service';
+import { D, deployFiles, eventually, ORDERS_VIEW, startSampleProjectService, waitForBuildOf } from '../support/lakehouse';
 
 let svc: TestService;
-let sampleDir: string;
 
 beforeAll(async () => {
-  sampleDir = useModelAsSampleProject();
-  svc = await startTestService();
+  svc = await startSampleProjectService();
 });
-afterAll(async () => {
-  await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
-});
+afterAll(() => svc.stop());
 
 const viewFile = (name: string) => ({ [`model/views/${name}.yml`]: ORDERS_VIEW.replace('name: orders_view', `name: ${name}`) });
 const BROKEN = { 'model/views/broken.yml': 'views:\n  - name: broken\n    cubes:\n      - join_path: no_such_cube\n        includes: "*"\n' };

@@ -9,14 +9,12 @@
 // few event-loop turns whatever the machine's load. No assertion depends on time.
 import { existsSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitFiles } from '../../src-main/features/data-model';
 import { exportsDir } from '../../src-main/features/dashboard-exports/exports';
 import { bigProject } from '../support/big-models';
 import { createDeployment } from '../support/deployments';
-import { branchHead, TERMINAL, whenUnderWay } from '../support/job-polling';
-import { startTestService, type TestResponse, type TestService } from '../support/service';
+import { branchHead, commitToMain, pollUntil, TERMINAL, whenUnderWay } from '../support/job-polling';
+import { startTestService, type TestService } from '../support/service';
 
-const AUTHOR = { name: 'Test', email: 'test@example.com' };
 
 let svc: TestService;
 
@@ -26,18 +24,6 @@ beforeAll(async () => {
 }, 180_000);
 // Generous: closing the service (DuckDB, worker threads) is slow on a loaded machine.
 afterAll(async () => svc?.stop(), 180_000);
-
-/** Polls `path` back to back until `done` holds for its body. */
-async function pollUntil(path: string, done: (body: TestResponse['body']) => boolean, what: string): Promise<TestResponse['body']> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const res = await svc.call('GET', path);
-    expect(res.status, res.text).toBe(200);
-    if (done(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** A dbt manifest of `count` table models of 12 columns each. */
 function manifest(count: number) {
@@ -75,7 +61,7 @@ describe('cancelling a transform sync', () => {
   it('ends CANCELLED while generating the files, commits nothing to the branch, and has no result', async () => {
     const id = await createDeployment(svc);
     // A branch of 150 cubes: the generated files are compiled beside it, which takes a while.
-    await commitFiles(svc.ctx, id, 'main', bigProject(150, 30), 'a big model', AUTHOR);
+    await commitToMain(svc, id, bigProject(150, 30), 'a big model');
     const headBefore = await branchHead(svc, id, 'main');
 
     const start = await svc.call('POST', `/api/v1/deployments/${id}/transform-sync`, { body: { source: 'manifest', manifest: manifest(200), branchName: 'main' } });
@@ -86,7 +72,7 @@ describe('cancelling a transform sync', () => {
     const cancel = await svc.call('DELETE', statusUrl);
     expect(cancel.status, cancel.text).toBeLessThan(300);
     expect(['CANCELLING', 'CANCELLED']).toContain(cancel.body.status);
-    const ended = await pollUntil(statusUrl, (body) => TERMINAL.includes(body.status), 'the sync to end');
+    const ended = await pollUntil(svc, statusUrl, (body) => TERMINAL.includes(body.status), 'the sync to end');
 
     expect(ended.status).toBe('CANCELLED');
     expect(ended.progress.stage).toBe('generating-files');
@@ -128,7 +114,7 @@ describe('cancelling a dashboard export', () => {
     expect(cancel.status, cancel.text).toBe(202);
     expect(cancel.body).toMatchObject({ jobId: started.body.jobId, downloadUrl: null });
     expect(['CANCELLING', 'CANCELLED']).toContain(cancel.body.status);
-    const ended = await pollUntil(statusUrl, (body) => TERMINAL.includes(body.status), 'the export to end');
+    const ended = await pollUntil(svc, statusUrl, (body) => TERMINAL.includes(body.status), 'the export to end');
 
     expect(ended.status).toBe('CANCELLED');
     // Stopped among the queries, before rendering.
@@ -155,7 +141,7 @@ describe('cancelling a dashboard export', () => {
     expect((await svc.call('POST', `${W}/${created.body.id}/publish`, { body: { config } })).status).toBe(200);
     const started = await svc.call('POST', `/api/v1/deployments/${id}/dashboard-exports`, { body: { workbookId: created.body.id, format: 'pdf' } });
     expect(started.status, started.text).toBe(202);
-    const done = await pollUntil(started.body.statusUrl, (body) => TERMINAL.includes(body.status), 'the export to end');
+    const done = await pollUntil(svc, started.body.statusUrl, (body) => TERMINAL.includes(body.status), 'the export to end');
     expect(done.status).toBe('COMPLETED');
 
     const cancel = await svc.call('DELETE', started.body.statusUrl);

@@ -8,60 +8,30 @@
 // The poller asks again at once (no sleep): the service runs in this process, so a poll costs the
 // job a few event-loop turns whatever the machine's load, and the cancel lands long before the
 // last view. No assertion depends on time.
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLakehouseConnector, defaultEmulatorFile } from '../../src-main/connectors/lakehouse';
-import { commitFiles } from '../../src-main/features/data-model';
 import { getLocalWarehouse } from '../../src-main/features/warehouse-sync';
 import { lakehouseViews, prepareWarehouse, warehouseViewsModel } from '../support/big-models';
 import { createDeployment } from '../support/deployments';
-import { branchHead, TERMINAL, whenUnderWay } from '../support/job-polling';
-import { D, eventually, saveSettings, useModelAsSampleProject } from '../support/lakehouse';
-import { startTestService, type TestResponse, type TestService } from '../support/service';
+import { branchHead, commitAndBuild, commitToMain, pollUntil, TERMINAL, whenUnderWay } from '../support/job-polling';
+import { D, saveSettings, startSampleProjectService } from '../support/lakehouse';
+import type { TestService } from '../support/service';
 
 const VIEWS = 128;
 /** The pull needs fewer: its poller cancels within a few describes. */
 const PULLED_VIEWS = 64;
-const AUTHOR = { name: 'Test', email: 'test@example.com' };
 
 let svc: TestService;
-let sampleDir: string;
 
 beforeAll(async () => {
-  sampleDir = useModelAsSampleProject({});
-  svc = await startTestService();
+  svc = await startSampleProjectService({});
 });
-afterAll(async () => {
-  await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
-});
-
-/** Polls `path` back to back until `done` holds for its body (or the job ended, when `orEnd`). */
-async function pollUntil(path: string, done: (body: TestResponse['body']) => boolean, what: string): Promise<TestResponse['body']> {
-  return eventually(
-    async () => {
-      const res = await svc.call('GET', path);
-      expect(res.status, res.text).toBe(200);
-      return done(res.body) ? res.body : undefined;
-    },
-    what,
-    120_000,
-  );
-}
+afterAll(() => svc.stop());
 
 describe('cancelling a lakehouse preview of 128 views', () => {
   it('ends CANCELLED before every view was compared, answers 409 LAKEHOUSE_PREVIEW_NO_RESULT for its result, and wrote nothing to the lakehouse', async () => {
     const id = await createDeployment(svc);
-    const { commit } = await commitFiles(
-      svc.ctx,
-      id,
-      'main',
-      Object.entries(lakehouseViews(VIEWS)).map(([path, content]) => ({ path, content })),
-      '128 views',
-      AUTHOR,
-    );
-    const build = await pollUntil(`${D(id)}/build-status`, (body) => body.commit === commit && ['succeeded', 'failed'].includes(body.buildStatus), 'the build');
-    expect(build.buildStatus).toBe('succeeded');
+    await commitAndBuild(svc, id, lakehouseViews(VIEWS), '128 views');
     const prefix = `pv${id}_`;
     await saveSettings(svc, id, { targetNamePrefix: prefix, selectionMode: 'all' });
 
@@ -73,7 +43,7 @@ describe('cancelling a lakehouse preview of 128 views', () => {
     const cancel = await svc.call('DELETE', start.body.statusUrl);
     expect(cancel.status, cancel.text).toBe(202);
     expect(['CANCELLING', 'CANCELLED']).toContain(cancel.body.status);
-    const ended = await pollUntil(start.body.statusUrl, (body) => TERMINAL.includes(body.status), 'the preview to end');
+    const ended = await pollUntil(svc, start.body.statusUrl, (body) => TERMINAL.includes(body.status), 'the preview to end');
 
     expect(ended.status).toBe('CANCELLED');
     // It stopped part-way: the last progress it recorded is short of the end of the comparison.
@@ -103,12 +73,12 @@ describe('cancelling a warehouse pull of 64 semantic views', () => {
     const warehouse = getLocalWarehouse(svc.ctx);
     prepareWarehouse(warehouse, 'CANCEL_PULL');
     const id = await createDeployment(svc);
-    await commitFiles(svc.ctx, id, 'main', [{ path: 'model/views.yml', content: warehouseViewsModel(PULLED_VIEWS) }], '64 views', AUTHOR);
+    await commitToMain(svc, id, { 'model/views.yml': warehouseViewsModel(PULLED_VIEWS) }, '64 views');
     // The semantic views to pull, made by a push that runs to its end.
     const viewNames = Array.from({ length: PULLED_VIEWS }, (_, i) => `view_${i}`);
     const push = await svc.call('POST', `${D(id)}/warehouse-semantic-view-syncs`, { body: { schema: 'CANCEL_PULL', prefix: 'SV_', viewNames } });
     expect(push.status, push.text).toBe(202);
-    const pushed = await pollUntil(push.body.statusUrl, (body) => TERMINAL.includes(body.status), 'the push');
+    const pushed = await pollUntil(svc, push.body.statusUrl, (body) => TERMINAL.includes(body.status), 'the push');
     expect(pushed.status).toBe('COMPLETED');
     const headBefore = await branchHead(svc, id, 'main');
 
@@ -119,7 +89,7 @@ describe('cancelling a warehouse pull of 64 semantic views', () => {
 
     const cancel = await svc.call('DELETE', statusUrl);
     expect(cancel.status, cancel.text).toBe(202);
-    const ended = await pollUntil(statusUrl, (body) => TERMINAL.includes(body.status), 'the pull to end');
+    const ended = await pollUntil(svc, statusUrl, (body) => TERMINAL.includes(body.status), 'the pull to end');
 
     expect(ended.status).toBe('CANCELLED');
     // Stopped among the descriptions, before generating or committing files.

@@ -3,68 +3,42 @@
 // once it is visibly under way, and must end CANCELLED while views are still left, with what it
 // wrote listed and every object it wrote complete (nothing half-written). The cancel request itself
 // is served while the job runs (the request thread is never blocked by it).
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitFiles } from '../../src-main/features/data-model';
 import { getLocalWarehouse } from '../../src-main/features/warehouse-sync';
 import { lakehouseViews, prepareWarehouse, warehouseViewsModel } from '../support/big-models';
 import { createDeployment } from '../support/deployments';
+import { commitAndBuild, commitToMain, pollUntil, TERMINAL } from '../support/job-polling';
 import { confirmsWrite } from '../../src-main/features/lakehouse/publish';
 import { createLakehouseConnector, defaultEmulatorFile } from '../../src-main/connectors/lakehouse';
-import { D, eventually, integration, saveSettings, useModelAsSampleProject } from '../support/lakehouse';
-import { startTestService, type TestResponse, type TestService } from '../support/service';
+import { D, integration, saveSettings, startSampleProjectService } from '../support/lakehouse';
+import type { TestService } from '../support/service';
 
 const VIEWS = 128;
-const AUTHOR = { name: 'Test', email: 'test@example.com' };
-const TERMINAL = ['COMPLETED', 'PARTIAL', 'FAILED', 'CANCELLED'];
 
 let svc: TestService;
-let sampleDir: string;
 
 beforeAll(async () => {
   // New deployments start empty: each test commits its own 128-view model.
-  sampleDir = useModelAsSampleProject({});
-  svc = await startTestService();
+  svc = await startSampleProjectService({});
 });
-afterAll(async () => {
-  await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
-});
-
-/** Polls `path` until `done` holds for its body. */
-async function pollUntil(path: string, done: (body: TestResponse['body']) => boolean, what: string): Promise<TestResponse['body']> {
-  return eventually(async () => {
-    const res = await svc.call('GET', path);
-    expect(res.status, res.text).toBe(200);
-    return done(res.body) ? res.body : undefined;
-  }, what, 120_000);
-}
+afterAll(() => svc.stop());
 
 describe('cancelling a lakehouse run of 128 views', () => {
   it('ends CANCELLED before all views are published, lists the views it created, and every one of them is complete; nothing else was written', async () => {
     const id = await createDeployment(svc);
-    const { commit } = await commitFiles(
-      svc.ctx,
-      id,
-      'main',
-      Object.entries(lakehouseViews(VIEWS)).map(([path, content]) => ({ path, content })),
-      '128 views',
-      AUTHOR,
-    );
-    const build = await pollUntil(`${D(id)}/build-status`, (body) => body.commit === commit && ['succeeded', 'failed'].includes(body.buildStatus), 'the build');
-    expect(build.buildStatus).toBe('succeeded');
+    await commitAndBuild(svc, id, lakehouseViews(VIEWS), '128 views');
     const prefix = `mv${id}_`;
     const settings = await saveSettings(svc, id, { targetNamePrefix: prefix, selectionMode: 'all' });
 
     const start = await svc.call('POST', `${integration(id)}/syncs`, { body: { configurationVersion: settings.configurationVersion } });
     expect(start.status, start.text).toBe(202);
     // Under way: some views published, the run still going.
-    await pollUntil(start.body.statusUrl, (run) => run.status === 'RUNNING' && run.views.length >= 2, 'the run to publish its first views');
+    await pollUntil(svc, start.body.statusUrl, (run) => run.status === 'RUNNING' && run.views.length >= 2, 'the run to publish its first views');
 
     const cancel = await svc.call('DELETE', start.body.statusUrl);
     expect(cancel.status, cancel.text).toBe(202);
     expect(['CANCELLING', 'CANCELLED']).toContain(cancel.body.status);
-    const run = await pollUntil(start.body.statusUrl, (body) => TERMINAL.includes(body.status), 'the run to end');
+    const run = await pollUntil(svc, start.body.statusUrl, (body) => TERMINAL.includes(body.status), 'the run to end');
 
     expect(run.status).toBe('CANCELLED');
     const created: string[] = run.views.filter((v: { outcome: string }) => v.outcome === 'created').map((v: { viewName: string }) => v.viewName);
@@ -102,17 +76,17 @@ describe('cancelling a warehouse push of 128 views', () => {
     const warehouse = getLocalWarehouse(svc.ctx);
     prepareWarehouse(warehouse, 'CANCEL_PUSH');
     const id = await createDeployment(svc);
-    await commitFiles(svc.ctx, id, 'main', [{ path: 'model/views.yml', content: warehouseViewsModel(VIEWS) }], '128 views', AUTHOR);
+    await commitToMain(svc, id, { 'model/views.yml': warehouseViewsModel(VIEWS) }, '128 views');
     const viewNames = Array.from({ length: VIEWS }, (_, i) => `view_${i}`);
 
     const start = await svc.call('POST', `${D(id)}/warehouse-semantic-view-syncs`, { body: { schema: 'CANCEL_PUSH', prefix: 'SV_', viewNames } });
     expect(start.status, start.text).toBe(202);
     const statusUrl = start.body.statusUrl as string;
-    await pollUntil(statusUrl, (job) => job.status === 'RUNNING' && job.progress.stage === 'creating-views', 'the push to create its first views');
+    await pollUntil(svc, statusUrl, (job) => job.status === 'RUNNING' && job.progress.stage === 'creating-views', 'the push to create its first views');
 
     const cancel = await svc.call('DELETE', statusUrl);
     expect(cancel.status, cancel.text).toBe(202);
-    const job = await pollUntil(statusUrl, (body) => TERMINAL.includes(body.status), 'the push to end');
+    const job = await pollUntil(svc, statusUrl, (body) => TERMINAL.includes(body.status), 'the push to end');
 
     expect(job.status).toBe('CANCELLED');
     const created: string[] = job.written;

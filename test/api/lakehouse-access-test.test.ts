@@ -1,23 +1,17 @@
-import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabricksClientFactory, DatabricksConnectOptions, LakehouseConnector } from '../../src-main/connectors/lakehouse';
 import { createLakehouseConnector, defaultEmulatorFile } from '../../src-main/connectors/lakehouse';
 import { createDeployment } from '../support/deployments';
-import { startTestService, type TestService } from '../support/service';
+import type { TestService } from '../support/service';
 import { createUser } from '../support/users';
-import { integration, openEmulator, publish, saveSettings, useModelAsSampleProject } from '../support/lakehouse';
+import { integration, openEmulator, publish, saveSettings, startSampleProjectService } from '../support/lakehouse';
 
 let svc: TestService;
-let sampleDir: string;
 
 beforeAll(async () => {
-  sampleDir = useModelAsSampleProject();
-  svc = await startTestService();
+  svc = await startSampleProjectService();
 });
-afterAll(async () => {
-  await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
-});
+afterAll(() => svc.stop());
 afterEach(() => {
   delete svc.ctx.services.lakehouseConnectorFactory;
   delete svc.ctx.services.databricksClientFactory;

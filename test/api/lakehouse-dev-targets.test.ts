@@ -1,10 +1,9 @@
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMetricViewYaml } from '../../src-main/connectors/lakehouse';
 import { createDeployment } from '../support/deployments';
-import { startTestService, type TestService } from '../support/service';
+import type { TestService } from '../support/service';
 import { createUser, type TestUser } from '../support/users';
-import { deployFiles, integration, openEmulator, ORDERS_VIEW, preview, publish, saveSettings, useModelAsSampleProject, viewOf, waitForRun } from '../support/lakehouse';
+import { deployFiles, integration, openEmulator, ORDERS_VIEW, preview, publish, saveSettings, startSampleProjectService, viewOf, waitForRun } from '../support/lakehouse';
 
 // Dev mode (issue 14 item 4): a lakehouse preview or publication from a user's dev branch goes to
 // that user's per-user schema or name prefix (the deployment's dev-target rule), never over the
@@ -12,16 +11,11 @@ import { deployFiles, integration, openEmulator, ORDERS_VIEW, preview, publish, 
 // local lakehouse emulator.
 
 let svc: TestService;
-let sampleDir: string;
 
 beforeAll(async () => {
-  sampleDir = useModelAsSampleProject();
-  svc = await startTestService();
+  svc = await startSampleProjectService();
 });
-afterAll(async () => {
-  await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
-});
+afterAll(() => svc.stop());
 
 const B = (id: number) => `/build/api/v1/deployments/${id}`;
 const syncs = (id: number) => `${integration(id)}/syncs`;

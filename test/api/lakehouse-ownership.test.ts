@@ -1,8 +1,7 @@
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOwnedTargets, setPublicationActive } from '../../src-main/features/lakehouse';
 import { createDeployment } from '../support/deployments';
-import { startTestService, type TestService } from '../support/service';
+import type { TestService } from '../support/service';
 import {
   deployFiles,
   integration,
@@ -11,25 +10,22 @@ import {
   ORDERS_VIEW,
   publish,
   saveSettings,
-  useModelAsSampleProject,
+  startSampleProjectService,
   viewOf,
   waitForBuildOf,
 } from '../support/lakehouse';
 import { createLakehouseConnector, defaultEmulatorFile, LakehouseError, type LakehouseConnector, type LakehouseEmulator } from '../../src-main/connectors/lakehouse';
 
 let svc: TestService;
-let sampleDir: string;
 let emulator: LakehouseEmulator;
 
 beforeAll(async () => {
-  sampleDir = useModelAsSampleProject();
-  svc = await startTestService();
+  svc = await startSampleProjectService();
   emulator = openEmulator(svc);
 });
 afterAll(async () => {
   emulator.close();
   await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
 });
 
 async function deployment(configuration: Record<string, unknown> = {}) {

@@ -1,9 +1,8 @@
-import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseMetricViewYaml } from '../../src-main/connectors/lakehouse';
 import { getJobRunner } from '../../src-main/platform/jobs';
 import { createDeployment } from '../support/deployments';
-import { startTestService, type TestService } from '../support/service';
+import type { TestService } from '../support/service';
 import { createUser, type TestUser } from '../support/users';
 import {
   D,
@@ -16,25 +15,20 @@ import {
   preview,
   publish,
   saveSettings,
-  useModelAsSampleProject,
+  startSampleProjectService,
   viewOf,
   waitForBuildOf,
 } from '../support/lakehouse';
 
 let svc: TestService;
-let sampleDir: string;
 let viewer: TestUser;
 let undoHook: (() => void) | null = null;
 
 beforeAll(async () => {
-  sampleDir = useModelAsSampleProject();
-  svc = await startTestService();
+  svc = await startSampleProjectService();
   viewer = createUser(svc, 'viewer');
 });
-afterAll(async () => {
-  await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
-});
+afterAll(() => svc.stop());
 afterEach(() => {
   undoHook?.();
   undoHook = null;

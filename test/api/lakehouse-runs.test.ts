@@ -3,7 +3,6 @@ import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseMetricViewYaml } from '../../src-main/connectors/lakehouse';
 import { createDeployment } from '../support/deployments';
-import { startTestService, type TestService } from '../support/service';
 import { createUser, type TestUser } from '../support/users';
 import {
   CUSTOMER_ORDERS_VIEW,
@@ -16,28 +15,25 @@ import {
   ORDERS_VIEW,
   publish,
   saveSettings,
+  type SampleProjectService,
+  startSampleProjectService,
   useModelAsSampleProject,
   viewOf,
   waitForBuildOf,
   waitForRun,
 } from '../support/lakehouse';
 
-let svc: TestService;
-let sampleDir: string;
+let svc: SampleProjectService;
 let viewer: TestUser;
 let developer: TestUser;
 let undoHook: (() => void) | null = null;
 
 beforeAll(async () => {
-  sampleDir = useModelAsSampleProject();
-  svc = await startTestService();
+  svc = await startSampleProjectService();
   viewer = createUser(svc, 'viewer');
   developer = createUser(svc, 'developer');
 });
-afterAll(async () => {
-  await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
-});
+afterAll(() => svc.stop());
 afterEach(() => {
   undoHook?.();
   undoHook = null;
@@ -244,7 +240,7 @@ describe('starting and finishing a run', () => {
       expect(run.error.code).toBe('LAKEHOUSE_NO_SUCCESSFUL_BUILD');
       expect(run.views).toEqual([]);
     } finally {
-      process.env.DRYDOCK_SAMPLE_PROJECT = sampleDir;
+      process.env.DRYDOCK_SAMPLE_PROJECT = svc.sampleDir;
       rmSync(broken, { recursive: true, force: true });
     }
   });

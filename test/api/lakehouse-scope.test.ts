@@ -1,7 +1,6 @@
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeployment } from '../support/deployments';
-import { startTestService, type TestService } from '../support/service';
+import type { TestService } from '../support/service';
 import {
   CUSTOMERS_CUBE,
   deployFiles,
@@ -12,7 +11,7 @@ import {
   publish,
   saveSettings,
   DEFAULT_CONFIGURATION,
-  useModelAsSampleProject,
+  startSampleProjectService,
   viewOf,
   waitForBuildOf,
 } from '../support/lakehouse';
@@ -66,22 +65,17 @@ const CUSTOMERS_VIEW = `views:
 `;
 
 let svc: TestService;
-let sampleDir: string;
 
 beforeAll(async () => {
-  sampleDir = useModelAsSampleProject({
+  svc = await startSampleProjectService({
     ...LAKEHOUSE_MODEL,
     'model/cubes/wh_line_items.yml': WAREHOUSE_CUBE,
     'model/views/warehouse_sales.yml': WAREHOUSE_VIEW,
     'model/views/mixed_lines.yml': MIXED_VIEW,
     'model/views/customer_regions.yml': CUSTOMERS_VIEW,
   });
-  svc = await startTestService();
 });
-afterAll(async () => {
-  await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
-});
+afterAll(() => svc.stop());
 
 const LAKE_VIEWS = ['customer_orders', 'customer_regions', 'mixed_lines', 'orders_customers', 'orders_view'];
 

@@ -1,26 +1,20 @@
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkNamePattern } from '../../src-shared/api/lakehouse';
 import { createDeployment } from '../support/deployments';
-import { startTestService, type TestService } from '../support/service';
+import type { TestService } from '../support/service';
 import { createUser, type TestUser } from '../support/users';
-import { DEFAULT_CONFIGURATION, deployFiles, integration, ORDERS_VIEW, useModelAsSampleProject, waitForBuildOf } from '../support/lakehouse';
+import { DEFAULT_CONFIGURATION, deployFiles, integration, ORDERS_VIEW, startSampleProjectService, waitForBuildOf } from '../support/lakehouse';
 
 let svc: TestService;
-let sampleDir: string;
 let viewer: TestUser;
 let developer: TestUser;
 
 beforeAll(async () => {
-  sampleDir = useModelAsSampleProject();
-  svc = await startTestService();
+  svc = await startSampleProjectService();
   viewer = createUser(svc, 'viewer');
   developer = createUser(svc, 'developer');
 });
-afterAll(async () => {
-  await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
-});
+afterAll(() => svc.stop());
 
 const put = (id: number, expectedConfigurationVersion: number, configuration: Record<string, unknown>, options: { auth?: string; dataSource?: string } = {}) =>
   svc.call('PUT', integration(id, options.dataSource), {

@@ -1,6 +1,9 @@
 // Polling helpers of the black-box cancellation tests: see a job under way, then read the branch it may have moved.
 import { expect } from 'vitest';
+import { commitFiles } from '../../src-main/features/data-model';
 import type { TestResponse, TestService } from './service';
+
+const AUTHOR = { name: 'Test', email: 'test@example.com' };
 
 /** Every status a job ends in. */
 export const TERMINAL = ['COMPLETED', 'PARTIAL', 'FAILED', 'CANCELLED'];
@@ -23,4 +26,31 @@ export async function branchHead(svc: TestService, id: number, branch: string): 
   const res = await svc.call('GET', `/build/api/v1/deployments/${id}/branches`);
   expect(res.status, res.text).toBe(200);
   return (res.body.items as { branchName: string; headCommit: string }[]).find((b) => b.branchName === branch)!.headCommit;
+}
+
+/** Polls `path` (answering 200) until `done` holds for its body, for up to 120 s. */
+export async function pollUntil(svc: TestService, path: string, done: (body: TestResponse['body']) => boolean, what: string): Promise<TestResponse['body']> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const res = await svc.call('GET', path);
+    expect(res.status, res.text).toBe(200);
+    if (done(res.body)) return res.body;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Commits `files` (a list, or path → content) to the deploy branch `main` as a test author; returns the commit. */
+export async function commitToMain(svc: TestService, id: number, files: { path: string; content: string }[] | Record<string, string>, message: string): Promise<string> {
+  const list = Array.isArray(files) ? files : Object.entries(files).map(([path, content]) => ({ path, content }));
+  const { commit } = await commitFiles(svc.ctx, id, 'main', list, message, AUTHOR);
+  return commit;
+}
+
+/** Commits `files` to `main` and waits until the build of that commit succeeded. */
+export async function commitAndBuild(svc: TestService, id: number, files: Record<string, string>, message: string): Promise<string> {
+  const commit = await commitToMain(svc, id, files, message);
+  const build = await pollUntil(svc, `/api/v1/deployments/${id}/build-status`, (body) => body.commit === commit && ['succeeded', 'failed'].includes(body.buildStatus), 'the build');
+  expect(build.buildStatus).toBe('succeeded');
+  return commit;
 }

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createLakehouseConnector, defaultEmulatorFile, LakehouseEmulator, type LakehouseConnector } from '../../src-main/connectors/lakehouse';
-import type { TestService } from './service';
+import { startTestService, type TestService } from './service';
 
 /** What the HTTP-only helpers need: an in-process test service, or a `drydock serve` process (test/support/cli.ts). */
 export type ApiCaller = Pick<TestService, 'call'>;
@@ -124,6 +124,26 @@ export function useModelAsSampleProject(files: Record<string, string> = LAKEHOUS
   }
   process.env.DRYDOCK_SAMPLE_PROJECT = dir;
   return dir;
+}
+
+/** A test service whose new deployments start with its sample project (`sampleDir`). */
+export type SampleProjectService = TestService & { sampleDir: string };
+
+/**
+ * Starts a test service whose new deployments start with `files` as their model; its `stop` also
+ * removes the sample project folder.
+ */
+export async function startSampleProjectService(files: Record<string, string> = LAKEHOUSE_MODEL): Promise<SampleProjectService> {
+  const sampleDir = useModelAsSampleProject(files);
+  const svc = await startTestService();
+  return {
+    ...svc,
+    sampleDir,
+    stop: async () => {
+      await svc.stop();
+      rmSync(sampleDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export const D = (id: number) => `/api/v1/deployments/${id}`;
