@@ -6,11 +6,10 @@
 // `PRAGMA integrity_check` and the repositories pass `git fsck`.
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WarehouseEmulator } from '../../src-main/connectors/warehouse';
+import { prepareCrashData } from '../support/crash-data';
 import { startServe, type ServeProcess } from '../support/serve';
 
 const KEY = 'dd_crash_mixed_key_abcdefghijklmnopqrstuvwxyz0123';
@@ -19,20 +18,6 @@ const PUSHES = 20;
 const PULLS = 15;
 const EXPORTS = 15;
 const ENDED = ['COMPLETED', 'FAILED', 'CANCELLED', 'PARTIAL'];
-
-const MODEL = `
-cubes:
-  - name: sv_orders
-    sql_table: public.orders
-    dimensions:
-      - { name: id, sql: id, type: number, primary_key: true }
-      - { name: status, sql: status, type: string }
-    measures:
-      - { name: count, type: count }
-      - { name: total, sql: amount, type: sum }
-views:
-${Array.from({ length: VIEWS }, (_, i) => `  - name: view_${i}\n    cubes:\n      - join_path: sv_orders\n        includes: [status, count, total]`).join('\n')}
-`;
 
 const DASHBOARD = {
   title: 'Crash board',
@@ -52,20 +37,8 @@ afterEach(async () => {
 });
 
 function prepare() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'drydock-crash-mixed-'));
-  const sample = mkdtempSync(join(tmpdir(), 'drydock-crash-mixed-sample-'));
+  const { dataDir, sampleDir: sample } = prepareCrashData('drydock-crash-mixed', VIEWS, 'CRASH');
   cleanup.dirs.push(dataDir, sample);
-  mkdirSync(join(sample, 'model'), { recursive: true });
-  writeFileSync(join(sample, 'model', 'model.yml'), MODEL);
-  const emulator = new WarehouseEmulator({ file: join(dataDir, 'emulators', 'warehouse.sqlite') });
-  emulator.createTable('ANALYTICS', 'PUBLIC', 'ORDERS', [
-    { name: 'ID', type: 'NUMBER' },
-    { name: 'STATUS', type: 'VARCHAR' },
-    { name: 'AMOUNT', type: 'NUMBER(12,2)' },
-  ]);
-  emulator.createSchema('ANALYTICS', 'CRASH');
-  emulator.grantFullAccess('DRYDOCK', { database: 'ANALYTICS', schema: 'CRASH' });
-  emulator.close();
   // A ten-minute lease: only the restart's knowledge that its predecessor died can resume the jobs in time.
   const env = { DRYDOCK_BOOTSTRAP_API_KEY: KEY, DRYDOCK_SAMPLE_PROJECT: sample, DRYDOCK_JOB_LEASE_MS: String(10 * 60_000) };
   return { dataDir, env };

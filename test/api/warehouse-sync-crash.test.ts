@@ -4,12 +4,12 @@
 // SIGTERM hands running jobs back at once instead of leaving them to a lapsing lease.
 import { spawn, type ChildProcess } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WarehouseEmulator } from '../../src-main/connectors/warehouse';
+import { prepareCrashData } from '../support/crash-data';
 import { startServe } from '../support/serve';
 
 const KEY = 'dd_crash_test_key_abcdefghijklmnopqrstuvwxyz0123';
@@ -68,20 +68,6 @@ async function serve(dataDir: string, env: Record<string, string>): Promise<Serv
   return { proc, url, exited, via: 'source' };
 }
 
-const MODEL = `
-cubes:
-  - name: sv_orders
-    sql_table: public.orders
-    dimensions:
-      - { name: id, sql: id, type: number, primary_key: true }
-      - { name: status, sql: status, type: string }
-    measures:
-      - { name: count, type: count }
-      - { name: total, sql: amount, type: sum }
-views:
-${Array.from({ length: VIEWS_PER_PUSH }, (_, i) => `  - name: view_${i}\n    cubes:\n      - join_path: sv_orders\n        includes: [status, count, total]`).join('\n')}
-`;
-
 interface Fixture {
   dataDir: string;
   sampleDir: string;
@@ -92,19 +78,7 @@ interface Fixture {
 let fixture: Fixture | null = null;
 
 function prepare(): Fixture {
-  const dataDir = mkdtempSync(join(tmpdir(), 'drydock-crash-'));
-  const sample = mkdtempSync(join(tmpdir(), 'drydock-crash-sample-'));
-  mkdirSync(join(sample, 'model'), { recursive: true });
-  writeFileSync(join(sample, 'model', 'model.yml'), MODEL);
-  const emulator = new WarehouseEmulator({ file: join(dataDir, 'emulators', 'warehouse.sqlite') });
-  emulator.createTable('ANALYTICS', 'PUBLIC', 'ORDERS', [
-    { name: 'ID', type: 'NUMBER' },
-    { name: 'STATUS', type: 'VARCHAR' },
-    { name: 'AMOUNT', type: 'NUMBER(12,2)' },
-  ]);
-  emulator.createSchema('ANALYTICS', 'CRASH');
-  emulator.grantFullAccess('DRYDOCK', { database: 'ANALYTICS', schema: 'CRASH' });
-  emulator.close();
+  const { dataDir, sampleDir: sample } = prepareCrashData('drydock-crash', VIEWS_PER_PUSH, 'CRASH');
   fixture = {
     dataDir,
     sampleDir: sample,

@@ -39,8 +39,9 @@ export function cubeFile(i: number, variant = 0): ModelFile {
   return { path: `model/cubes/cube_${i}.yml`, content: `${lines.join('\n')}\n` };
 }
 
+/** A view over a chain of three joined cubes (root `cube_<root>`, from the far end; wrapping round past the first cubes). */
 export function viewFile(k: number, cubes = CUBES): ModelFile {
-  const root = cubes - 1 - k * 3;
+  const root = cubes - 1 - ((k * 3) % (cubes - 2));
   const lines = [
     'views:',
     `  - name: view_${k}`,
@@ -65,7 +66,7 @@ export function viewFile(k: number, cubes = CUBES): ModelFile {
   return { path: `model/views/view_${k}.yml`, content: `${lines.join('\n')}\n` };
 }
 
-/** `cubes` cubes in a join chain and `views` views over its far end (views ≤ cubes / 3). */
+/** `cubes` cubes in a join chain and `views` views over its far end (distinct chains while views ≤ cubes / 3). */
 export function generateProject(cubes = CUBES, views = VIEWS): ModelFile[] {
   const files: ModelFile[] = [];
   for (let i = 0; i < cubes; i++) files.push(cubeFile(i));

@@ -3,45 +3,13 @@
 // check the service stays responsive while such work runs.
 import type { ModelFile } from '../../src-shared/model';
 import type { WarehouseEmulator } from '../../src-main/connectors/warehouse/emulator/emulator';
-import { cubeFile } from '../bench/model.bench';
-
-/** A view over a chain of three joined cubes of `bigProject` (root `cube_<root>`). */
-function chainView(k: number, cubes: number): ModelFile {
-  const root = cubes - 1 - ((k * 3) % (cubes - 2));
-  const lines = [
-    'views:',
-    `  - name: view_${k}`,
-    `    description: Generated view ${k}`,
-    '    cubes:',
-    `      - join_path: cube_${root}`,
-    '        includes:',
-    ...['id', 'dim_2', 'dim_3', 'dim_6', 'measure_0', 'measure_1', 'measure_2', 'active'].map((m) => `          - ${m}`),
-    `      - join_path: cube_${root}.cube_${root - 1}`,
-    '        prefix: true',
-    '        includes: "*"',
-    '        excludes:',
-    '          - parent_id',
-    `      - join_path: cube_${root}.cube_${root - 1}.cube_${root - 2}`,
-    '        alias: grand',
-    '        prefix: true',
-    '        includes:',
-    '          - dim_4',
-    '          - name: measure_3',
-    '            alias: smallest',
-  ];
-  return { path: `model/views/view_${k}.yml`, content: `${lines.join('\n')}\n` };
-}
+import { cubeFile, generateProject } from '../bench/model.bench';
 
 /**
  * `cubes` cubes of 20 dimensions, 10 measures, a segment and a join to the previous cube, and
  * `views` views over three-cube join chains: one file each. It compiles without errors.
  */
-export function bigProject(cubes = 1000, views = 250): ModelFile[] {
-  const files: ModelFile[] = [];
-  for (let i = 0; i < cubes; i++) files.push(cubeFile(i));
-  for (let k = 0; k < views; k++) files.push(chainView(k, cubes));
-  return files;
-}
+export const bigProject = (cubes = 1000, views = 250): ModelFile[] => generateProject(cubes, views);
 
 /** The cube file `bigProject` has at index `i`, with a changed title (`variant` > 0): a one-file edit. */
 export const editedCube = (i: number, variant: number): ModelFile => cubeFile(i, variant);
@@ -90,11 +58,11 @@ views:
   return files;
 }
 
-/** `views` pushable warehouse views over one `public.orders` cube, in one file. */
-export const warehouseViewsModel = (views: number): string =>
+/** `views` pushable warehouse views over one `public.orders` cube (named `cube`), in one file. */
+export const warehouseViewsModel = (views: number, cube = 'orders'): string =>
   [
     'cubes:',
-    '  - name: orders',
+    `  - name: ${cube}`,
     '    sql_table: public.orders',
     '    dimensions:',
     '      - { name: id, sql: id, type: number, primary_key: true }',
@@ -103,7 +71,7 @@ export const warehouseViewsModel = (views: number): string =>
     '      - { name: count, type: count }',
     '      - { name: total, sql: amount, type: sum }',
     'views:',
-    ...Array.from({ length: views }, (_, i) => [`  - name: view_${i}`, '    cubes:', '      - join_path: orders', '        includes: [status, count, total]'].join('\n')),
+    ...Array.from({ length: views }, (_, i) => [`  - name: view_${i}`, '    cubes:', `      - join_path: ${cube}`, '        includes: [status, count, total]'].join('\n')),
     '',
   ].join('\n');
 
