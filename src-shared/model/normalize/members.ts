@@ -43,11 +43,16 @@ function checkFormat(f: Map<string, RawEntry>, ctx: Ctx, kind: 'measure' | 'dime
   if (problem) ctx.error(C.INVALID_VALUE, `'format' of ${what} must be ${problem}`, entry.value, memberPath);
 }
 
-export function readDimension(map: RawMap, name: string, ctx: Ctx, mc: MemberContext): Dimension {
+/** What every member reader starts with: the member's path, how messages name it, its checked fields and the part all members share. */
+function openMember(map: RawMap, name: string, ctx: Ctx, mc: MemberContext, kind: 'dimension' | 'measure' | 'segment', keys: Set<string>) {
   const memberPath = `${mc.entity}.${name}`;
-  const what = `dimension '${memberPath}' (${ctx.file})`;
-  const f = ctx.fields(map, DIMENSION_KEYS, what, memberPath);
-  const base = memberBase(map, name, f, ctx, what, memberPath);
+  const what = `${kind} '${memberPath}' (${ctx.file})`;
+  const f = ctx.fields(map, keys, what, memberPath);
+  return { memberPath, what, f, base: memberBase(map, name, f, ctx, what, memberPath) };
+}
+
+export function readDimension(map: RawMap, name: string, ctx: Ctx, mc: MemberContext): Dimension {
+  const { memberPath, what, f, base } = openMember(map, name, ctx, mc, 'dimension', DIMENSION_KEYS);
   const typeEntry = f.get('type');
   let type = ctx.string(typeEntry, what, memberPath) as DimensionType | undefined;
   if (typeEntry && type !== undefined && !DIMENSION_TYPES.has(type)) {
@@ -163,10 +168,7 @@ function alignedInterval(interval: string): boolean {
 }
 
 export function readMeasure(map: RawMap, name: string, ctx: Ctx, mc: MemberContext): Measure {
-  const memberPath = `${mc.entity}.${name}`;
-  const what = `measure '${memberPath}' (${ctx.file})`;
-  const f = ctx.fields(map, MEASURE_KEYS, what, memberPath);
-  const base = memberBase(map, name, f, ctx, what, memberPath);
+  const { memberPath, what, f, base } = openMember(map, name, ctx, mc, 'measure', MEASURE_KEYS);
   const multiStage = ctx.boolean(f.get('multi_stage'), what, memberPath) ?? false;
   const typeEntry = f.get('type');
   const written = ctx.string(typeEntry, what, memberPath);
@@ -276,10 +278,7 @@ function readRollingWindow(entry: RawEntry, ctx: Ctx, what: string, memberPath: 
 }
 
 export function readSegment(map: RawMap, name: string, ctx: Ctx, mc: MemberContext): Segment {
-  const memberPath = `${mc.entity}.${name}`;
-  const what = `segment '${memberPath}' (${ctx.file})`;
-  const f = ctx.fields(map, SEGMENT_KEYS, what, memberPath);
-  const base = memberBase(map, name, f, ctx, what, memberPath);
+  const { memberPath, what, f, base } = openMember(map, name, ctx, mc, 'segment', SEGMENT_KEYS);
   const sql = sqlOf(f.get('sql'), ctx, what, memberPath);
   if (sql === undefined) ctx.error(C.SQL_REQUIRED, `Missing 'sql' for ${what}`, map, memberPath);
   const segment: Segment = {
