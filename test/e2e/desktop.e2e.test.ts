@@ -258,6 +258,14 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
 /** Asks the API until a job answers a final status. */
 const settle = (read: () => Promise<string>) => until(read, (status) => /^(COMPLETED|FAILED|CANCELLED|PARTIAL)$/.test(status));
 
+/** Drawn whole inside the window, on top at its centre (not scrolled away or covered), its text not cut. */
+function wholeInSight(el: Element): boolean {
+  const r = el.getBoundingClientRect();
+  const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  const inWindow = r.width > 0 && r.left >= 0 && r.top >= 0 && r.right <= window.innerWidth && r.bottom <= window.innerHeight;
+  return inWindow && top !== null && el.contains(top) && el.scrollWidth <= el.clientWidth + 1;
+}
+
 async function noClipping(page: Page, what: string, scope = 'main.content, [role="dialog"]'): Promise<void> {
   await poll(() => page.locator('main.content .spinner').count()).toBe(0);
   expect(await page.evaluate(clippingProblems, { scope, limit: 10 }), `${what} at 1024×768`).toEqual([]);
@@ -351,6 +359,16 @@ describe('at 1024×768 long names and real content do not clip', () => {
     const info = problems.getByRole('button', { name: /info$/ });
     if ((await info.getAttribute('aria-pressed')) !== 'true') await info.click();
     await noClipping(page, 'Models with Problems');
+    // The compile status stays whole in sight beside the filter chips (only the chips scroll in the
+    // narrow panel), here and at the default window size.
+    const status = problems.getByRole('status').filter({ hasText: /\d+ files · [\d.]+ ms/ });
+    for (const size of [
+      { width: 1360, height: 860 },
+      { width: 1024, height: 768 },
+    ]) {
+      await page.setViewportSize(size);
+      await poll(() => status.evaluate(wholeInSight)).toBe(true);
+    }
     await screenshot(page, 'layout-long-models-1024');
     await page.goto(`${server.url}/models/${longId}/lineage/${LONG_VIEW}`);
     await page.getByRole('group', { name: 'Lineage graph' }).getByRole('button', { name: new RegExp(`^view ${LONG_VIEW}`) }).waitFor({ timeout: 60_000 });

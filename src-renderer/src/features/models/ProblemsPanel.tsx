@@ -20,6 +20,8 @@ export function analyzerOf(d: Pick<ModelDiagnostic, 'code' | 'reason'>): 'push' 
 
 const ANALYZER_PREFIX = /^Not (pushable as a warehouse semantic view|publishable as a lakehouse metric view) — /;
 
+const SERVICE_HINT = 'Validate (above) compiles the saved files on the service.';
+
 const basename = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 
 /** Same errors (file, line, code) on both sides: the editor's verdict is the service's. */
@@ -107,6 +109,11 @@ export function ProblemsPanel() {
       : analysis.pending
         ? 'Checking…'
         : `${plural(analysis.fileCount, 'file')} · ${analysis.elapsedMs < 10 ? analysis.elapsedMs.toFixed(1) : Math.round(analysis.elapsedMs)} ms`;
+  const statusTitle = analysis.failure
+    ? status
+    : analysis.ready
+      ? `The editor's compiler checked ${plural(analysis.fileCount, 'model file')} (re-checking ${plural(analysis.recheckedEntities, 'cube or view', 'cubes and views')}) in ${analysis.elapsedMs.toFixed(1)} ms`
+      : undefined;
 
   return (
     <section className="models-problems" aria-label="Problems" data-tour="problems">
@@ -127,43 +134,39 @@ export function ProblemsPanel() {
           </button>
         </div>
         {tab === 'local' ? (
-          <div className="problems-filters">
-            {(['error', 'warning', 'info'] as const).map((severity) => (
-              <button
-                key={severity}
-                type="button"
-                className={`chip ${shown[severity] ? 'on' : ''}`}
-                aria-pressed={shown[severity]}
-                onClick={() => setShown((s) => ({ ...s, [severity]: !s[severity] }))}
-              >
-                <SeverityIcon severity={severity} />
-                {severity === 'info' ? `${counts.info} info` : plural(counts[severity], severity)}
-              </button>
-            ))}
-            <label className="check chip-check">
-              <input type="checkbox" checked={onlyOpenFile} onChange={(e) => setOnlyOpenFile(e.target.checked)} /> Open file only
-            </label>
-            <span
-              className={`problems-status ${analysis.failure ? 'bad' : ''}`}
-              role="status"
-              aria-live="polite"
-              title={analysis.ready ? `The editor's compiler checked ${plural(analysis.fileCount, 'model file')} (re-checking ${plural(analysis.recheckedEntities, 'cube or view', 'cubes and views')}) in ${analysis.elapsedMs.toFixed(1)} ms` : undefined}
-            >
+          <>
+            {/* Only the chips scroll in a narrow panel (1024×768): the compile status beside them stays in sight. */}
+            <div className="problems-filters">
+              {(['error', 'warning', 'info'] as const).map((severity) => (
+                <button
+                  key={severity}
+                  type="button"
+                  className={`chip ${shown[severity] ? 'on' : ''}`}
+                  aria-pressed={shown[severity]}
+                  onClick={() => setShown((s) => ({ ...s, [severity]: !s[severity] }))}
+                >
+                  <SeverityIcon severity={severity} />
+                  {severity === 'info' ? `${counts.info} info` : plural(counts[severity], severity)}
+                </button>
+              ))}
+              <label className="check chip-check">
+                <input type="checkbox" checked={onlyOpenFile} onChange={(e) => setOnlyOpenFile(e.target.checked)} /> Open file only
+              </label>
+            </div>
+            <span className={`problems-status ${analysis.failure ? 'bad' : ''}`} role="status" aria-live="polite" title={statusTitle}>
               {analysis.pending && <span className="spinner" aria-hidden="true" />} {status}
             </span>
-          </div>
+          </>
         ) : (
-          <div className="problems-filters">
-            <span className="problems-status" role="status" aria-live="polite">
-              {validating ? (
-                <>
-                  <span className="spinner" aria-hidden="true" /> Validating on the service…
-                </>
-              ) : (
-                'Validate (above) compiles the saved files on the service.'
-              )}
-            </span>
-          </div>
+          <span className="problems-status" role="status" aria-live="polite" title={validating ? undefined : SERVICE_HINT}>
+            {validating ? (
+              <>
+                <span className="spinner" aria-hidden="true" /> Validating on the service…
+              </>
+            ) : (
+              SERVICE_HINT
+            )}
+          </span>
         )}
       </div>
       <div className="problems-body">
