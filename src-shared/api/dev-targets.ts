@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DeploymentParams, defineRoute, Nullable, Timestamp } from './contract';
+import { ETAG_RULE, IF_MATCH_RULE } from './preconditions';
 
 // Dev targets: where a push (warehouse semantic views) or a publication (lakehouse metric views)
 // made from a user's dev branch writes its objects — a per-user schema (`<schema>_DEV_<USER>`) or a
@@ -143,6 +144,7 @@ export const getDevTargetRule = defineRoute({
   operationId: 'getDevTargetRule',
   tag: TAG,
   summary: 'Where dev-mode pushes and publications write: per-user schema suffix or name prefix',
+  description: ETAG_RULE,
   params: DeploymentParams,
   response: DevTargetRuleSchema,
 });
@@ -155,7 +157,8 @@ export const updateDevTargetRule = defineRoute({
   summary: 'Set the per-user target rule of dev-mode pushes and publications',
   description:
     'Needs deployment edit access. A template without `{user}` answers 422 `DEV_TARGET_TEMPLATE_WITHOUT_USER`; other characters than ' +
-    'letters, digits and underscores 422 `DEV_TARGET_TEMPLATE_INVALID`. Objects already written keep their names.',
+    'letters, digits and underscores 422 `DEV_TARGET_TEMPLATE_INVALID`. Objects already written keep their names. ' +
+    IF_MATCH_RULE,
   params: DeploymentParams,
   body: UpdateDevTargetRuleInput,
   response: DevTargetRuleSchema,

@@ -94,6 +94,13 @@ const kinds: Kind[] = [
     expected: (n) => `value-${n}`,
   },
   {
+    name: 'a deployment’s dev-target rule (PUT …/dev-mode/target-rule)',
+    setUp: async () => `/build/api/v1/deployments/${await createDeployment(svc)}/dev-mode/target-rule`,
+    write: (path, n, headers) => svc.call('PUT', path, { body: { mode: 'name-prefix', template: `DEV${n}_{user}_` }, headers }),
+    shown: (read) => read.body.template,
+    expected: (n) => `DEV${n}_{user}_`,
+  },
+  {
     name: 'the app theme (PUT /api/v1/app-theme)',
     setUp: async () => '/api/v1/app-theme',
     write: (path, n, headers) => svc.call('PUT', path, { body: { palette: { accent: `#00000${n}` } }, headers }),

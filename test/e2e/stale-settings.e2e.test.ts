@@ -1,4 +1,5 @@
-// Never overwrite a setting silently (issue 14 item 1): settings screens and the workbook Rename
+// Never overwrite a setting silently (issue 14 item 1): settings screens (deployment, env vars,
+// tenant, app theme, dev-target rule) and the workbook Rename
 // dialog save with the version they were opened on. A save after a change made elsewhere (a second
 // window, a script) shows "changed elsewhere" with the values, keeps what the user typed, and does
 // what the chosen button says; a change elsewhere to something the form does not edit (another env
@@ -140,6 +141,80 @@ describe('tenant settings changed by a script meanwhile', () => {
     await poll(async () => (await body('/api/v1/tenant/settings')).defaultTimezone).toBe('Europe/Berlin');
     expect((await body('/api/v1/tenant/settings')).creatorMode).toBe(!before.creatorMode);
     await poll(() => form.getByRole('switch', { name: /Creator mode/ }).isChecked()).toBe(!before.creatorMode);
+  });
+});
+
+describe('the app theme changed by a script meanwhile', () => {
+  it('the save shows the other colour as theirs and mine as yours; "Save mine" saves my colour and keeps theirs', async () => {
+    const page = e2e.page;
+    await page.goto(`${e2e.server.url}/deployments`, { timeout: 60_000 });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
+    await page.getByRole('tablist', { name: 'Admin sections' }).getByRole('tab', { name: 'App theme' }).click();
+    const form = page.getByRole('form', { name: 'App theme' });
+    const primary = form.getByLabel('Primary', { exact: true });
+    await primary.waitFor({ timeout: 60_000 });
+    const before = (await body('/api/v1/app-theme')) as { palette: Record<string, string> };
+    const mine = before.palette.primary.toUpperCase() === '#0F5C8C' ? '#1B6E3A' : '#0F5C8C';
+    const theirs = before.palette.accent.toUpperCase() === '#E0702B' ? '#B0306A' : '#E0702B';
+    await primary.fill(mine);
+    const put = await e2e.server.api('PUT', '/api/v1/app-theme', { palette: { accent: theirs } });
+    expect(put.status).toBe(200);
+
+    await form.getByRole('button', { name: 'Save theme' }).click();
+    const dialog = conflictDialog(page);
+    await dialog.waitFor({ timeout: 60_000 });
+    await dialog.getByRole('row', { name: /^Accent/ }).getByText('theirs', { exact: true }).waitFor();
+    await dialog.getByRole('row', { name: /^Accent/ }).getByText(new RegExp(theirs, 'i')).waitFor();
+    await dialog.getByRole('row', { name: /^Primary/ }).getByText('yours', { exact: true }).waitFor();
+    await dialog.getByRole('row', { name: /^Primary/ }).getByText(new RegExp(mine, 'i')).waitFor();
+    // Nothing of mine was written over theirs.
+    expect(((await body('/api/v1/app-theme')) as { palette: Record<string, string> }).palette.primary.toUpperCase()).toBe(before.palette.primary.toUpperCase());
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await screenshot(page, 'stale-settings-theme-1024');
+    await page.setViewportSize({ width: 1600, height: 1000 });
+
+    await dialog.getByRole('button', { name: 'Save mine' }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: 60_000 });
+    await poll(async () => ((await body('/api/v1/app-theme')) as { palette: Record<string, string> }).palette.primary.toUpperCase()).toBe(mine);
+    expect(((await body('/api/v1/app-theme')) as { palette: Record<string, string> }).palette.accent.toUpperCase()).toBe(theirs);
+    await form.getByRole('status').getByText(/Theme saved/).waitFor();
+    await poll(async () => (await form.getByLabel('Accent', { exact: true }).inputValue()).toUpperCase()).toBe(theirs);
+  });
+});
+
+describe('the dev-target rule changed by a script meanwhile', () => {
+  it('both changed the template: the save shows both and writes nothing; "Take theirs" shows the script’s rule', async () => {
+    const page = e2e.page;
+    const rulePath = `/build/api/v1/deployments/${deploymentId}/dev-mode/target-rule`;
+    await page.goto(`${e2e.server.url}/deployments/${deploymentId}/dev-targets`, { timeout: 60_000 });
+    const form = page.getByRole('form', { name: 'Dev targets' });
+    const template = form.getByLabel('Template', { exact: true });
+    await template.waitFor({ timeout: 60_000 });
+    await poll(() => template.inputValue()).toBe((await body(rulePath)).template);
+    await template.fill('MINE_{user}');
+    const put = await e2e.server.api('PUT', rulePath, { mode: 'name-prefix', template: 'SCRIPT_{user}_' });
+    expect(put.status).toBe(200);
+
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    const dialog = conflictDialog(page);
+    await dialog.waitFor({ timeout: 60_000 });
+    const row = dialog.getByRole('row', { name: /^Template/ });
+    await row.getByText('both changed').waitFor();
+    await row.getByText('SCRIPT_{user}_').waitFor();
+    await row.getByText('MINE_{user}').waitFor();
+    await dialog.getByRole('row', { name: /^Where dev objects go/ }).getByText('Per-user name prefix').waitFor();
+    expect(await body(rulePath)).toMatchObject({ mode: 'name-prefix', template: 'SCRIPT_{user}_' });
+    await screenshot(page, 'stale-settings-dev-targets');
+
+    await dialog.getByRole('button', { name: 'Take theirs (reload)' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await template.inputValue()).toBe('SCRIPT_{user}_');
+    expect(await form.getByRole('radio', { name: /Per-user name prefix/ }).isChecked()).toBe(true);
+    // Based on their version now: the next save goes through.
+    await template.fill('NEXT_{user}_');
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    await form.getByText(/^Saved\./).waitFor({ timeout: 60_000 });
+    expect(await body(rulePath)).toMatchObject({ mode: 'name-prefix', template: 'NEXT_{user}_' });
   });
 });
 

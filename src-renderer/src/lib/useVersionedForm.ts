@@ -76,7 +76,14 @@ export function useVersionedForm<R, F extends object>(options: VersionedFormOpti
     [saving.run, load],
   );
 
-  const submit = useCallback(() => (base && form ? send(base.current, base.version, form) : Promise.resolve(undefined)), [base, form, send]);
+  /** Saves the form, or `mine` instead (a "reset to default" saved at once), on the version the form is based on. */
+  const submit = useCallback(
+    (mine?: F) => {
+      const sent = mine ?? form;
+      return base && sent ? send(base.current, base.version, sent) : Promise.resolve(undefined);
+    },
+    [base, form, send],
+  );
 
   const dialog = {
     conflict: pending ? { what: options.what, rows: pending.rows } : null,
