@@ -192,7 +192,8 @@ describe('editing comfort in Models', () => {
     // The address itself (a failure names where the page went instead).
     await poll(() => new URL(page.url()).pathname).toBe(`/models/${deploymentId}/lineage/product_sales`);
     const graph = page.getByRole('group', { name: 'Lineage graph' });
-    await graph.getByRole('button', { name: /^semantic view .*LINEAGE_PRODUCT_SALES/i }).waitFor();
+    // The graph waits for the compile and for the pushes, publications and dashboards: room for a loaded machine.
+    await graph.getByRole('button', { name: /^semantic view .*LINEAGE_PRODUCT_SALES/i }).waitFor({ timeout: 60_000 });
     for (const name of [/^view product_sales/, /^cube line_items /, /^cube products /, /^cube orders /, /^dashboard Order lineage/]) await graph.getByRole('button', { name }).waitFor();
     await graph.getByText('ecommerce.line_items').waitFor();
     await both(page, 'editing-lineage');
@@ -202,10 +203,10 @@ describe('editing comfort in Models', () => {
     await poll(() => openFileName(page)).toBe('products.yml');
     await poll(() => cursorLine(page)).toBe(String(await lineOf('model/cubes/products.yml', 'name: products')));
     await page.goto(`${server.url}/models/${deploymentId}/lineage/line_items`);
-    await graph.getByRole('button', { name: /^view product_sales/ }).waitFor();
+    await graph.getByRole('button', { name: /^view product_sales/ }).waitFor({ timeout: 60_000 });
     await both(page, 'editing-lineage-cube');
     await graph.getByRole('button', { name: /^dashboard Order lineage/ }).click();
-    await page.waitForURL(new RegExp(`/workbooks/${deploymentId}/${workbookId}$`));
+    await poll(() => new URL(page.url()).pathname).toBe(`/workbooks/${deploymentId}/${workbookId}`);
   });
 
   it('no console errors or CSP violations', () => {
