@@ -18,8 +18,8 @@ export interface Column<T> {
   cell: (row: T) => ReactNode;
   /** Classes of both the header and the cells (`num`, `wrap-cell`, `check-col` …). */
   className?: string;
-  /** Classes of the cells only (`strong`, `value-cell` …). */
-  cellClassName?: string;
+  /** Classes of the cells only (`strong`, `value-cell` …), or per row where rows differ in kind. */
+  cellClassName?: string | ((row: T) => string | undefined);
   /** A tooltip on the cell: the whole text of a shortened value. */
   cellTitle?: (row: T) => string | undefined;
   /** The cell names its row (`<th scope="row">`): the field a comparison row is about. */
@@ -52,6 +52,8 @@ export function DataTable<T>({
   rowDetail,
   rowProps,
   plain = false,
+  headless = false,
+  fullWidthRow,
 }: {
   label: string;
   rows: readonly T[];
@@ -74,23 +76,37 @@ export function DataTable<T>({
   rowProps?: (row: T) => HTMLAttributes<HTMLTableRowElement> & Record<`data-${string}`, string | number>;
   /** Without the boxed `.table` look (border, shadow, header band): a compact table inside other content styled by `className`. */
   plain?: boolean;
+  /** No header row, for a table whose columns explain themselves (a diff: line numbers, then the line). */
+  headless?: boolean;
+  /** Rows drawn as one cell across the whole table instead of the columns (a diff's hunk header, a group title); null for ordinary rows. */
+  fullWidthRow?: (row: T) => ReactNode;
 }) {
   const width = columns.length + (actions.length > 0 ? 1 : 0);
   const table = (
     <table className={[!plain && 'table', className].filter(Boolean).join(' ') || undefined} aria-label={label}>
-      <thead>
-        <tr>
-          {columns.map((c, i) => (
-            <th key={i} scope="col" className={c.className} aria-label={c.label}>
-              {c.header}
-            </th>
-          ))}
-          {actions.length > 0 && <th className="actions-col" aria-label="Actions" />}
-        </tr>
-      </thead>
+      {!headless && (
+        <thead>
+          <tr>
+            {columns.map((c, i) => (
+              <th key={i} scope="col" className={c.className} aria-label={c.label}>
+                {c.header}
+              </th>
+            ))}
+            {actions.length > 0 && <th className="actions-col" aria-label="Actions" />}
+          </tr>
+        </thead>
+      )}
       <tbody>
         {rows.map((row, index) => {
           const detail = rowDetail?.render(row);
+          const whole = fullWidthRow?.(row);
+          if (whole !== null && whole !== undefined && whole !== false) {
+            return (
+              <tr key={rowKey(row, index)} className={rowClassName?.(row)}>
+                <td colSpan={width}>{whole}</td>
+              </tr>
+            );
+          }
           return (
             <Fragment key={rowKey(row, index)}>
               <tr
@@ -102,7 +118,12 @@ export function DataTable<T>({
                 {columns.map((c, i) => {
                   const Cell = c.rowHeader ? 'th' : 'td';
                   return (
-                    <Cell key={i} scope={c.rowHeader ? 'row' : undefined} className={[c.className, c.cellClassName].filter(Boolean).join(' ') || undefined} title={c.cellTitle?.(row)}>
+                    <Cell
+                      key={i}
+                      scope={c.rowHeader ? 'row' : undefined}
+                      className={[c.className, typeof c.cellClassName === 'function' ? c.cellClassName(row) : c.cellClassName].filter(Boolean).join(' ') || undefined}
+                      title={c.cellTitle?.(row)}
+                    >
                       {c.cell(row)}
                     </Cell>
                   );

@@ -4,6 +4,7 @@
 // and the user picks. Nothing is written and nothing typed is lost until they pick (rule: staleForm.ts).
 import type { ReactNode } from 'react';
 import type { ConflictRow } from './staleForm';
+import { DataTable } from './DataTable';
 import { Badge, Button, Dialog } from './ui';
 import './kit.css';
 
@@ -59,30 +60,28 @@ export function SettingsConflictDialog({
             Someone saved {conflict.what.charAt(0).toLowerCase() + conflict.what.slice(1)} after you opened it (another window or a script), so your save was not written. Your values are still
             in the form.
           </p>
-          <div className="table-wrap">
-            <table className="table conflict-table" aria-label="What changed">
-              <thead>
-                <tr>
-                  <th scope="col">Field</th>
-                  <th scope="col">When you opened it</th>
-                  <th scope="col">Saved elsewhere (theirs)</th>
-                  <th scope="col">Yours</th>
-                </tr>
-              </thead>
-              <tbody>
-                {conflict.rows.map((row) => (
-                  <tr key={row.key} className={row.clash ? 'conflict-clash' : undefined}>
-                    <th scope="row">
-                      {row.label} {row.clash ? <Badge tone="bad">both changed</Badge> : row.theirsOnly ? <Badge tone="info">theirs</Badge> : <Badge tone="warn">yours</Badge>}
-                    </th>
-                    <td>{row.base}</td>
-                    <td>{row.theirs}</td>
-                    <td>{row.mine}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label="What changed"
+            className="conflict-table"
+            wrapClassName="table-wrap"
+            rows={conflict.rows}
+            rowKey={(row) => row.key}
+            rowClassName={(row) => (row.clash ? 'conflict-clash' : undefined)}
+            columns={[
+              {
+                header: 'Field',
+                rowHeader: true,
+                cell: (row) => (
+                  <>
+                    {row.label} {row.clash ? <Badge tone="bad">both changed</Badge> : row.theirsOnly ? <Badge tone="info">theirs</Badge> : <Badge tone="warn">yours</Badge>}
+                  </>
+                ),
+              },
+              { header: 'When you opened it', cell: (row) => row.base },
+              { header: 'Saved elsewhere (theirs)', cell: (row) => row.theirs },
+              { header: 'Yours', cell: (row) => row.mine },
+            ]}
+          />
           {note}
           <p className="muted small">
             {mineRows.length === 0

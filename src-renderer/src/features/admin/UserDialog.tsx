@@ -3,6 +3,7 @@ import { POLICY_ACTIONS, type PolicyActionName } from '../../../../src-shared/ap
 import { createUser, updateUser, type User } from '../../../../src-shared/api/identity';
 import { api } from '../../app/session';
 import { errorFor, withoutField } from '../../lib/errors';
+import { DataTable, type Column } from '../../lib/DataTable';
 import { Field } from '../../lib/ui';
 import { FormDialog } from '../../lib/FormDialog';
 import { useAction } from '../../lib/useAction';
@@ -103,38 +104,37 @@ export function UserDialog({ open, user, onClose, onSaved }: { open: boolean; us
       </div>
       <div className={`field ${errorFor(error, 'userPolicies') ? 'field-invalid' : ''}`}>
         <span className="field-label">Policy overrides</span>
-        <table className="table policy-grid" aria-label="Policy overrides">
-          <thead>
-            <tr>
-              <th>Action</th>
-              {CHOICES.map((c) => (
-                <th key={c.value} className="choice-col">
-                  {c.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {POLICY_ACTIONS.map((action) => (
-              <tr key={action}>
-                <td>
+        <DataTable
+          label="Policy overrides"
+          className="policy-grid"
+          rows={POLICY_ACTIONS}
+          rowKey={(action) => action}
+          columns={[
+            {
+              header: 'Action',
+              cell: (action) => (
+                <>
                   <code>{action}</code> <span className="muted">{ACTION_HINTS[action]}</span>
-                </td>
-                {CHOICES.map((c) => (
-                  <td key={c.value} className="choice-col">
-                    <input
-                      type="radio"
-                      name={`policy-${action}`}
-                      aria-label={`${action}: ${c.label === 'Role' ? 'as the role says' : c.label.toLowerCase()}`}
-                      checked={form.policies.choices[action] === c.value}
-                      onChange={() => choose(action, c.value)}
-                    />
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            ...CHOICES.map(
+              (c): Column<PolicyActionName> => ({
+                header: c.label,
+                className: 'choice-col',
+                cell: (action) => (
+                  <input
+                    type="radio"
+                    name={`policy-${action}`}
+                    aria-label={`${action}: ${c.label === 'Role' ? 'as the role says' : c.label.toLowerCase()}`}
+                    checked={form.policies.choices[action] === c.value}
+                    onChange={() => choose(action, c.value)}
+                  />
+                ),
+              }),
+            ),
+          ]}
+        />
         {form.policies.others.length > 0 && (
           <div className="field-hint">
             Also kept: {form.policies.others.map((o) => <code key={o}>{o} </code>)}

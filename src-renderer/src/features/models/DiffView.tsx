@@ -1,9 +1,35 @@
 import { useMemo, useState } from 'react';
 import type { FileChange } from '../../../../src-shared/api/data-model';
-import { fileDiff } from './diff';
+import { DataTable, type Column } from '../../lib/DataTable';
+import { fileDiff, type DiffRow } from './diff';
 import { ModelsIcon } from './icons';
 
 const STATUS_LABEL = { added: 'A', modified: 'M', deleted: 'D' } as const;
+
+/** A unified diff: old and new line numbers, then the line; a note (“No newline at end of file”) has only its text. */
+const DIFF_COLUMNS: Column<DiffRow>[] = [
+  { header: 'Old line', cellClassName: lineNumberClass, cell: (row) => (row.kind === 'note' || row.kind === 'hunk' ? null : (row.oldLine ?? '')) },
+  { header: 'New line', cellClassName: lineNumberClass, cell: (row) => (row.kind === 'note' || row.kind === 'hunk' ? null : (row.newLine ?? '')) },
+  {
+    header: 'Line',
+    cellClassName: (row) => (row.kind === 'note' ? undefined : 'diff-text'),
+    cell: (row) =>
+      row.kind === 'note' ? (
+        row.text
+      ) : row.kind === 'hunk' ? null : (
+        <>
+          <span className="diff-mark" aria-hidden="true">
+            {row.kind === 'added' ? '+' : row.kind === 'removed' ? '−' : ' '}
+          </span>
+          {row.text || ' '}
+        </>
+      ),
+  },
+];
+
+function lineNumberClass(row: DiffRow): string | undefined {
+  return row.kind === 'note' ? undefined : 'diff-ln';
+}
 
 function FileChangeView({ change, initiallyOpen }: { change: FileChange; initiallyOpen: boolean }) {
   const [open, setOpen] = useState(initiallyOpen);
@@ -30,34 +56,17 @@ function FileChangeView({ change, initiallyOpen }: { change: FileChange; initial
           ) : diff.rows.length === 0 ? (
             <div className="muted diff-note">Content unchanged (mode or rename only).</div>
           ) : (
-            <table className="diff-table" aria-label={`Changes to ${change.path}`}>
-              <tbody>
-                {diff.rows.map((row, i) =>
-                  row.kind === 'hunk' ? (
-                    <tr key={i} className="diff-hunk">
-                      <td colSpan={3}>{row.header}</td>
-                    </tr>
-                  ) : row.kind === 'note' ? (
-                    <tr key={i} className="diff-noteline">
-                      <td />
-                      <td />
-                      <td>{row.text}</td>
-                    </tr>
-                  ) : (
-                    <tr key={i} className={`diff-${row.kind}`}>
-                      <td className="diff-ln">{row.oldLine ?? ''}</td>
-                      <td className="diff-ln">{row.newLine ?? ''}</td>
-                      <td className="diff-text">
-                        <span className="diff-mark" aria-hidden="true">
-                          {row.kind === 'added' ? '+' : row.kind === 'removed' ? '−' : ' '}
-                        </span>
-                        {row.text || ' '}
-                      </td>
-                    </tr>
-                  ),
-                )}
-              </tbody>
-            </table>
+            <DataTable
+              plain
+              headless
+              label={`Changes to ${change.path}`}
+              className="diff-table"
+              rows={diff.rows}
+              rowKey={(_, i) => i}
+              rowClassName={(row) => (row.kind === 'note' ? 'diff-noteline' : `diff-${row.kind}`)}
+              fullWidthRow={(row) => (row.kind === 'hunk' ? row.header : null)}
+              columns={DIFF_COLUMNS}
+            />
           )}
         </div>
       )}

@@ -2,6 +2,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import type { Deployment } from '../../../../src-shared/api/deployments';
 import type { PromotionPreview } from '../../../../src-shared/api/promotions';
 import type { DashboardConfig } from '../../../../src-shared/api/workbooks';
+import { DataTable, type Column } from '../../lib/DataTable';
 import { Badge } from '../../lib/ui';
 import { DashboardGrid, type GridGhost } from '../workbooks/DashboardGrid';
 import { formatPosition, parentOf, widgetTitle, widgetTypeLabel } from '../workbooks/dashboard';
@@ -223,20 +224,15 @@ function DashboardDiffView({ detail, source, target, creating }: { detail: Dashb
       {detail.widgets.length > 0 && (
         <div className="promo-block">
           <h3>Widgets</h3>
-          <table className="table promo-widget-table" aria-label="Widget changes">
-            <thead>
-              <tr>
-                <th>Change</th>
-                <th>Widget</th>
-                <th>Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {detail.widgets.map((w) => (
-                <WidgetChangeRow key={w.id} change={w} focused={focus === w.id} onFocus={setFocus} names={names} />
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            label="Widget changes"
+            className="promo-widget-table"
+            rows={detail.widgets}
+            rowKey={(w) => w.id}
+            rowClassName={(w) => `promo-row-${w.kinds[0]}${focus === w.id ? ' selected' : ''}`}
+            rowProps={(w) => ({ onMouseEnter: () => setFocus(w.id), onMouseLeave: () => setFocus(null) })}
+            columns={widgetColumns(names)}
+          />
         </div>
       )}
 
@@ -250,14 +246,22 @@ function DashboardDiffView({ detail, source, target, creating }: { detail: Dashb
   );
 }
 
-function WidgetChangeRow({ change, focused, onFocus, names }: { change: WidgetChange; focused: boolean; onFocus: (id: string | null) => void; names: Map<string, string> }) {
-  const widget = change.after ?? change.before;
-  const title = widget ? widgetTitle(widget) : null;
+/** Where a widget is: `in Overview › Tab ` (its parent's name, as the dashboard shows it). */
+function whereOf(widget: WidgetChange['before'], names: Map<string, string>): string {
   const parent = widget ? parentOf(widget) : null;
-  const where = parent ? `in ${names.get(parent.parentId) ?? parent.parentId}${parent.tab ? ` › ${parent.tab}` : ''} ` : '';
-  return (
-    <tr className={`promo-row-${change.kinds[0]} ${focused ? 'selected' : ''}`} onMouseEnter={() => onFocus(change.id)} onMouseLeave={() => onFocus(null)}>
-      <td>
+  return parent ? `in ${names.get(parent.parentId) ?? parent.parentId}${parent.tab ? ` › ${parent.tab}` : ''} ` : '';
+}
+
+function widgetColumns(names: Map<string, string>): Column<WidgetChange>[] {
+  const widgetOf = (change: WidgetChange) => change.after ?? change.before;
+  const titleOf = (change: WidgetChange) => {
+    const widget = widgetOf(change);
+    return widget ? widgetTitle(widget) : null;
+  };
+  return [
+    {
+      header: 'Change',
+      cell: (change) => (
         <span className="promo-kinds">
           {change.kinds.map((kind) => (
             <Badge key={kind} tone={KIND_TONES[kind]}>
@@ -265,31 +269,48 @@ function WidgetChangeRow({ change, focused, onFocus, names }: { change: WidgetCh
             </Badge>
           ))}
         </span>
-      </td>
-      <td>
-        <div className="promo-widget-name">
-          <span className="strong">{title ?? <span className="muted">untitled</span>}</span>
-          <span className="muted">
-            {widget ? widgetTypeLabel(widget.type) : ''} · <code>{change.id}</code>
-          </span>
-        </div>
-      </td>
-      <td className="promo-details">
-        {change.kinds.includes('added') && change.after && <span className="muted">{where}at {formatPosition(change.after.position)}</span>}
-        {change.kinds.includes('removed') && change.before && <span className="muted">{where ? `was ${where}` : 'was '}at {formatPosition(change.before.position)}</span>}
-        {change.move &&
-          (change.responsiveOnly ? (
-            <div className="muted">responsive layouts differ (position unchanged)</div>
-          ) : (
-            <div className="promo-move">
-              <code>{formatPosition(change.move.before)}</code> <span aria-hidden="true">→</span>
-              <span className="sr-only">to</span> <code>{formatPosition(change.move.after)}</code>
-            </div>
-          ))}
-        {change.values.length > 0 && <ChangeList changes={change.values} label={`Changes of ${title ?? change.id}`} compact />}
-      </td>
-    </tr>
-  );
+      ),
+    },
+    {
+      header: 'Widget',
+      cell: (change) => {
+        const widget = widgetOf(change);
+        const title = titleOf(change);
+        return (
+          <div className="promo-widget-name">
+            <span className="strong">{title ?? <span className="muted">untitled</span>}</span>
+            <span className="muted">
+              {widget ? widgetTypeLabel(widget.type) : ''} · <code>{change.id}</code>
+            </span>
+          </div>
+        );
+      },
+    },
+    {
+      header: 'Details',
+      cellClassName: 'promo-details',
+      cell: (change) => {
+        const where = whereOf(widgetOf(change), names);
+        const title = titleOf(change);
+        return (
+          <>
+            {change.kinds.includes('added') && change.after && <span className="muted">{where}at {formatPosition(change.after.position)}</span>}
+            {change.kinds.includes('removed') && change.before && <span className="muted">{where ? `was ${where}` : 'was '}at {formatPosition(change.before.position)}</span>}
+            {change.move &&
+              (change.responsiveOnly ? (
+                <div className="muted">responsive layouts differ (position unchanged)</div>
+              ) : (
+                <div className="promo-move">
+                  <code>{formatPosition(change.move.before)}</code> <span aria-hidden="true">→</span>
+                  <span className="sr-only">to</span> <code>{formatPosition(change.move.after)}</code>
+                </div>
+              ))}
+            {change.values.length > 0 && <ChangeList changes={change.values} label={`Changes of ${title ?? change.id}`} compact />}
+          </>
+        );
+      },
+    },
+  ];
 }
 
 /** `path  before → after`, with colour swatches where a value is a colour. */

@@ -1,6 +1,7 @@
 import type { Deployment } from '../../../../src-shared/api/deployments';
 import { cancelRemoteTransfer, type RemoteTransfer } from '../../../../src-shared/api/remote-transfers';
 import { localApi } from '../../app/session';
+import { controlsColumn, DataTable } from '../../lib/DataTable';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../lib/ui';
 import { useAction } from '../../lib/useAction';
 import { deploymentLabel } from '../workbooks/data';
@@ -98,55 +99,52 @@ export function RemoteTransferHistory({
       ) : history.data.length === 0 ? (
         <EmptyState title="Nothing sent to other profiles yet" />
       ) : (
-        <table className="table" aria-label="Transfers to other profiles">
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>What</th>
-              <th>To</th>
-              <th>Status</th>
-              <th>Outcome</th>
-              <th className="actions-col" aria-label="Actions" />
-            </tr>
-          </thead>
-          <tbody>
-            {history.data.map((t) => (
-              <tr key={t.id} className={t.id === highlightId ? 'row-selected' : undefined}>
-                <td>
-                  <Time value={t.createdAt} />
-                </td>
-                <td>
+        <DataTable
+          label="Transfers to other profiles"
+          rows={history.data}
+          rowKey={(t) => t.id}
+          rowClassName={(t) => (t.id === highlightId ? 'row-selected' : undefined)}
+          columns={[
+            { header: 'When', cell: (t) => <Time value={t.createdAt} /> },
+            {
+              header: 'What',
+              cell: (t) => (
+                <>
                   <Badge>{t.kind === 'workbook-promotion' ? 'workbook' : 'model'}</Badge> {sourceText(t, deployments)}
-                </td>
-                <td>{targetText(t)}</td>
-                <td>
+                </>
+              ),
+            },
+            { header: 'To', cell: (t) => targetText(t) },
+            {
+              header: 'Status',
+              cell: (t) => (
+                <>
                   <StatusBadge status={t.status} />
                   {t.rolledBack !== null && <div className="muted">{t.rolledBack ? 'undone on the remote' : 'NOT undone on the remote'}</div>}
-                </td>
-                <td>
-                  <TransferOutcome transfer={t} />
-                </td>
-                <td className="actions-col">
-                  {!isFinished(t) && (
-                    <Button
-                      variant="ghost"
-                      className="btn-small danger-text"
-                      busy={cancel.busy}
-                      onClick={() =>
-                        void cancel.run(async () => {
-                          await localApi.call(cancelRemoteTransfer, { params: { transferId: t.id } });
-                          onChanged();
-                        })
-                      }
-                    >
-                      Cancel
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { header: 'Outcome', cell: (t) => <TransferOutcome transfer={t} /> },
+            controlsColumn<RemoteTransfer>(
+              (t) =>
+                !isFinished(t) && (
+                  <Button
+                    variant="ghost"
+                    className="btn-small danger-text"
+                    busy={cancel.busy}
+                    onClick={() =>
+                      void cancel.run(async () => {
+                        await localApi.call(cancelRemoteTransfer, { params: { transferId: t.id } });
+                        onChanged();
+                      })
+                    }
+                  >
+                    Cancel
+                  </Button>
+                ),
+            ),
+          ]}
+        />
       )}
     </section>
   );

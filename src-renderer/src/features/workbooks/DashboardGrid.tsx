@@ -18,6 +18,7 @@ import {
 } from './dashboard';
 import { formatCategory, formatNumber, toNumber } from '../../../../src-shared/model/query';
 import { QueryChart } from '../../lib/charts/QueryChart';
+import { DataTable } from '../../lib/DataTable';
 import { useWidgetData, widgetQuery } from './widgetData';
 import './workbooks.css';
 
@@ -280,28 +281,19 @@ function ChartBody({ widget, kind, deploymentId, compact }: { widget: DashboardW
   }
   if (kind === 'table') {
     return (
-      <div className="dash-table-wrap">
-        <table className="dash-table" aria-label={label}>
-          <thead>
-            <tr>
-              {columns.map((c) => (
-                <th key={c.key}>{c.title}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.slice(0, compact ? 3 : 50).map((row, i) => (
-              <tr key={i}>
-                {columns.map((c) => (
-                  <td key={c.key} className={c.kind === 'measure' ? 'num' : ''}>
-                    {c.kind === 'measure' ? formatNumber(toNumber(row[c.key])) : formatCategory(row[c.key], c.type)}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        plain
+        label={label}
+        className="dash-table"
+        wrapClassName="dash-table-wrap"
+        rows={rows.slice(0, compact ? 3 : 50)}
+        rowKey={(_, i) => i}
+        columns={columns.map((c) => ({
+          header: c.title,
+          cellClassName: c.kind === 'measure' ? 'num' : undefined,
+          cell: (row: (typeof rows)[number]) => (c.kind === 'measure' ? formatNumber(toNumber(row[c.key])) : formatCategory(row[c.key], c.type)),
+        }))}
+      />
     );
   }
   return (

@@ -1,4 +1,5 @@
 import type { ComparisonOutcome, ComparisonPlan } from '../../../../../src-shared/model/query';
+import { DataTable } from '../../../lib/DataTable';
 import { plural } from '../../../lib/plural';
 
 type Comparison = { plan: ComparisonPlan; outcome: ComparisonOutcome; viewName: string } | { problem: string };
@@ -30,26 +31,19 @@ export function ComparisonReport({ comparison }: { comparison: Comparison }) {
           <strong>✗ The numbers differ.</strong> {outcome.matchingRows.toLocaleString()} of {plural(outcome.vendorRows, 'row')} match the model query over view {viewName};{' '}
           {outcome.differingRows.toLocaleString()} differ, {outcome.onlyInVendorCount.toLocaleString()} only in this answer, {outcome.onlyInModelCount.toLocaleString()} only in the model&apos;s.
           {outcome.differences.length > 0 && (
-            <table className="comparison-table" aria-label="Differences">
-              <thead>
-                <tr>
-                  <th>Row</th>
-                  <th>Column</th>
-                  <th>This answer</th>
-                  <th>Model</th>
-                </tr>
-              </thead>
-              <tbody>
-                {outcome.differences.map((d, i) => (
-                  <tr key={i}>
-                    <td>{keyText(d.key)}</td>
-                    <td>{d.column}</td>
-                    <td className="num">{d.vendor ?? '∅'}</td>
-                    <td className="num">{d.model ?? '∅'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              plain
+              label="Differences"
+              className="comparison-table"
+              rows={outcome.differences}
+              rowKey={(_, i) => i}
+              columns={[
+                { header: 'Row', cell: (d) => keyText(d.key) },
+                { header: 'Column', cell: (d) => d.column },
+                { header: 'This answer', cellClassName: 'num', cell: (d) => d.vendor ?? '∅' },
+                { header: 'Model', cellClassName: 'num', cell: (d) => d.model ?? '∅' },
+              ]}
+            />
           )}
           {outcome.onlyInVendor.length > 0 && <div className="small">Only in this answer: {outcome.onlyInVendor.map(keyText).join('; ')}</div>}
           {outcome.onlyInModel.length > 0 && <div className="small">Only in the model: {outcome.onlyInModel.map(keyText).join('; ')}</div>}

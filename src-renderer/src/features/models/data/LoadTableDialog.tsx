@@ -3,6 +3,7 @@ import { getDeploymentSettings } from '../../../../../src-shared/api/deployments
 import { importTable, inspectTableFile, listDataSourceSchemas, MAX_TABLE_FILE_BYTES, type DataSourceSchemas, type EmulatorTable } from '../../../../../src-shared/api/queries';
 import { api } from '../../../app/session';
 import { toShownError, type ShownError } from '../../../lib/errors';
+import { DataTable } from '../../../lib/DataTable';
 import { SchemaPicker } from '../../../lib/SchemaPicker';
 import { Button, Dialog, ProblemBanner, Spinner } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
@@ -124,27 +125,20 @@ export function LoadTableDialog({ open, deploymentId, onClose }: { open: boolean
                 {inspected.fileName}: {plural(inspected.rowCount, 'row')}, {plural(inspected.columns.length, 'column')}. Types as the table will have them:
               </p>
               <div className="load-preview">
-                <table className="table" aria-label="Columns to import">
-                  <thead>
-                    <tr>
-                      {inspected.columns.map((c) => (
-                        <th key={c.name}>
-                          {c.name}
-                          <div className="muted small mono">{c.type}</div>
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {inspected.sampleRows.map((row, i) => (
-                      <tr key={i}>
-                        {row.map((v, k) => (
-                          <td key={k}>{v === null ? '∅' : String(v)}</td>
-                        ))}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <DataTable
+                  label="Columns to import"
+                  rows={inspected.sampleRows}
+                  rowKey={(_, i) => i}
+                  columns={inspected.columns.map((c, k) => ({
+                    header: (
+                      <>
+                        {c.name}
+                        <div className="muted small mono">{c.type}</div>
+                      </>
+                    ),
+                    cell: (row: (typeof inspected.sampleRows)[number]) => (row[k] === null ? '∅' : String(row[k])),
+                  }))}
+                />
               </div>
               <div className="filter-row">
                 <div className="inline-field load-schema">
