@@ -10,8 +10,8 @@ import { getJobRunner, JobFailure, JobOutcome, type Job, type JobContext } from 
 import { changesBetween, promotableContent, requireWorkbook } from '../workbooks';
 import { contentHash } from '../workspace-items';
 import { allPagesRemote, callRemote, openRemote, type Remote } from './remote';
-import { assertServed, endTransferWith, serves, undoTimeout } from './transfer-job';
-import { finishTransfer, insertTransfer, lastPromotedTarget, requireTransferRow, transferView, updateTransfer } from './transfers';
+import { assertServed, endTransferWith, enqueueTransfer, replayedTransfer, serves, undoTimeout } from './transfer-job';
+import { finishTransfer, lastPromotedTarget, updateTransfer } from './transfers';
 
 export const PROMOTION_JOB = 'remote-workbook-promotion';
 
@@ -124,10 +124,9 @@ export async function startRemotePromotion(
 ): Promise<RemoteTransfer> {
   const { idempotencyKey, ...request } = body;
   const source = requireWorkbook(ctx, principal, deploymentId, workbookId);
-  const runner = getJobRunner(ctx);
   const identity = { workbookId, ...request };
-  const replay = runner.findReplay({ kind: PROMOTION_JOB, deploymentId, inputs: identity, idempotencyKey, idempotencyInputs: identity });
-  if (replay) return transferView(ctx, requireTransferRow(ctx, replay.id));
+  const replayed = replayedTransfer(ctx, PROMOTION_JOB, deploymentId, identity, idempotencyKey);
+  if (replayed) return replayed;
   const remote = await openRemote(ctx, body.profileName);
   assertServed(remote, NEEDED);
   const content = promotableContent(source);
@@ -148,14 +147,8 @@ export async function startRemotePromotion(
     content,
     sourceService: `Drydock${principal.email ? ` (${principal.email})` : ''}`,
   };
-  const job = runner.enqueue({ kind: PROMOTION_JOB, deploymentId, inputs, idempotencyKey, idempotencyInputs: identity, createdBy: principal.userId });
-  const row = insertTransfer(ctx, {
-    id: job.id,
+  return enqueueTransfer(ctx, principal, remote, { kind: PROMOTION_JOB, deploymentId, inputs, identity, idempotencyKey }, {
     kind: 'workbook-promotion',
-    profile_name: remote.name,
-    remote_base_url: remote.baseUrl,
-    remote_spec_version: remote.profile.lastCheck?.specVersion ?? null,
-    source_deployment_id: deploymentId,
     source_workbook_id: source.id,
     source_slug: source.slug,
     source_name: source.name,
@@ -163,10 +156,7 @@ export async function startRemotePromotion(
     target_deployment_id: body.targetDeploymentId,
     target_workbook_id: body.targetWorkbookId ?? null,
     target_version_before: body.targetHash,
-    idempotency_key: idempotencyKey ?? null,
-    created_by: principal.userId,
   });
-  return transferView(ctx, row);
 }
 
 /** What a promotion has written on the remote so far (for undoing it). */

@@ -8,8 +8,8 @@ import { ApiError } from '../../http/problem';
 import { getJobRunner, JobFailure, type Job, type JobContext, type JobOutcome } from '../../platform/jobs';
 import { readBranchSnapshot } from '../data-model';
 import { allPagesRemote, callRemote, openRemote, type Remote } from './remote';
-import { assertServed, endTransferWith, undoTimeout } from './transfer-job';
-import { finishTransfer, insertTransfer, requireTransferRow, transferView, updateTransfer } from './transfers';
+import { assertServed, endTransferWith, enqueueTransfer, replayedTransfer, undoTimeout } from './transfer-job';
+import { finishTransfer, updateTransfer } from './transfers';
 
 export const PUBLISH_JOB = 'remote-model-publish';
 /** Bytes of a file per upload chunk (well under the API's 4 MiB, so one slow chunk costs little). */
@@ -131,10 +131,9 @@ export async function startRemotePublish(
   body: RemotePublishTarget & { sourceCommit: string; targetCommit: string | null; message?: string; idempotencyKey?: string },
 ): Promise<RemoteTransfer> {
   const { idempotencyKey, ...request } = body;
-  const runner = getJobRunner(ctx);
   const identity = { deploymentId, ...request };
-  const replay = runner.findReplay({ kind: PUBLISH_JOB, deploymentId, inputs: identity, idempotencyKey, idempotencyInputs: identity });
-  if (replay) return transferView(ctx, requireTransferRow(ctx, replay.id));
+  const replayed = replayedTransfer(ctx, PUBLISH_JOB, deploymentId, identity, idempotencyKey);
+  if (replayed) return replayed;
   const local = await readBranchSnapshot(ctx, deploymentId, body.branchName);
   if (local.commit !== body.sourceCommit) {
     throw new ApiError(409, Codes.REMOTE_SOURCE_CHANGED, `Branch "${local.branchName}" has new commits since the preview. Nothing was sent: preview again.`, {
@@ -149,23 +148,14 @@ export async function startRemotePublish(
     `${title}\n\nPublished-from: Drydock deployment ${deploymentId}, branch ${local.branchName}, commit ${local.commit}\n` +
     `Published-by: ${principal.email ?? 'an API key'}`;
   const inputs: PublishInputs = { ...request, sourceDeploymentId: deploymentId, sourceBranch: local.branchName, message };
-  const job = runner.enqueue({ kind: PUBLISH_JOB, deploymentId, inputs, idempotencyKey, idempotencyInputs: identity, createdBy: principal.userId });
-  const row = insertTransfer(ctx, {
-    id: job.id,
+  return enqueueTransfer(ctx, principal, remote, { kind: PUBLISH_JOB, deploymentId, inputs, identity, idempotencyKey }, {
     kind: 'model-publish',
-    profile_name: remote.name,
-    remote_base_url: remote.baseUrl,
-    remote_spec_version: remote.profile.lastCheck?.specVersion ?? null,
-    source_deployment_id: deploymentId,
     source_branch: local.branchName,
     source_version: local.commit,
     target_deployment_id: body.targetDeploymentId,
     target_branch: body.targetBranch ?? null,
     target_version_before: body.targetCommit,
-    idempotency_key: idempotencyKey ?? null,
-    created_by: principal.userId,
   });
-  return transferView(ctx, row);
 }
 
 /** Sends every file of the plan in chunks; progress runs from `from` to `to` percent by bytes. */

@@ -1,10 +1,12 @@
 import type { RouteDef } from '../../../src-shared/api/contract';
 import { ProfileErrorCodes } from '../../../src-shared/api/profiles';
+import type { RemoteTransfer } from '../../../src-shared/api/remote-transfers';
 import type { ServiceContext } from '../../context';
+import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/problem';
-import { JobCancelledError, JobFailure, JobOutcome } from '../../platform/jobs';
+import { getJobRunner, JobCancelledError, JobFailure, JobOutcome } from '../../platform/jobs';
 import type { Remote } from './remote';
-import { finishTransfer } from './transfers';
+import { finishTransfer, insertTransfer, requireTransferRow, transferView, type NewTransfer } from './transfers';
 
 /** Time allowed to undo what a failed transfer wrote on the remote (its own budget: the job's signal may be aborted). */
 const UNDO_TIMEOUT_MS = 30_000;
@@ -60,4 +62,36 @@ export function endTransferWith(ctx: ServiceContext, id: string, error: unknown,
   message += undone;
   finishTransfer(ctx, id, 'FAILED', { error_code: code, error_message: message, rolled_back: rolledBack === null ? null : rolledBack ? 1 : 0 });
   return JobOutcome.failed({ code, message });
+}
+
+/** The transfer an earlier start with the same idempotency key (or the same inputs, still running) made, if any. */
+export function replayedTransfer(ctx: ServiceContext, kind: string, deploymentId: number, identity: Record<string, unknown>, idempotencyKey: string | undefined): RemoteTransfer | undefined {
+  const replay = getJobRunner(ctx).findReplay({ kind, deploymentId, inputs: identity, idempotencyKey, idempotencyInputs: identity });
+  return replay ? transferView(ctx, requireTransferRow(ctx, replay.id)) : undefined;
+}
+
+/**
+ * Enqueues the job of a transfer and records its history row in one go: what every transfer
+ * records about the remote and who started it, plus `row` (what this kind of transfer moves).
+ */
+export function enqueueTransfer(
+  ctx: ServiceContext,
+  principal: Principal,
+  remote: Remote,
+  job: { kind: string; deploymentId: number; inputs: unknown; identity: Record<string, unknown>; idempotencyKey: string | undefined },
+  row: Omit<NewTransfer, 'id' | 'profile_name' | 'remote_base_url' | 'remote_spec_version' | 'source_deployment_id' | 'idempotency_key' | 'created_by'>,
+): RemoteTransfer {
+  const { kind, deploymentId, inputs, identity, idempotencyKey } = job;
+  const enqueued = getJobRunner(ctx).enqueue({ kind, deploymentId, inputs, idempotencyKey, idempotencyInputs: identity, createdBy: principal.userId });
+  const inserted = insertTransfer(ctx, {
+    ...row,
+    id: enqueued.id,
+    profile_name: remote.name,
+    remote_base_url: remote.baseUrl,
+    remote_spec_version: remote.profile.lastCheck?.specVersion ?? null,
+    source_deployment_id: deploymentId,
+    idempotency_key: idempotencyKey ?? null,
+    created_by: principal.userId,
+  });
+  return transferView(ctx, inserted);
 }
