@@ -82,6 +82,20 @@ describe('promoting a workbook to another profile', () => {
     expect(again.body.changes.identical).toBe(true);
   });
 
+  it('a repeated start with the same idempotencyKey answers the first transfer and promotes once', async () => {
+    const book = await localWorkbook();
+    const pre = await preview(book.id);
+    const body = { profileName: 'prod', targetDeploymentId: target, sourceHash: pre.body.sourceHash, targetHash: pre.body.targetHash, idempotencyKey: `promote-${book.id}` };
+    const first = await local.call('POST', `${wb(source, book.id)}/remote-promotions`, { body });
+    expect(first.status, first.text).toBe(202);
+    expect((await waitForTransfer(local, first.body.id)).status).toBe('COMPLETED');
+    const second = await local.call('POST', `${wb(source, book.id)}/remote-promotions`, { body });
+    expect(second.status, second.text).toBe(202);
+    expect(second.body).toMatchObject({ id: first.body.id, kind: 'workbook-promotion', profileName: 'prod', source: { deploymentId: source, workbookId: book.id } });
+    const history = await local.call('GET', `${wb(source, book.id)}/remote-promotions`);
+    expect(history.body.items.map((t: { id: string }) => t.id)).toEqual([first.body.id]);
+  });
+
   it('refuses a source changed since the preview (409) and sends nothing', async () => {
     const book = await localWorkbook();
     const pre = await preview(book.id);
@@ -231,6 +245,20 @@ describe('publishing a model branch to another profile', () => {
 
     const again = await publishPreview({ branchName: 'feature-a', targetBranch: 'feature-a' });
     expect(again.body).toMatchObject({ identical: true, files: [] });
+  });
+
+  it('a repeated start with the same idempotencyKey answers the first transfer and publishes once', async () => {
+    await localBranchWithChange('feature-d');
+    const pre = await publishPreview({ branchName: 'feature-d', targetBranch: 'feature-d' });
+    const body = { profileName: 'prod', targetDeploymentId: target, branchName: 'feature-d', targetBranch: 'feature-d', sourceCommit: pre.body.source.commit, targetCommit: pre.body.target.commit, idempotencyKey: 'publish-feature-d' };
+    const first = await local.call('POST', `${B(source)}/remote-publishes`, { body });
+    expect(first.status, first.text).toBe(202);
+    expect((await waitForTransfer(local, first.body.id)).status).toBe('COMPLETED');
+    const second = await local.call('POST', `${B(source)}/remote-publishes`, { body });
+    expect(second.status, second.text).toBe(202);
+    expect(second.body).toMatchObject({ id: first.body.id, kind: 'model-publish', profileName: 'prod', source: { deploymentId: source, branchName: 'feature-d' } });
+    const publishes = await local.call('GET', '/api/v1/remote-transfers?kind=model-publish&first=100');
+    expect(publishes.body.items.filter((t: { source: { branchName: string } }) => t.source.branchName === 'feature-d')).toHaveLength(1);
   });
 
   it('refuses when the remote branch moved since the preview', async () => {
