@@ -16,7 +16,7 @@ import { commitWorkingEdits, mergeBranchInto, pullFromParent } from './operation
 import { openRepository, removeDeploymentRepository } from './repository';
 import { onDeploymentDeleted } from '../deployments';
 import { finishUpload, receiveChunk, startUpload, uploadsDir } from './uploads';
-import { decodedBase64Of } from '../../platform/json/base64-field';
+import { decodedBase64Of } from '../../platform/json/decoded-fields';
 import { setUpAutoPush } from './upstream/auto-push';
 import { deleteBranchAndUpstream } from './upstream/push';
 import { deleteFile, renameFile, writeFiles } from './working';

@@ -22,10 +22,9 @@ import { parseJsonBody, type JsonBody } from './body';
  */
 export const isBase64 = (text: string): boolean => text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text);
 
-/** The decoded field: its bytes, or null when it was not non-empty base64. */
-export interface DecodedBase64 {
-  bytes: Uint8Array | null;
-}
+import type { DecodedBase64 } from './decoded-fields';
+
+export type { DecodedBase64 } from './decoded-fields';
 
 export interface Base64BodyInput {
   /** The request body as received. */
@@ -83,17 +82,4 @@ export function readBase64BodyMoving(input: Base64BodyInput): Base64BodyResult {
   const buffer = result.decoded?.bytes?.buffer;
   if (!buffer) return result;
   return move({ [transferableSymbol]: [buffer], [valueSymbol]: result } as never) as unknown as Base64BodyResult;
-}
-
-/** Parsed documents whose base64 field was decoded off the HTTP thread, and the decoded field. */
-const decodedFields = new WeakMap<object, DecodedBase64>();
-
-/** Remembers what was decoded for `document` (the parsed body the route's handler receives). */
-export function rememberDecoded(document: object, decoded: DecodedBase64): void {
-  decodedFields.set(document, decoded);
-}
-
-/** The decoded field of a body read by `readBase64Body`; undefined when the body was read on the HTTP thread. */
-export function decodedBase64Of(document: unknown): DecodedBase64 | undefined {
-  return document !== null && typeof document === 'object' ? decodedFields.get(document) : undefined;
 }
