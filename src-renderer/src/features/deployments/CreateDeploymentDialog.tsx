@@ -15,10 +15,11 @@ import {
 } from '../../../../src-shared/api/deployments';
 import { Field } from '../../lib/ui';
 import { FormDialog } from '../../lib/FormDialog';
-import { errorFor, inOneLine, toShownError, withoutField, type ShownError } from '../../lib/errors';
+import { errorFor, toShownError, withoutField, type ShownError } from '../../lib/errors';
 import { KeyValueEditor, recordFromRows, type KeyValueRow } from './KeyValueEditor';
 import { CLOUD_LABELS, CREATION_METHOD_LABELS, DEPLOY_MODE_LABELS, RELEASE_CHANNEL_LABELS, STORAGE_LABELS } from './labels';
 import { useRegions } from './regions';
+import { RegionField } from './RegionField';
 import { useDeployments } from './store';
 import { EnumSelect } from '../../lib/EnumSelect';
 
@@ -131,16 +132,7 @@ export function CreateDeploymentDialog({ open, onClose, onCreated }: { open: boo
         <Field label="Cloud provider" htmlFor="dep-cloud" error={errorFor(error, 'cloudProvider')}>
           <EnumSelect id="dep-cloud" value={form.cloudProvider} options={CLOUD_PROVIDERS} labels={CLOUD_LABELS} onChange={(v) => set('cloudProvider', v)} />
         </Field>
-        <Field label="Region" htmlFor="dep-region" error={errorFor(error, 'region') ?? (regions.error ? inOneLine(regions.error) : null)}>
-          <select id="dep-region" value={form.region} onChange={(e) => set('region', e.target.value)} disabled={!regions.data}>
-            {!regions.data && <option value="">{regions.loading ? 'Loading…' : 'Provider default'}</option>}
-            {(regions.data ?? []).map((r) => (
-              <option key={r.id} value={r.code}>
-                {r.name} ({r.code})
-              </option>
-            ))}
-          </select>
-        </Field>
+        <RegionField id="dep-region" value={form.region} onChange={(region) => set('region', region)} regions={regions} error={errorFor(error, 'region')} whileLoading="wait" />
       </div>
       <div className="form-row">
         <Field label="Creation method" htmlFor="dep-method" error={errorFor(error, 'creationMethod')}>

@@ -20,6 +20,7 @@ import { SettingsConflictDialog } from '../../lib/SettingsConflictDialog';
 import { useVersionedForm } from '../../lib/useVersionedForm';
 import { CLOUD_LABELS, CREATION_METHOD_LABELS, DEPLOY_MODE_LABELS, RELEASE_CHANNEL_LABELS, STORAGE_LABELS, labelOf } from './labels';
 import { useRegions } from './regions';
+import { RegionField } from './RegionField';
 import { useDeployments } from './store';
 import { EnumSelect } from '../../lib/EnumSelect';
 
@@ -126,16 +127,7 @@ export function GeneralTab({ deployment }: { deployment: Deployment }) {
           <Field label="Cloud provider" htmlFor="edit-cloud" error={errorFor(error, 'cloudProvider')}>
             <EnumSelect id="edit-cloud" value={form.cloudProvider} options={CLOUD_PROVIDERS} labels={CLOUD_LABELS} onChange={(v) => set('cloudProvider', v)} />
           </Field>
-          <Field label="Region" htmlFor="edit-region" error={errorFor(error, 'region') ?? (regions.error ? inOneLine(regions.error) : null)}>
-            <select id="edit-region" value={form.region} onChange={(e) => set('region', e.target.value)}>
-              {!(regions.data ?? []).some((r) => r.code === form.region) && <option value={form.region}>{form.region}</option>}
-              {(regions.data ?? []).map((r) => (
-                <option key={r.id} value={r.code}>
-                  {r.name} ({r.code})
-                </option>
-              ))}
-            </select>
-          </Field>
+          <RegionField id="edit-region" value={form.region} onChange={(region) => set('region', region)} regions={regions} error={errorFor(error, 'region')} whileLoading="keep-value" />
         </div>
         <div className="form-row">
           <Field label="Release channel" htmlFor="edit-channel" error={errorFor(error, 'releaseChannel')}>

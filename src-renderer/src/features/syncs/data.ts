@@ -6,6 +6,7 @@ import { getDevTarget, type DevTarget } from '../../../../src-shared/api/dev-tar
 import { listDataSourceSchemas, type DataSourceSchemas } from '../../../../src-shared/api/queries';
 import { api, useSession } from '../../app/session';
 import { fetchAllPages } from '../../lib/paging';
+import { isListed } from '../../lib/SchemaPicker';
 import { useQuery, type Query } from '../../lib/useQuery';
 import { loadModelViews, type ModelViews } from './modelViews';
 
@@ -56,6 +57,18 @@ export function useDialogBranch(deployBranch: string, branches: Branch[] | null)
 /** Where pushes from `branch` write: the owner's per-user target for a dev branch (null while loading). */
 export function useDevTarget(deploymentId: number, branch: string): Query<DevTarget> {
   return useQuery((signal) => api.call(getDevTarget, { params: { deploymentId }, query: { branchName: branch }, signal }), [deploymentId, branch], 'Reading the dev target');
+}
+
+/**
+ * The warehouse schema of the push and pull dialogs: empty until the data source's schemas are
+ * read, then PUBLIC where it exists (else the first schema), unless the user typed one first.
+ */
+export function useDefaultSchema(existing: readonly string[] | null) {
+  const [schema, setSchema] = useState('');
+  useEffect(() => {
+    if (existing) setSchema((typed) => typed || (isListed(existing, 'PUBLIC') ? 'PUBLIC' : (existing[0] ?? '')));
+  }, [existing]);
+  return [schema, setSchema] as const;
 }
 
 /**

@@ -1,10 +1,10 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { startWarehouseSemanticViewPull, type StartPullInput, type SyncJob } from '../../../../../src-shared/api/warehouse-sync';
 import { api } from '../../../app/session';
 import { errorFor, toShownError, withoutField, type ShownError } from '../../../lib/errors';
-import { isListed, SchemaPicker } from '../../../lib/SchemaPicker';
+import { SchemaPicker } from '../../../lib/SchemaPicker';
 import { Button, Dialog, Field, ProblemBanner } from '../../../lib/ui';
-import { newIdempotencyKey, useBranches, useDataSourceSchemas, useDialogBranch, type Settings } from '../data';
+import { newIdempotencyKey, useBranches, useDataSourceSchemas, useDefaultSchema, useDialogBranch, type Settings } from '../data';
 import { BranchSelect } from './BranchSelect';
 import { outputPathProblem, parseViewPatterns } from './format';
 
@@ -14,13 +14,9 @@ type Started = Pick<SyncJob, 'syncJobId' | 'direction' | 'status'>;
 export function PullDialog({ deploymentId, settings, onClose, onStarted }: { deploymentId: number; settings: Settings; onClose: () => void; onStarted: (job: Started) => void }) {
   const warehouses = settings.dataSources.filter((d) => d.kind === 'warehouse');
   const [dataSourceName, setDataSourceName] = useState(warehouses.find((d) => d.name === 'default')?.name ?? warehouses[0]?.name ?? 'default');
-  // Filled in from the data source's own schemas once they are read (PUBLIC where it exists), unless typed first.
-  const [schema, setSchema] = useState('');
   const schemas = useDataSourceSchemas(deploymentId, dataSourceName);
   const existing = schemas.data?.dataSource === dataSourceName ? schemas.data.schemas : null;
-  useEffect(() => {
-    if (existing) setSchema((typed) => typed || (isListed(existing, 'PUBLIC') ? 'PUBLIC' : (existing[0] ?? '')));
-  }, [existing]);
+  const [schema, setSchema] = useDefaultSchema(existing);
   const [patterns, setPatterns] = useState('');
   const [outputPath, setOutputPath] = useState('model/pulled');
   const [busy, setBusy] = useState(false);

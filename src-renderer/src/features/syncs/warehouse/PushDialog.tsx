@@ -1,10 +1,10 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { startWarehouseSemanticViewSync, type StartPushInput, type SyncJob } from '../../../../../src-shared/api/warehouse-sync';
 import { api } from '../../../app/session';
 import { errorFor, inOneLine, toShownError, withoutField, type ShownError } from '../../../lib/errors';
 import { isListed, SchemaPicker } from '../../../lib/SchemaPicker';
 import { Button, Dialog, Field, ProblemBanner } from '../../../lib/ui';
-import { newIdempotencyKey, useBranches, useDataSourceSchemas, useDevTarget, useDialogBranch, useModelViews, type Settings } from '../data';
+import { newIdempotencyKey, useBranches, useDataSourceSchemas, useDefaultSchema, useDevTarget, useDialogBranch, useModelViews, type Settings } from '../data';
 import { PushTarget } from './PushTarget';
 import { ViewPicker } from '../parts';
 import { BranchSelect } from './BranchSelect';
@@ -15,8 +15,6 @@ type Started = Pick<SyncJob, 'syncJobId' | 'direction' | 'status'>;
 /** Start a push: model views of a branch → semantic views `<prefix><view>` in a warehouse schema. */
 export function PushDialog({ deploymentId, settings, onClose, onStarted }: { deploymentId: number; settings: Settings; onClose: () => void; onStarted: (job: Started) => void }) {
   const [viewNames, setViewNames] = useState<string[]>([]);
-  // Filled in from the warehouse's own schemas once they are read (PUBLIC where it exists), unless typed first.
-  const [schema, setSchema] = useState('');
   const [prefix, setPrefix] = useState('');
   const [helperViewSchema, setHelperViewSchema] = useState('');
   const [showAdvanced, setShowAdvanced] = useState(false);
@@ -32,9 +30,7 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
   const warehouse = settings.dataSources.find((d) => d.name === 'default' && d.kind === 'warehouse') ?? settings.dataSources.find((d) => d.kind === 'warehouse');
   const schemas = useDataSourceSchemas(deploymentId, warehouse?.name ?? null);
   const existing = schemas.data?.schemas ?? null;
-  useEffect(() => {
-    if (existing) setSchema((typed) => typed || (isListed(existing, 'PUBLIC') ? 'PUBLIC' : (existing[0] ?? '')));
-  }, [existing]);
+  const [schema, setSchema] = useDefaultSchema(existing);
   // A push from a dev branch with per-user schemas creates its own schema, named after the one chosen here.
   const devTarget = useDevTarget(deploymentId, branch).data;
   const devSchemaCreated = devTarget?.branchName === branch && devTarget.isDevBranch && devTarget.userTag && devTarget.rule.mode === 'schema-suffix';
