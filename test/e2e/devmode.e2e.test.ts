@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUserTag } from '../../src-shared/api/dev-targets';
-import { createDeployment, screenshot, startE2E, type E2E } from './support';
+import { createDeployment, screenshotsAtBothSizes, startE2E, type E2E } from './support';
 
 /**
  * Dev mode in the Syncs screen against a real `drydock serve` (issue 14 item 4): the signed-in
@@ -15,17 +15,7 @@ let tag: string;
 
 const JOB_TIMEOUT = 60_000;
 
-async function shots(name: string): Promise<void> {
-  const { page } = e2e;
-  for (const [width, height] of [
-    [1024, 768],
-    [1600, 1000],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await screenshot(page, `${name}-${width}x${height}`);
-  }
-  await page.setViewportSize({ width: 1360, height: 860 });
-}
+const shots = (name: string): Promise<void> => screenshotsAtBothSizes(e2e.page, name);
 
 beforeAll(async () => {
   e2e = await startE2E();

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshot, startE2E, TOUR_SEEN_KEY, type E2E } from './support';
+import { screenshotsAtBothSizes, startE2E, TOUR_SEEN_KEY, type E2E } from './support';
 
 /** Waits with room for a loaded machine. */
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 60_000 });
@@ -22,17 +22,6 @@ afterAll(async () => {
   await e2e?.teardown();
 });
 
-/** Screenshots at the two window sizes every screen is checked at. */
-async function shots(page: Page, name: string): Promise<void> {
-  for (const [width, height] of [
-    [1024, 768],
-    [1600, 1000],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await screenshot(page, `${name}-${width}x${height}`);
-  }
-  await page.setViewportSize({ width: 1360, height: 860 });
-}
 
 interface Run {
   runId: string;
@@ -78,7 +67,7 @@ describe('first run', () => {
     const { page } = e2e;
     await page.getByRole('heading', { name: 'Welcome to Drydock' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/models');
-    await shots(page, 'firstrun-welcome');
+    await screenshotsAtBothSizes(page, 'firstrun-welcome');
 
     await page.getByRole('button', { name: 'Open the sample project' }).click();
     await page.waitForURL(/\/models\/\d+$/);
@@ -89,7 +78,7 @@ describe('first run', () => {
     await page.getByRole('dialog', { name: 'Edit' }).waitFor();
     await poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Edit');
     await poll(() => isHighlighted(page, 'files')).toBe(true);
-    await shots(page, 'firstrun-tour-edit');
+    await screenshotsAtBothSizes(page, 'firstrun-tour-edit');
 
     // Keyboard only: from the heading, Tab reaches "Skip the tour", then "Next".
     await page.keyboard.press('Tab');
@@ -99,7 +88,7 @@ describe('first run', () => {
     await page.getByRole('dialog', { name: 'Validate' }).waitFor();
     await poll(() => isHighlighted(page, 'problems')).toBe(true);
     await poll(() => isHighlighted(page, 'files')).toBe(false);
-    await shots(page, 'firstrun-tour-validate');
+    await screenshotsAtBothSizes(page, 'firstrun-tour-validate');
 
     // Escape closes it, and the app remembers this user saw it.
     await page.keyboard.press('Escape');
@@ -123,7 +112,7 @@ describe('first run', () => {
       if (name === 'Push and publish') await poll(() => isHighlighted(page, 'nav-syncs')).toBe(true);
       if (name === 'Promote') {
         await poll(() => isHighlighted(page, 'nav-promotions')).toBe(true);
-        await shots(page, 'firstrun-tour-promote');
+        await screenshotsAtBothSizes(page, 'firstrun-tour-promote');
       }
       await dialog.getByRole('button', { name: i === steps.length - 1 ? 'Done' : 'Next' }).click();
     }
@@ -148,7 +137,7 @@ describe('the sample project', () => {
     await poll(() => page.locator('.editor-head .editor-file').textContent()).toBe('orders.yml');
     await page.getByRole('tree', { name: 'Model files' }).getByRole('treeitem', { name: /^order_funnel\.yml/ }).getByRole('button').first().click();
     await poll(() => page.getByTestId('model-editor').locator('.view-lines').textContent()).toMatch(/The\sone\swarning\sof\sthe\ssample\sproject,\skept\son\spurpose/);
-    await shots(page, 'firstrun-sample-validated');
+    await screenshotsAtBothSizes(page, 'firstrun-sample-validated');
 
     // The service's own check agrees: valid, no error.
     await page.getByRole('button', { name: 'Validate', exact: true }).click();
@@ -188,7 +177,7 @@ describe('the sample project', () => {
     const help = row.locator('details.reason-help', { hasText: 'Unity Catalog grants' }).first();
     await help.locator('summary').click();
     await help.getByText(/Unity Catalog grants/).waitFor();
-    await shots(page, 'firstrun-access-policy-explained');
+    await screenshotsAtBothSizes(page, 'firstrun-access-policy-explained');
     await help.getByRole('button', { name: 'Open the policy in Models' }).click();
     await page.waitForURL(new RegExp(`/models/${deploymentId}$`));
     await poll(() => page.locator('.editor-head .editor-file').textContent()).toBe('restricted_trends.yml');

@@ -231,6 +231,18 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/** Screenshots `<name>-<width>x<height>` at the two window sizes every screen is checked at, then restores the default size. */
+export async function screenshotsAtBothSizes(page: Page, name: string): Promise<void> {
+  for (const [width, height] of [
+    [1024, 768],
+    [1600, 1000],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await screenshot(page, `${name}-${width}x${height}`);
+  }
+  await page.setViewportSize({ width: 1360, height: 860 });
+}
+
 // ---- all together --------------------------------------------------------------------------
 
 export interface E2E extends E2EBrowser {
