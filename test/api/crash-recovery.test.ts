@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { prepareCrashData } from '../support/crash-data';
+import { callWithKey, prepareCrashData } from '../support/crash-data';
 import { startServe, type ServeProcess } from '../support/serve';
 
 const KEY = 'dd_crash_mixed_key_abcdefghijklmnopqrstuvwxyz0123';
@@ -50,15 +50,7 @@ async function serve(dataDir: string, env: Record<string, string>): Promise<Serv
   return server;
 }
 
-async function call(server: ServeProcess, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Api-Key ${KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
-}
+const call = (server: ServeProcess, method: string, path: string, body?: unknown) => callWithKey(server, KEY, method, path, body);
 
 interface JobRow {
   id: string;

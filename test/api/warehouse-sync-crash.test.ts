@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WarehouseEmulator } from '../../src-main/connectors/warehouse';
-import { prepareCrashData } from '../support/crash-data';
+import { callWithKey, prepareCrashData } from '../support/crash-data';
 import { startServe } from '../support/serve';
 
 const KEY = 'dd_crash_test_key_abcdefghijklmnopqrstuvwxyz0123';
@@ -99,15 +99,7 @@ afterEach(async () => {
   fixture = null;
 });
 
-async function call(server: Server, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Api-Key ${KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
-}
+const call = (server: Server, method: string, path: string, body?: unknown) => callWithKey(server, KEY, method, path, body);
 
 async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

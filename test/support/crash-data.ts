@@ -21,3 +21,14 @@ export function prepareCrashData(name: string, views: number, schema: string): {
   emulator.close();
   return { dataDir, sampleDir };
 }
+
+/** A JSON call to a `drydock serve` process with the API key `key`; the body parsed when there is one. */
+export async function callWithKey(server: { url: string }, key: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Api-Key ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
+}
