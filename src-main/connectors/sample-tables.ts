@@ -5,74 +5,33 @@
  */
 export type SampleColumnType = 'integer' | 'decimal' | 'string' | 'timestamp' | 'boolean';
 
-export interface SampleTable {
+/** A table to create when an emulator's file is created: its name, comment and columns in order. */
+export interface SeedTable<T extends string = string> {
   name: string;
   comment: string;
-  columns: { name: string; type: SampleColumnType }[];
+  columns: { name: string; type: T }[];
+}
+
+export type SampleTable = SeedTable<SampleColumnType>;
+
+/** A seed table written as one `column: type` record (keys keep their order: they are the columns in order). */
+export function seedTable<T extends string>(name: string, comment: string, columns: Record<string, T>): SeedTable<T> {
+  return { name, comment, columns: Object.entries(columns).map(([column, type]) => ({ name: column, type })) };
+}
+
+/** The sample tables with each column's type in one engine's dialect (`WAREHOUSE_TYPES`, `LAKEHOUSE_TYPES`). */
+export function sampleTablesIn(types: Record<SampleColumnType, string>): SeedTable[] {
+  return SAMPLE_TABLES.map((t) => ({ ...t, columns: t.columns.map((c) => ({ name: c.name, type: types[c.type] })) }));
 }
 
 export const SAMPLE_SCHEMA = 'ecommerce';
 
 export const SAMPLE_TABLES: readonly SampleTable[] = [
-  {
-    name: 'customers',
-    comment: 'One row per customer',
-    columns: [
-      { name: 'id', type: 'integer' },
-      { name: 'first_name', type: 'string' },
-      { name: 'last_name', type: 'string' },
-      { name: 'email', type: 'string' },
-      { name: 'company_name', type: 'string' },
-      { name: 'country', type: 'string' },
-      { name: 'state', type: 'string' },
-      { name: 'city', type: 'string' },
-      { name: 'created_at', type: 'timestamp' },
-    ],
-  },
-  {
-    name: 'orders',
-    comment: 'One row per order',
-    columns: [
-      { name: 'id', type: 'integer' },
-      { name: 'customer_id', type: 'integer' },
-      { name: 'status', type: 'string' },
-      { name: 'amount', type: 'decimal' },
-      { name: 'created_at', type: 'timestamp' },
-      { name: 'shipped_at', type: 'timestamp' },
-    ],
-  },
-  {
-    name: 'line_items',
-    comment: 'One row per product on an order',
-    columns: [
-      { name: 'id', type: 'integer' },
-      { name: 'order_id', type: 'integer' },
-      { name: 'product_id', type: 'integer' },
-      { name: 'quantity', type: 'integer' },
-      { name: 'unit_price', type: 'decimal' },
-    ],
-  },
-  {
-    name: 'products',
-    comment: 'One row per product',
-    columns: [
-      { name: 'id', type: 'integer' },
-      { name: 'category_id', type: 'integer' },
-      { name: 'name', type: 'string' },
-      { name: 'list_price', type: 'decimal' },
-      { name: 'launched_at', type: 'timestamp' },
-    ],
-  },
-  {
-    name: 'categories',
-    comment: 'Product categories',
-    columns: [
-      { name: 'id', type: 'integer' },
-      { name: 'name', type: 'string' },
-      { name: 'parent_name', type: 'string' },
-      { name: 'archived', type: 'boolean' },
-    ],
-  },
+  seedTable('customers', 'One row per customer', { id: 'integer', first_name: 'string', last_name: 'string', email: 'string', company_name: 'string', country: 'string', state: 'string', city: 'string', created_at: 'timestamp' }),
+  seedTable('orders', 'One row per order', { id: 'integer', customer_id: 'integer', status: 'string', amount: 'decimal', created_at: 'timestamp', shipped_at: 'timestamp' }),
+  seedTable('line_items', 'One row per product on an order', { id: 'integer', order_id: 'integer', product_id: 'integer', quantity: 'integer', unit_price: 'decimal' }),
+  seedTable('products', 'One row per product', { id: 'integer', category_id: 'integer', name: 'string', list_price: 'decimal', launched_at: 'timestamp' }),
+  seedTable('categories', 'Product categories', { id: 'integer', name: 'string', parent_name: 'string', archived: 'boolean' }),
 ];
 
 export const WAREHOUSE_TYPES: Record<SampleColumnType, string> = {

@@ -7,7 +7,7 @@
  * warehouse being up and usable, and the validation of a metric view definition against the
  * tables it reads. `admin.ts` and `emulator.ts` build the public API on it.
  */
-import { LAKEHOUSE_TYPES, SAMPLE_SCHEMA, SAMPLE_TABLES } from '../../sample-tables';
+import { LAKEHOUSE_TYPES, SAMPLE_SCHEMA, sampleTablesIn, seedTable, type SeedTable } from '../../sample-tables';
 import type { Db } from '../../../platform/db/connection';
 import { systemClock, type Clock } from '../../../platform/clock';
 import { LakehouseError, type LakehouseErrorCode, type LakehouseObjectKind } from '../types';
@@ -30,55 +30,18 @@ import {
 } from './objects';
 import { validateMetricViewYaml } from './validate';
 
-interface SeedTable {
-  name: string;
-  columns: EmulatorColumn[];
-  comment: string;
-}
-
 /**
  * `main.default`: the emulator's own starter tables, which the lakehouse tests and the vendor-SQL
  * corpus query (they are not the sample project's tables: other columns, other names).
  */
-const STARTER_TABLES: SeedTable[] = [
-  {
-    name: 'orders',
-    comment: 'One row per order',
-    columns: [
-      { name: 'id', type: 'BIGINT' },
-      { name: 'customer_id', type: 'BIGINT' },
-      { name: 'product_id', type: 'BIGINT' },
-      { name: 'status', type: 'STRING' },
-      { name: 'amount', type: 'DECIMAL(18,2)' },
-      { name: 'quantity', type: 'INT' },
-      { name: 'created_at', type: 'TIMESTAMP' },
-    ],
-  },
-  {
-    name: 'customers',
-    comment: 'One row per customer',
-    columns: [
-      { name: 'id', type: 'BIGINT' },
-      { name: 'name', type: 'STRING' },
-      { name: 'region', type: 'STRING' },
-      { name: 'country', type: 'STRING' },
-      { name: 'created_at', type: 'TIMESTAMP' },
-    ],
-  },
-  {
-    name: 'products',
-    comment: 'One row per product',
-    columns: [
-      { name: 'id', type: 'BIGINT' },
-      { name: 'name', type: 'STRING' },
-      { name: 'category', type: 'STRING' },
-      { name: 'price', type: 'DECIMAL(18,2)' },
-    ],
-  },
+const STARTER_TABLES: readonly SeedTable[] = [
+  seedTable('orders', 'One row per order', { id: 'BIGINT', customer_id: 'BIGINT', product_id: 'BIGINT', status: 'STRING', amount: 'DECIMAL(18,2)', quantity: 'INT', created_at: 'TIMESTAMP' }),
+  seedTable('customers', 'One row per customer', { id: 'BIGINT', name: 'STRING', region: 'STRING', country: 'STRING', created_at: 'TIMESTAMP' }),
+  seedTable('products', 'One row per product', { id: 'BIGINT', name: 'STRING', category: 'STRING', price: 'DECIMAL(18,2)' }),
 ];
 
 /** `main.ecommerce`: the sample project's tables, shared with the other emulators, in lakehouse types. */
-const SAMPLE_PROJECT_TABLES: SeedTable[] = SAMPLE_TABLES.map((t) => ({ ...t, columns: t.columns.map((c) => ({ name: c.name, type: LAKEHOUSE_TYPES[c.type] })) }));
+const SAMPLE_PROJECT_TABLES = sampleTablesIn(LAKEHOUSE_TYPES);
 
 export class LakehouseCatalog {
   readonly file: string;

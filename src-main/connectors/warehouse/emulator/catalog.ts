@@ -6,7 +6,7 @@
  * through (an owner holds every privilege on its object). Statement execution builds on this in
  * `execute-ddl.ts`, `describe-show.ts` and `emulator.ts`.
  */
-import { SAMPLE_SCHEMA, SAMPLE_TABLES, WAREHOUSE_TYPES } from '../../sample-tables';
+import { SAMPLE_SCHEMA, sampleTablesIn, WAREHOUSE_TYPES } from '../../sample-tables';
 import { openDatabase, tx, type Db } from '../../../platform/db/connection';
 import { formatIdentifier, formatQualifiedName, resolveIdentifier } from '../identifiers';
 import { WarehouseError, type MissingPrivilege } from '../types';
@@ -217,8 +217,8 @@ export class WarehouseCatalog {
       // The sample project's tables (unquoted names, so upper case), readable by the working role.
       const sampleSchema = SAMPLE_SCHEMA.toUpperCase();
       this.createSchema(seed.database, sampleSchema);
-      for (const table of SAMPLE_TABLES) {
-        const columns = table.columns.map((c) => ({ name: c.name.toUpperCase(), type: WAREHOUSE_TYPES[c.type] }));
+      for (const table of sampleTablesIn(WAREHOUSE_TYPES)) {
+        const columns = table.columns.map((c) => ({ ...c, name: c.name.toUpperCase() }));
         this.createTable(seed.database, sampleSchema, table.name.toUpperCase(), columns, { comment: table.comment });
       }
       this.grant(seed.role, 'USAGE', { type: 'SCHEMA', database: seed.database, schema: sampleSchema });
