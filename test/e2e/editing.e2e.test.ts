@@ -56,6 +56,22 @@ async function cursorAt(page: Page, text: string, offset = 0): Promise<void> {
   for (let i = 0; i < offset; i++) await page.keyboard.press('ArrowRight');
 }
 
+/**
+ * Picks `label` in the editor's open context menu. Monaco's menu takes no click in its first 100 ms
+ * (so the release of the right button that opened it cannot pick an item: `runOnceToEnableMouseUp`
+ * in monaco-editor's menu.js). Playwright on a quiet machine clicks sooner than that — about 75 ms
+ * after the right click — and the menu then ignores the click and stays open. The menu closing is
+ * the sign that it took the click, so a click it did not take is made again.
+ */
+async function pickInContextMenu(page: Page, label: string): Promise<void> {
+  const item = page.locator('.context-view .action-label', { hasText: label });
+  await item.waitFor();
+  await poll(async () => {
+    if (await item.isVisible()) await item.click({ timeout: 5_000 }).catch(() => undefined);
+    return item.isVisible();
+  }).toBe(false);
+}
+
 async function quickOpenTo(page: Page, query: string, expected: RegExp): Promise<void> {
   await page.keyboard.press('Control+P');
   await quickOpen(page).waitFor();
@@ -160,10 +176,7 @@ describe('editing comfort in Models', () => {
     await poll(() => problems(page).getByRole('button', { name: /Incomplete reference/ }).count()).toBe(0);
   });
 
-  // Skipped: in a fresh clone running `bash .ci/run` the context-menu "Show lineage" leaves the page on
-  // `/models/1` (both attempts), while it passes in a worktree of the same commit; the cause is not
-  // found yet (issue 14's note). The lineage view itself is covered by desktop.e2e and the lineage API tests.
-  it.skip('lineage of a view: built from its cubes and tables, used by its pushed semantic view and a dashboard; nodes open the item', async () => {
+  it('lineage of a view: built from its cubes and tables, used by its pushed semantic view and a dashboard; nodes open the item', async () => {
     const { page, server } = e2e;
     const D = `/api/v1/deployments/${deploymentId}`;
     const push = await server.api('POST', `${D}/warehouse-semantic-view-syncs`, { schema: 'PUBLIC', prefix: 'LINEAGE_', viewNames: ['product_sales'] });
@@ -191,7 +204,7 @@ describe('editing comfort in Models', () => {
     await poll(() => openFileName(page)).toBe('product_sales.yml');
     await editor(page).getByText('product_sales').first().waitFor();
     await editor(page).locator('.view-lines').click({ button: 'right' });
-    await page.locator('.context-view .action-label', { hasText: 'Show lineage of this cube or view' }).click();
+    await pickInContextMenu(page, 'Show lineage of this cube or view');
     // The address itself (a failure names where the page went instead).
     await poll(() => new URL(page.url()).pathname).toBe(`/models/${deploymentId}/lineage/product_sales`);
     const graph = page.getByRole('group', { name: 'Lineage graph' });
