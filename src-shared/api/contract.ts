@@ -90,6 +90,10 @@ export const DeploymentParams = Type.Object({ deploymentId: Type.Integer({ minim
 export const Timestamp = Type.String({ format: 'date-time' });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/** One of a list of string values (`as const`), as a typed `enum` schema. */
+export const literals = <const T extends readonly string[]>(values: T, description?: string) =>
+  Type.Enum(values as unknown as T[number][], description ? { description } : {});
+
 export const Empty = Type.Object({});
 export const NoContent = Type.Null({ description: 'No content' });
 
