@@ -112,6 +112,19 @@ export function Field({ label, hint, error, children, htmlFor }: { label: string
   );
 }
 
+/** One <option> a named record (deployments, warehouses …), valued by its id and labelled by its name. */
+export function NameOptions({ items }: { items: readonly { id: number | string; name: string }[] | null | undefined }) {
+  return (
+    <>
+      {(items ?? []).map((item) => (
+        <option key={item.id} value={item.id}>
+          {item.name}
+        </option>
+      ))}
+    </>
+  );
+}
+
 export function Spinner({ label = 'Loading…' }: { label?: string }) {
   return (
     <div className="loading" role="status">

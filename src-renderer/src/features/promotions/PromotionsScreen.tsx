@@ -5,7 +5,7 @@ import { getWorkbook } from '../../../../src-shared/api/workbooks';
 import { navigate } from '../../app/router';
 import { api } from '../../app/session';
 import type { ScreenProps } from '../../app/screen-props';
-import { Badge, Button, EmptyState, Field, ProblemBanner, Spinner, Time } from '../../lib/ui';
+import { Badge, Button, EmptyState, Field, NameOptions, ProblemBanner, Spinner, Time } from '../../lib/ui';
 import { useQuery } from '../../lib/useQuery';
 import { deploymentLabel, useDebounced, useDeploymentList, useWorkbookList } from '../workbooks/data';
 import { HashChip } from '../workbooks/HashChip';
@@ -16,6 +16,7 @@ import { usePromotionFlow, type PromotionFlow, type StalePreview } from './flow'
 import { PromotionHistory } from './PromotionHistory';
 import { PromotionPreviewView } from './PromotionPreview';
 import { RemoteOrigins } from './RemoteOrigins';
+import { WorkbookOptions } from './RemoteWorkbookPromotion';
 import { useProfile } from '../../app/profile';
 import './promotions.css';
 
@@ -85,11 +86,7 @@ function SourcePicker({ deploymentId, workbookId, deployments, version }: { depl
       <Field label="Source deployment" htmlFor="promo-source-deployment">
         <select id="promo-source-deployment" value={deploymentId ?? ''} onChange={(e) => navigate(promotionPath(Number(e.target.value)))} disabled={!deployments}>
           {deploymentId === null && <option value="">{deployments ? 'Choose a deployment' : 'Loading…'}</option>}
-          {(deployments ?? []).map((d) => (
-            <option key={d.id} value={d.id}>
-              {d.name}
-            </option>
-          ))}
+          <NameOptions items={deployments} />
         </select>
       </Field>
       <Field label="Search workbooks" htmlFor="promo-search">
@@ -224,11 +221,7 @@ function Workbench({
               >
                 <select id="promo-target-workbook" value={targetWorkbookId ?? ''} onChange={(e) => setTargetWorkbookId(e.target.value ? Number(e.target.value) : null)} disabled={targetDeploymentId === null}>
                   <option value="">Automatic</option>
-                  {targetCandidates.map((wb) => (
-                    <option key={wb.id} value={wb.id}>
-                      {wb.name} ({wb.slug})
-                    </option>
-                  ))}
+                  <WorkbookOptions workbooks={targetCandidates} />
                 </select>
               </Field>
             </div>

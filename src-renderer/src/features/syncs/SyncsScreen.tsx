@@ -1,7 +1,7 @@
 import { useEffect, type MouseEvent } from 'react';
 import { navigate } from '../../app/router';
 import type { ScreenProps } from '../../app/screen-props';
-import { EmptyState, Field, ProblemBanner, Spinner } from '../../lib/ui';
+import { EmptyState, Field, NameOptions, ProblemBanner, Spinner } from '../../lib/ui';
 import { useDeploymentList, useDeploymentSettings } from './data';
 import { LakehousePanel } from './lakehouse/LakehousePanel';
 import { AppLink, idOf, syncsPath, type LakehouseSection, type SyncsTab } from './links';
@@ -57,11 +57,7 @@ export default function SyncsScreen({ subpath }: ScreenProps) {
             <select id="sy-deployment" value={deploymentId ?? ''} onChange={(e) => navigate(syncsPath(Number(e.target.value), tab))} disabled={!deployments.data?.length}>
               {deploymentId === null && <option value="">{deployments.loading ? 'Loading…' : 'Choose a deployment'}</option>}
               {deploymentId !== null && !deployments.data?.some((d) => d.id === deploymentId) && <option value={deploymentId}>deployment {deploymentId}</option>}
-              {(deployments.data ?? []).map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.name}
-                </option>
-              ))}
+              <NameOptions items={deployments.data} />
             </select>
           </Field>
         </div>

@@ -4,7 +4,7 @@ import type { Deployment } from '../../../../src-shared/api/deployments';
 import { navigate } from '../../app/router';
 import type { ScreenProps } from '../../app/screen-props';
 import { DataTable } from '../../lib/DataTable';
-import { Badge, Button, EmptyState, Field, ProblemBanner, Spinner, Time } from '../../lib/ui';
+import { Badge, Button, EmptyState, Field, NameOptions, ProblemBanner, Spinner, Time } from '../../lib/ui';
 import { deploymentLabel, useDebounced, useDeploymentList, useWorkbookList } from './data';
 import { AppLink, idOf, promotionPath, workbookPath, workbooksPath } from './links';
 import { PromotionSummary } from './PromotionSummary';
@@ -63,11 +63,7 @@ function WorkbookList({ deploymentId, deployments, deploymentsLoading }: { deplo
           <select id="wb-deployment" value={deploymentId ?? ''} onChange={(e) => navigate(workbooksPath(Number(e.target.value)))} disabled={!deployments?.length}>
             {deploymentId === null && <option value="">{deploymentsLoading ? 'Loading…' : 'Choose a deployment'}</option>}
             {deploymentId !== null && !deployments?.some((d) => d.id === deploymentId) && <option value={deploymentId}>{deploymentLabel(deployments, deploymentId)}</option>}
-            {(deployments ?? []).map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name}
-              </option>
-            ))}
+            <NameOptions items={deployments} />
           </select>
         </Field>
         <Field label="Search" htmlFor="wb-search">
