@@ -125,6 +125,16 @@ export function NameOptions({ items }: { items: readonly { id: number | string; 
   );
 }
 
+/** What the last action did ("Key revoked."), said once to screen readers and left in sight until the next one. */
+export function Notice({ text }: { text: string | null }) {
+  if (!text) return null;
+  return (
+    <div className="saved notice-line" role="status">
+      {text}
+    </div>
+  );
+}
+
 export function Spinner({ label = 'Loading…' }: { label?: string }) {
   return (
     <div className="loading" role="status">

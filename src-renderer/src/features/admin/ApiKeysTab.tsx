@@ -6,7 +6,7 @@ import { ConfirmDialog } from '../../lib/confirm';
 import { CursorPager, DataTable, ListState } from '../../lib/DataTable';
 import { errorFor, withoutField } from '../../lib/errors';
 import { OneTimeSecret } from '../../lib/secret';
-import { Button, Dialog, EmptyState, Field, ProblemBanner, Time } from '../../lib/ui';
+import { Button, Dialog, EmptyState, Field, Notice, ProblemBanner, Time } from '../../lib/ui';
 import { FormDialog } from '../../lib/FormDialog';
 import { useAction } from '../../lib/useAction';
 import { useCursorPages } from '../../lib/useCursorPages';
@@ -36,11 +36,7 @@ export function ApiKeysTab() {
           New API key
         </Button>
       </div>
-      {notice && (
-        <div className="saved notice-line" role="status">
-          {notice}
-        </div>
-      )}
+      <Notice text={notice} />
       <ProblemBanner error={keys.error} />
       <ProblemBanner error={users.error} />
       <ListState rows={keys.items} loading={keys.loading} loadingLabel="Loading API keys…" empty={!keys.hasPrevious && <EmptyState title="No API keys">Create one for a script or a CI job.</EmptyState>}>

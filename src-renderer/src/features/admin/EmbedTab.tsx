@@ -17,7 +17,7 @@ import { ConfirmDialog } from '../../lib/confirm';
 import { DataTable, ListState, NameAndDescription, PanelHead, SelectLink } from '../../lib/DataTable';
 import { errorFor } from '../../lib/errors';
 import { fetchAllPages } from '../../lib/paging';
-import { Badge, Button, Dialog, EmptyState, ProblemBanner, Spinner, Time } from '../../lib/ui';
+import { Badge, Button, Dialog, EmptyState, Notice, ProblemBanner, Spinner, Time } from '../../lib/ui';
 import { FormDialog, NameDescriptionFields } from '../../lib/FormDialog';
 import { useAction } from '../../lib/useAction';
 import { useQuery } from '../../lib/useQuery';
@@ -49,11 +49,7 @@ export function EmbedTab() {
           Refresh
         </Button>
       </div>
-      {notice && (
-        <div className="saved notice-line" role="status">
-          {notice}
-        </div>
-      )}
+      <Notice text={notice} />
       <ProblemBanner error={tenants.error} />
       <ListState
         rows={tenants.data ? list : null}

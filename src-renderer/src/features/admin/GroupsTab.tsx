@@ -15,7 +15,7 @@ import { api } from '../../app/session';
 import { ConfirmDialog } from '../../lib/confirm';
 import { DataTable, ListState, NameAndDescription, PanelHead } from '../../lib/DataTable';
 import { errorFor, toShownError, withoutField } from '../../lib/errors';
-import { Badge, Button, EmptyState, ProblemBanner } from '../../lib/ui';
+import { Badge, Button, EmptyState, Notice, ProblemBanner } from '../../lib/ui';
 import { FormDialog, NameDescriptionFields } from '../../lib/FormDialog';
 import { useAction } from '../../lib/useAction';
 import { Checklist, type ChecklistItem } from './Checklist';
@@ -47,11 +47,7 @@ export function GroupsTab() {
 
   return (
     <section aria-label="Groups and policies">
-      {notice && (
-        <div className="saved notice-line" role="status">
-          {notice}
-        </div>
-      )}
+      <Notice text={notice} />
       <ProblemBanner error={users.error} />
       <div className="split">
         <div className="panel">

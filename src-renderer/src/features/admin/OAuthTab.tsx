@@ -14,7 +14,7 @@ import { api, useSession } from '../../app/session';
 import { ConfirmDialog } from '../../lib/confirm';
 import { DataTable, ListState } from '../../lib/DataTable';
 import { errorFor, withoutField } from '../../lib/errors';
-import { Badge, Button, EmptyState, Field, ProblemBanner, Time } from '../../lib/ui';
+import { Badge, Button, EmptyState, Field, Notice, ProblemBanner, Time } from '../../lib/ui';
 import { FormDialog } from '../../lib/FormDialog';
 import { useAction } from '../../lib/useAction';
 import { useQuery } from '../../lib/useQuery';
@@ -85,11 +85,7 @@ export function OAuthTab() {
           </Button>
         )}
       </div>
-      {notice && (
-        <div className="saved notice-line" role="status">
-          {notice}
-        </div>
-      )}
+      <Notice text={notice} />
       <ProblemBanner error={integrations.error ?? tokens.error} />
       <ProblemBanner error={action.error} onDismiss={() => action.setError(null)} />
       <ListState

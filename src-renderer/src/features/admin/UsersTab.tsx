@@ -3,7 +3,7 @@ import { bulkUsers, deleteUser, listUsers, updateUser, type User } from '../../.
 import { api, useSession } from '../../app/session';
 import { ConfirmDialog } from '../../lib/confirm';
 import { CursorPager, DataTable, ListState } from '../../lib/DataTable';
-import { Badge, Button, EmptyState, ProblemBanner, Time } from '../../lib/ui';
+import { Badge, Button, EmptyState, Notice, ProblemBanner, Time } from '../../lib/ui';
 import { useAction } from '../../lib/useAction';
 import { useCursorPages } from '../../lib/useCursorPages';
 import { useDebounced } from '../../lib/useDebounced';
@@ -106,11 +106,7 @@ export function UsersTab() {
       <ProblemBanner error={bulk.error} onDismiss={() => bulk.setError(null)} />
       <ProblemBanner error={row.error} onDismiss={() => row.setError(null)} />
       {report && <BulkReportPanel report={report} onDismiss={() => setReport(null)} />}
-      {notice && (
-        <div className="saved notice-line" role="status">
-          {notice}
-        </div>
-      )}
+      <Notice text={notice} />
       <ProblemBanner error={pages.error} />
 
       <ListState

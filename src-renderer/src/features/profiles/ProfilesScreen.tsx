@@ -4,7 +4,7 @@ import { useProfile } from '../../app/profile';
 import { localApi } from '../../app/session';
 import { ConfirmDialog } from '../../lib/confirm';
 import { DataTable } from '../../lib/DataTable';
-import { Badge, Button, EmptyState, ProblemBanner, Spinner, Time } from '../../lib/ui';
+import { Badge, Button, EmptyState, Notice, ProblemBanner, Spinner, Time } from '../../lib/ui';
 import { useRowAction } from '../../lib/useAction';
 import { useQuery } from '../../lib/useQuery';
 import { ProfileDialog } from './ProfileDialog';
@@ -47,11 +47,7 @@ export default function ProfilesScreen() {
           </Button>
         )}
       </header>
-      {notice && (
-        <div className="saved notice-line" role="status">
-          {notice}
-        </div>
-      )}
+      <Notice text={notice} />
       {forbidden ? (
         <EmptyState title="Profiles are for admins">They hold credentials to other services; ask an admin of this Drydock to add one.</EmptyState>
       ) : (
