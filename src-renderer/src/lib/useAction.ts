@@ -1,10 +1,11 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { toShownError, type ShownError } from './errors';
 
 export interface Action {
   busy: boolean;
   error: ShownError | null;
-  setError(error: ShownError | null): void;
+  /** Also takes an updater, to drop one field's error while the user corrects it. */
+  setError: Dispatch<SetStateAction<ShownError | null>>;
   /**
    * Runs `work` with `busy` set; a failure becomes `error` (titled after `label`) and `run`
    * resolves to undefined, so the caller's next line only runs on success.

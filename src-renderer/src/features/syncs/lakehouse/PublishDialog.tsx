@@ -2,10 +2,11 @@ import { useMemo, useState } from 'react';
 import { placeDevTarget } from '../../../../../src-shared/api/dev-targets';
 import { startLakehouseMetricViewSync, type LakehouseSettings, type RunStatus } from '../../../../../src-shared/api/lakehouse';
 import { api } from '../../../app/session';
-import { errorFor, toShownError, type ShownError } from '../../../lib/errors';
-import { Badge, Button, Dialog, Field, ProblemBanner } from '../../../lib/ui';
+import { errorFor } from '../../../lib/errors';
+import { Badge, Field } from '../../../lib/ui';
 import { newIdempotencyKey, useBranches, useDevTarget, useDialogBranch, type Settings } from '../data';
 import { BranchSelect } from '../warehouse/BranchSelect';
+import { StartDialog, useStartForm } from '../StartDialog';
 import { TargetNames } from '../TargetNames';
 
 /**
@@ -32,65 +33,51 @@ export function PublishDialog({
   // Only the deploy branch and personal dev branches publish (others would replace production).
   const publishable = useMemo(() => branches.data?.filter((b) => b.isDeployBranch || b.kind === 'personal') ?? null, [branches.data]);
   const [branch, setBranch] = useDialogBranch(settings.deployBranch, publishable);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ShownError | null>(null);
+  const form = useStartForm('Starting the publication run');
+  const error = form.error;
   const idempotencyKey = useMemo(newIdempotencyKey, [branch]);
   const configuration = saved.configuration;
 
-  const submit = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const submit = () =>
+    form.submit(true, async () => {
       const started = await api.call(startLakehouseMetricViewSync, {
         params: { deploymentId, dataSourceName: dataSource },
         body: { configurationVersion: saved.configurationVersion, idempotencyKey, ...(branch !== settings.deployBranch ? { branchName: branch } : {}) },
       });
       onStarted(started);
-    } catch (e) {
-      setError(toShownError(e, 'Starting the publication run'));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
-    <Dialog
+    <StartDialog
       title="Publish metric views"
-      open
+      formLabel="Publish metric views"
+      startLabel="Publish"
+      form={form}
+      onStart={submit}
       onClose={onClose}
-      footer={
+      intro={
         <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" onClick={() => void submit()} busy={busy}>
-            Publish
-          </Button>
+          Publishes the views in scope of <code>{dataSource}</code> with the saved settings (version {saved.configurationVersion}).
         </>
       }
     >
-      <form className="form" aria-label="Publish metric views" onSubmit={(e) => (e.preventDefault(), void submit())}>
-        <p className="muted sy-dialog-intro">
-          Publishes the views in scope of <code>{dataSource}</code> with the saved settings (version {saved.configurationVersion}).
-        </p>
-        <ProblemBanner error={error} onDismiss={() => setError(null)} />
-        <Field
-          label="Branch"
-          htmlFor="publish-branch"
-          error={errorFor(error, 'branchName')}
-          hint="The deploy branch publishes its deployed build; your dev branch publishes its head to your own target."
-        >
-          <BranchSelect id="publish-branch" value={branch} onChange={setBranch} branches={publishable} deployBranch={settings.deployBranch} />
-        </Field>
-        <PublishTarget
-          deploymentId={deploymentId}
-          branch={branch}
-          catalog={configuration.targetCatalog}
-          schema={configuration.targetSchema}
-          prefix={configuration.targetNamePrefix ?? ''}
-          viewNames={configuration.selectionMode === 'selected' ? configuration.selectedViews : []}
-        />
-        <button type="submit" hidden />
-      </form>
-    </Dialog>
+      <Field
+        label="Branch"
+        htmlFor="publish-branch"
+        error={errorFor(error, 'branchName')}
+        hint="The deploy branch publishes its deployed build; your dev branch publishes its head to your own target."
+      >
+        <BranchSelect id="publish-branch" value={branch} onChange={setBranch} branches={publishable} deployBranch={settings.deployBranch} />
+      </Field>
+      <PublishTarget
+        deploymentId={deploymentId}
+        branch={branch}
+        catalog={configuration.targetCatalog}
+        schema={configuration.targetSchema}
+        prefix={configuration.targetNamePrefix ?? ''}
+        viewNames={configuration.selectionMode === 'selected' ? configuration.selectedViews : []}
+      />
+    </StartDialog>
   );
 }
 

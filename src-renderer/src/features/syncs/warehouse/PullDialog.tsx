@@ -1,10 +1,11 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { startWarehouseSemanticViewPull, type StartPullInput, type SyncJob } from '../../../../../src-shared/api/warehouse-sync';
 import { api } from '../../../app/session';
-import { errorFor, toShownError, withoutField, type ShownError } from '../../../lib/errors';
+import { errorFor, withoutField } from '../../../lib/errors';
 import { SchemaPicker } from '../../../lib/SchemaPicker';
-import { Button, Dialog, Field, ProblemBanner } from '../../../lib/ui';
+import { Field } from '../../../lib/ui';
 import { newIdempotencyKey, useBranches, useDataSourceSchemas, useDefaultSchema, useDialogBranch, type Settings } from '../data';
+import { StartDialog, useStartForm } from '../StartDialog';
 import { BranchSelect } from './BranchSelect';
 import { outputPathProblem, parseViewPatterns } from './format';
 
@@ -19,9 +20,8 @@ export function PullDialog({ deploymentId, settings, onClose, onStarted }: { dep
   const [schema, setSchema] = useDefaultSchema(existing);
   const [patterns, setPatterns] = useState('');
   const [outputPath, setOutputPath] = useState('model/pulled');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ShownError | null>(null);
-  const [touched, setTouched] = useState(false);
+  const form = useStartForm('Starting the pull');
+  const { error, setError, touched } = form;
   const idempotencyKey = useMemo(newIdempotencyKey, []);
   const branches = useBranches(deploymentId);
   // In dev mode the files go to the user's own dev branch by default, never straight to the deploy branch.
@@ -30,101 +30,89 @@ export function PullDialog({ deploymentId, settings, onClose, onStarted }: { dep
   const pathProblem = outputPathProblem(outputPath);
   const schemaProblem = schema.trim() === '' ? 'Name the warehouse schema to read semantic views from.' : null;
 
-  const submit = async (event?: FormEvent) => {
-    event?.preventDefault();
-    setTouched(true);
-    if (pathProblem || schemaProblem) return;
-    setBusy(true);
-    setError(null);
-    const body: StartPullInput = {
-      schema: schema.trim(),
-      outputPath: outputPath.trim().replace(/\/+$/, ''),
-      branchName: branch,
-      dataSourceName,
-      idempotencyKey,
-      ...(viewNames.length > 0 ? { viewNames } : {}),
-    };
-    try {
+  const submit = () =>
+    form.submit(!pathProblem && !schemaProblem, async () => {
+      const body: StartPullInput = {
+        schema: schema.trim(),
+        outputPath: outputPath.trim().replace(/\/+$/, ''),
+        branchName: branch,
+        dataSourceName,
+        idempotencyKey,
+        ...(viewNames.length > 0 ? { viewNames } : {}),
+      };
       const started = await api.call(startWarehouseSemanticViewPull, { params: { deploymentId }, body });
       onStarted({ syncJobId: started.syncJobId, direction: 'pull', status: 'QUEUED' });
-    } catch (e) {
-      setError(toShownError(e, 'Starting the pull'));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
-    <Dialog
+    <StartDialog
       title="Pull semantic views into model files"
-      open
+      formLabel="Pull views"
+      startLabel="Start pull"
+      form={form}
+      onStart={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" onClick={() => void submit()} busy={busy}>
-            Start pull
-          </Button>
-        </>
-      }
+      intro="Reads semantic views from the warehouse, writes one model file per view and commits the files to the branch."
     >
-      <form className="form" aria-label="Pull views" onSubmit={(e) => void submit(e)}>
-        <p className="muted sy-dialog-intro">Reads semantic views from the warehouse, writes one model file per view and commits the files to the branch.</p>
-        <ProblemBanner error={error} onDismiss={() => setError(null)} />
-        <div className="form-row">
-          <Field label="Data source" htmlFor="pull-ds" error={errorFor(error, 'dataSourceName')}>
-            <select id="pull-ds" value={dataSourceName} onChange={(e) => (setDataSourceName(e.target.value), setSchema(''))}>
-              {warehouses.map((d) => (
-                <option key={d.name} value={d.name}>
-                  {d.name}
-                  {d.database ? ` · ${d.database}` : ''}
-                  {d.connector === 'emulator' ? ' (emulator)' : ''}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Schema" htmlFor="pull-schema" error={(touched && schemaProblem) || errorFor(error, 'schema')}>
-            <SchemaPicker
-              id="pull-schema"
-              value={schema}
-              onChange={(value) => (setSchema(value), setError((x) => withoutField(x, 'schema')))}
-              schemas={schemas}
-              placeholder={schemas.loading && !existing ? 'Reading schemas…' : 'Choose a schema'}
-              unlistedWarning="there is nothing to pull from it"
-            />
-          </Field>
-        </div>
-        <Field
-          label="Semantic views"
-          htmlFor="pull-views"
-          error={errorFor(error, 'viewNames')}
-          hint={
-            <>
-              Names or patterns with <code>*</code>, separated by commas or spaces. Leave empty to pull every semantic view in the schema.
-            </>
-          }
-        >
-          <input id="pull-views" value={patterns} onChange={(e) => (setPatterns(e.target.value), setError((x) => withoutField(x, 'viewNames')))} placeholder="e.g. ORDERS_OVERVIEW, SALES_*" spellCheck={false} autoComplete="off" />
-        </Field>
-        {viewNames.length > 0 && (
-          <div className="sy-chips" aria-label="Views to pull">
-            {viewNames.map((n) => (
-              <code key={n} className={n.includes('*') ? 'sy-chip sy-chip-pattern' : 'sy-chip'}>
-                {n}
-              </code>
+      <div className="form-row">
+        <Field label="Data source" htmlFor="pull-ds" error={errorFor(error, 'dataSourceName')}>
+          <select id="pull-ds" value={dataSourceName} onChange={(e) => (setDataSourceName(e.target.value), setSchema(''))}>
+            {warehouses.map((d) => (
+              <option key={d.name} value={d.name}>
+                {d.name}
+                {d.database ? ` · ${d.database}` : ''}
+                {d.connector === 'emulator' ? ' (emulator)' : ''}
+              </option>
             ))}
-          </div>
-        )}
-        <div className="form-row">
-          <Field label="Output folder" htmlFor="pull-output" error={(touched && pathProblem) || errorFor(error, 'outputPath')} hint="Repository folder for the generated files.">
-            <input id="pull-output" value={outputPath} onChange={(e) => (setOutputPath(e.target.value), setError((x) => withoutField(x, 'outputPath')))} spellCheck={false} autoComplete="off" />
-          </Field>
-          <Field label="Branch" htmlFor="pull-branch" hint="The generated files are committed to this branch." error={errorFor(error, 'branchName')}>
-            <BranchSelect id="pull-branch" value={branch} onChange={setBranch} branches={branches.data} deployBranch={settings.deployBranch} />
-          </Field>
+          </select>
+        </Field>
+        <Field label="Schema" htmlFor="pull-schema" error={(touched && schemaProblem) || errorFor(error, 'schema')}>
+          <SchemaPicker
+            id="pull-schema"
+            value={schema}
+            onChange={(value) => (setSchema(value), setError((x) => withoutField(x, 'schema')))}
+            schemas={schemas}
+            placeholder={schemas.loading && !existing ? 'Reading schemas…' : 'Choose a schema'}
+            unlistedWarning="there is nothing to pull from it"
+          />
+        </Field>
+      </div>
+      <Field
+        label="Semantic views"
+        htmlFor="pull-views"
+        error={errorFor(error, 'viewNames')}
+        hint={
+          <>
+            Names or patterns with <code>*</code>, separated by commas or spaces. Leave empty to pull every semantic view in the schema.
+          </>
+        }
+      >
+        <input
+          id="pull-views"
+          value={patterns}
+          onChange={(e) => (setPatterns(e.target.value), setError((x) => withoutField(x, 'viewNames')))}
+          placeholder="e.g. ORDERS_OVERVIEW, SALES_*"
+          spellCheck={false}
+          autoComplete="off"
+        />
+      </Field>
+      {viewNames.length > 0 && (
+        <div className="sy-chips" aria-label="Views to pull">
+          {viewNames.map((n) => (
+            <code key={n} className={n.includes('*') ? 'sy-chip sy-chip-pattern' : 'sy-chip'}>
+              {n}
+            </code>
+          ))}
         </div>
-        <button type="submit" hidden />
-      </form>
-    </Dialog>
+      )}
+      <div className="form-row">
+        <Field label="Output folder" htmlFor="pull-output" error={(touched && pathProblem) || errorFor(error, 'outputPath')} hint="Repository folder for the generated files.">
+          <input id="pull-output" value={outputPath} onChange={(e) => (setOutputPath(e.target.value), setError((x) => withoutField(x, 'outputPath')))} spellCheck={false} autoComplete="off" />
+        </Field>
+        <Field label="Branch" htmlFor="pull-branch" hint="The generated files are committed to this branch." error={errorFor(error, 'branchName')}>
+          <BranchSelect id="pull-branch" value={branch} onChange={setBranch} branches={branches.data} deployBranch={settings.deployBranch} />
+        </Field>
+      </div>
+    </StartDialog>
   );
 }

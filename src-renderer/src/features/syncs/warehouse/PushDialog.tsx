@@ -1,12 +1,13 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { startWarehouseSemanticViewSync, type StartPushInput, type SyncJob } from '../../../../../src-shared/api/warehouse-sync';
 import { api } from '../../../app/session';
-import { errorFor, inOneLine, toShownError, withoutField, type ShownError } from '../../../lib/errors';
+import { errorFor, inOneLine, withoutField } from '../../../lib/errors';
 import { isListed, SchemaPicker } from '../../../lib/SchemaPicker';
-import { Button, Dialog, Field, ProblemBanner } from '../../../lib/ui';
+import { Field } from '../../../lib/ui';
 import { newIdempotencyKey, useBranches, useDataSourceSchemas, useDefaultSchema, useDevTarget, useDialogBranch, useModelViews, type Settings } from '../data';
 import { PushTarget } from './PushTarget';
 import { ViewPicker } from '../parts';
+import { StartDialog, useStartForm } from '../StartDialog';
 import { BranchSelect } from './BranchSelect';
 import { plural } from '../../../lib/plural';
 
@@ -18,9 +19,8 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
   const [prefix, setPrefix] = useState('');
   const [helperViewSchema, setHelperViewSchema] = useState('');
   const [showAdvanced, setShowAdvanced] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ShownError | null>(null);
-  const [touched, setTouched] = useState(false);
+  const form = useStartForm('Starting the push');
+  const { error, setError, touched } = form;
   // One key per dialog: a double submit (or a retry after a lost answer) returns the same job.
   const idempotencyKey = useMemo(newIdempotencyKey, []);
   const branches = useBranches(deploymentId);
@@ -49,49 +49,33 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
   }, [views.data, settings.dataSources]);
   const notPushable = pushViews.filter((v) => viewNames.includes(v.name) && !v.pushable);
 
-  const submit = async (event?: FormEvent) => {
-    event?.preventDefault();
-    setTouched(true);
-    if (clientErrors.viewNames || clientErrors.schema) return;
-    setBusy(true);
-    setError(null);
-    const body: StartPushInput = {
-      schema: schema.trim(),
-      prefix,
-      viewNames,
-      branchName: branch,
-      idempotencyKey,
-      ...(helperViewSchema.trim() ? { helperViewSchema: helperViewSchema.trim() } : {}),
-    };
-    try {
+  const submit = () =>
+    form.submit(!clientErrors.viewNames && !clientErrors.schema, async () => {
+      const body: StartPushInput = {
+        schema: schema.trim(),
+        prefix,
+        viewNames,
+        branchName: branch,
+        idempotencyKey,
+        ...(helperViewSchema.trim() ? { helperViewSchema: helperViewSchema.trim() } : {}),
+      };
       const started = await api.call(startWarehouseSemanticViewSync, { params: { deploymentId }, body });
       onStarted({ syncJobId: started.syncJobId, direction: 'push', status: 'QUEUED' });
-    } catch (e) {
-      setError(toShownError(e, 'Starting the push'));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const example = viewNames[0] ?? pushViews.find((v) => v.pushable)?.name ?? 'orders';
 
   return (
-    <Dialog
+    <StartDialog
       title="Push views to the warehouse"
-      open
+      formLabel="Push views"
+      startLabel="Start push"
+      form={form}
+      onStart={submit}
       onClose={onClose}
-      footer={
+      footNote={<span className="sy-foot-note muted">{viewNames.length > 0 ? `${plural(viewNames.length, 'view')} selected` : ''}</span>}
+      intro={
         <>
-          <span className="sy-foot-note muted">{viewNames.length > 0 ? `${plural(viewNames.length, 'view')} selected` : ''}</span>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" onClick={() => void submit()} busy={busy}>
-            Start push
-          </Button>
-        </>
-      }
-    >
-      <form className="form" aria-label="Push views" onSubmit={(e) => void submit(e)}>
-        <p className="muted sy-dialog-intro">
           Each model view becomes a semantic view, created through the SQL Runner in{' '}
           {warehouse ? (
             <>
@@ -102,91 +86,88 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
             'the warehouse of the views’ data source'
           )}
           .
-        </p>
-        <ProblemBanner error={error} onDismiss={() => setError(null)} />
-        <div className="form-row">
-          <Field label="Branch" htmlFor="push-branch" hint="The views are read from this branch as of now." error={errorFor(error, 'branchName')}>
-            <BranchSelect id="push-branch" value={branch} onChange={setBranch} branches={branches.data} deployBranch={settings.deployBranch} />
-          </Field>
-          <Field label="Schema" htmlFor="push-schema" error={(touched && clientErrors.schema) || errorFor(error, 'schema')} hint="Warehouse schema for the semantic views.">
-            <SchemaPicker
-              id="push-schema"
-              value={schema}
-              onChange={(value) => (setSchema(value), setError((x) => withoutField(x, 'schema')))}
-              schemas={schemas}
-              placeholder={schemas.loading && !existing ? 'Reading schemas…' : 'Choose a schema'}
-              {...(devSchemaCreated
-                ? { created: 'Your dev branch pushes to your own schema named after it, which the push creates.' }
-                : { unlistedWarning: 'the push would fail (create it in the warehouse first)' })}
-            />
-          </Field>
-        </div>
+        </>
+      }
+    >
+      <div className="form-row">
+        <Field label="Branch" htmlFor="push-branch" hint="The views are read from this branch as of now." error={errorFor(error, 'branchName')}>
+          <BranchSelect id="push-branch" value={branch} onChange={setBranch} branches={branches.data} deployBranch={settings.deployBranch} />
+        </Field>
+        <Field label="Schema" htmlFor="push-schema" error={(touched && clientErrors.schema) || errorFor(error, 'schema')} hint="Warehouse schema for the semantic views.">
+          <SchemaPicker
+            id="push-schema"
+            value={schema}
+            onChange={(value) => (setSchema(value), setError((x) => withoutField(x, 'schema')))}
+            schemas={schemas}
+            placeholder={schemas.loading && !existing ? 'Reading schemas…' : 'Choose a schema'}
+            {...(devSchemaCreated
+              ? { created: 'Your dev branch pushes to your own schema named after it, which the push creates.' }
+              : { unlistedWarning: 'the push would fail (create it in the warehouse first)' })}
+          />
+        </Field>
+      </div>
+      <Field
+        label="Prefix"
+        htmlFor="push-prefix"
+        error={errorFor(error, 'prefix')}
+        hint={
+          <>
+            Optional. Semantic views are named prefix + view name, e.g. <code>{`${prefix}${example}`}</code>.
+          </>
+        }
+      >
+        <input id="push-prefix" value={prefix} onChange={(e) => setPrefix(e.target.value)} spellCheck={false} autoComplete="off" placeholder="e.g. SV_" />
+      </Field>
+      <PushTarget deploymentId={deploymentId} branch={branch} database={warehouse?.database ?? null} schema={schema.trim()} prefix={prefix} viewNames={viewNames} />
+      <div className={`field ${(touched && clientErrors.viewNames) || errorFor(error, 'viewNames') ? 'field-invalid' : ''}`}>
+        <label id="push-views-label" htmlFor="push-views">
+          Views
+        </label>
+        <ViewPicker
+          id="push-views"
+          views={pushViews}
+          loading={views.loading}
+          selected={viewNames}
+          onChange={(names) => (setViewNames(names), setError((x) => withoutField(x, 'viewNames')))}
+          mode="push"
+        />
+        {views.error ? (
+          <div className="field-error">{inOneLine(views.error)}</div>
+        ) : (touched && clientErrors.viewNames) || errorFor(error, 'viewNames') ? (
+          <div className="field-error">{(touched && clientErrors.viewNames) || errorFor(error, 'viewNames')}</div>
+        ) : notPushable.length > 0 ? (
+          <div className="field-error">{notPushable.map((v) => v.name).join(', ')} cannot be pushed; the service will refuse the push. Hover a view to see why.</div>
+        ) : views.data && views.data.errorCount > 0 ? (
+          <div className="field-hint">The model on this branch has {plural(views.data.errorCount, 'compile error')}; some views may be missing.</div>
+        ) : null}
+      </div>
+      <button type="button" className="link sy-advanced" onClick={() => setShowAdvanced((s) => !s)} aria-expanded={showAdvanced}>
+        {showAdvanced ? '▾' : '▸'} Advanced
+      </button>
+      {showAdvanced && (
         <Field
-          label="Prefix"
-          htmlFor="push-prefix"
-          error={errorFor(error, 'prefix')}
+          label="Helper view schema"
+          htmlFor="push-helper-schema"
+          error={errorFor(error, 'helperViewSchema')}
           hint={
             <>
-              Optional. Semantic views are named prefix + view name, e.g. <code>{`${prefix}${example}`}</code>.
+              Where <code>MODEL_SV_SRC_&lt;ENTITY&gt;</code> helper views go for entities defined by SQL. Empty: <code>PUBLIC</code>.
             </>
           }
         >
-          <input id="push-prefix" value={prefix} onChange={(e) => setPrefix(e.target.value)} spellCheck={false} autoComplete="off" placeholder="e.g. SV_" />
-        </Field>
-        <PushTarget deploymentId={deploymentId} branch={branch} database={warehouse?.database ?? null} schema={schema.trim()} prefix={prefix} viewNames={viewNames} />
-        <div className={`field ${(touched && clientErrors.viewNames) || errorFor(error, 'viewNames') ? 'field-invalid' : ''}`}>
-          <label id="push-views-label" htmlFor="push-views">
-            Views
-          </label>
-          <ViewPicker
-            id="push-views"
-            views={pushViews}
-            loading={views.loading}
-            selected={viewNames}
-            onChange={(names) => (setViewNames(names), setError((x) => withoutField(x, 'viewNames')))}
-            mode="push"
+          <SchemaPicker
+            id="push-helper-schema"
+            value={helperViewSchema}
+            onChange={setHelperViewSchema}
+            schemas={schemas}
+            // The default names PUBLIC only where the warehouse has it; elsewhere a schema must be chosen.
+            placeholder={!existing || isListed(existing, 'PUBLIC') ? 'PUBLIC (the default)' : 'Choose a schema (this database has no PUBLIC)'}
+            {...(devSchemaCreated
+              ? { created: 'Your dev branch pushes helper views to your own schema named after it, which the push creates.' }
+              : { unlistedWarning: 'a push with helper views would fail' })}
           />
-          {views.error ? (
-            <div className="field-error">{inOneLine(views.error)}</div>
-          ) : (touched && clientErrors.viewNames) || errorFor(error, 'viewNames') ? (
-            <div className="field-error">{(touched && clientErrors.viewNames) || errorFor(error, 'viewNames')}</div>
-          ) : notPushable.length > 0 ? (
-            <div className="field-error">
-              {notPushable.map((v) => v.name).join(', ')} cannot be pushed; the service will refuse the push. Hover a view to see why.
-            </div>
-          ) : views.data && views.data.errorCount > 0 ? (
-            <div className="field-hint">The model on this branch has {plural(views.data.errorCount, 'compile error')}; some views may be missing.</div>
-          ) : null}
-        </div>
-        <button type="button" className="link sy-advanced" onClick={() => setShowAdvanced((s) => !s)} aria-expanded={showAdvanced}>
-          {showAdvanced ? '▾' : '▸'} Advanced
-        </button>
-        {showAdvanced && (
-          <Field
-            label="Helper view schema"
-            htmlFor="push-helper-schema"
-            error={errorFor(error, 'helperViewSchema')}
-            hint={
-              <>
-                Where <code>MODEL_SV_SRC_&lt;ENTITY&gt;</code> helper views go for entities defined by SQL. Empty: <code>PUBLIC</code>.
-              </>
-            }
-          >
-            <SchemaPicker
-              id="push-helper-schema"
-              value={helperViewSchema}
-              onChange={setHelperViewSchema}
-              schemas={schemas}
-              // The default names PUBLIC only where the warehouse has it; elsewhere a schema must be chosen.
-              placeholder={!existing || isListed(existing, 'PUBLIC') ? 'PUBLIC (the default)' : 'Choose a schema (this database has no PUBLIC)'}
-              {...(devSchemaCreated
-                ? { created: 'Your dev branch pushes helper views to your own schema named after it, which the push creates.' }
-                : { unlistedWarning: 'a push with helper views would fail' })}
-            />
-          </Field>
-        )}
-        <button type="submit" hidden />
-      </form>
-    </Dialog>
+        </Field>
+      )}
+    </StartDialog>
   );
 }
