@@ -160,6 +160,13 @@ describe('Syncs screen: lakehouse metric view publication in a real browser', ()
     const yaml = page.locator(`[aria-label="Metric view YAML of ${VIEW}"] .view-lines`);
     await yaml.waitFor();
     await expect.poll(async () => (await yaml.innerText()).replace(/\s+/g, ' ')).toMatch(/version: 1\.1/);
+    // The open view is the selected row, for screen readers too; a click on it closes it.
+    await expect(row.getAttribute('aria-selected')).resolves.toBe('true');
+    await row.locator('td').first().click();
+    await expect.poll(() => row.getAttribute('aria-selected')).toBe('false');
+    await yaml.waitFor({ state: 'detached' });
+    await row.locator('td').first().click();
+    await yaml.waitFor();
     await tallShot('lakehouse-preview');
   });
 
@@ -213,6 +220,17 @@ describe('Syncs screen: lakehouse metric view publication in a real browser', ()
     const runs = page.getByRole('table', { name: 'Publication runs' });
     await expect.poll(() => runs.getByRole('row').count()).toBe(3);
     await runs.getByText('COMPLETED').waitFor();
+    // The run shown below is the one selected in the list; a click on the other selects that one.
+    const shownRun = page.url().split('/').pop()!;
+    await expect.poll(() => runs.locator(`tr[data-run-id="${shownRun}"]`).getAttribute('aria-selected')).toBe('true');
+    const otherRun = runs.locator('tbody tr[aria-selected="false"]');
+    await expect.poll(() => otherRun.count()).toBe(1);
+    const otherId = (await otherRun.getAttribute('data-run-id'))!;
+    await otherRun.locator('td').nth(1).click();
+    await page.waitForURL((url) => url.pathname.endsWith(`/runs/${otherId}`));
+    await expect.poll(() => runs.locator(`tr[data-run-id="${otherId}"]`).getAttribute('aria-selected')).toBe('true');
+    await runs.locator(`tr[data-run-id="${shownRun}"] td`).nth(1).click();
+    await page.waitForURL((url) => url.pathname.endsWith(`/runs/${shownRun}`));
     await page.getByRole('img', { name: /Outcomes of the last 2 runs/ }).waitFor();
     await tallShot('lakehouse-run-partial', 1400);
     expect(e2e.problems).toEqual([]);

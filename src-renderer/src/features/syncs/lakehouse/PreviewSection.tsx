@@ -199,8 +199,7 @@ function PreviewTable({ result, expiresAt, deploymentId }: { result: PreviewResu
             className="sy-preview-table"
             rows={shown}
             rowKey={(v) => v.viewName}
-            onRowClick={(v) => toggle(v.viewName)}
-            rowClassName={(v) => (open === v.viewName ? 'selected' : undefined)}
+            selection={{ isSelected: (v) => open === v.viewName, onSelect: (v) => toggle(v.viewName) }}
             rowProps={(v) => ({ 'aria-expanded': open === v.viewName })}
             rowDetail={{ className: 'sy-detail-row', render: (v) => open === v.viewName && <PreviewViewDetail view={v} deploymentId={deploymentId} /> }}
             columns={[

@@ -110,8 +110,7 @@ export function RunsSection({
               className="table-hover sy-runs"
               rows={items}
               rowKey={(run) => run.runId}
-              onRowClick={(run) => open(run.runId)}
-              rowClassName={(run) => (run.runId === runId ? 'selected' : undefined)}
+              selection={{ isSelected: (run) => run.runId === runId, onSelect: (run) => open(run.runId) }}
               rowProps={(run) => ({ 'data-run-id': run.runId })}
               columns={runColumns({
                 open,
