@@ -86,28 +86,8 @@ export function LogsTab({ deploymentId }: { deploymentId: number }) {
   return (
     <section className="panel" aria-label="Logs">
       <div className="toolbar filters">
-        <label className="inline-field">
-          Source
-          <select aria-label="Source" value={source} onChange={(e) => setSource(e.target.value as LogSource | '')}>
-            <option value="">All sources</option>
-            {LOG_SOURCES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="inline-field">
-          Container
-          <select aria-label="Container" value={container} onChange={(e) => setContainer(e.target.value as LogContainer | '')}>
-            <option value="">All containers</option>
-            {LOG_CONTAINERS.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Source" anyLabel="All sources" value={source} options={LOG_SOURCES} onChange={setSource} />
+        <FilterSelect label="Container" anyLabel="All containers" value={container} options={LOG_CONTAINERS} onChange={setContainer} />
         <span className="grow" />
         <label className="check">
           <input type="checkbox" className="switch" role="switch" checked={auto} onChange={(e) => setAuto(e.target.checked)} aria-label="Auto-refresh" />
@@ -167,5 +147,22 @@ export function LogsTab({ deploymentId }: { deploymentId: number }) {
         </div>
       )}
     </section>
+  );
+}
+
+/** One filter of the log: a value of `options`, or '' for any. */
+function FilterSelect<T extends string>({ label, anyLabel, value, options, onChange }: { label: string; anyLabel: string; value: T | ''; options: readonly T[]; onChange: (value: T | '') => void }) {
+  return (
+    <label className="inline-field">
+      {label}
+      <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value as T | '')}>
+        <option value="">{anyLabel}</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
