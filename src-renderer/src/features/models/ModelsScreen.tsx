@@ -278,7 +278,7 @@ function Workbench({ deploymentId, deployments, view, lineageOf }: { deploymentI
           )}
         </div>
       ) : (
-        <div className="models-workbench">
+        <div className="split-box models-workbench">
           <FileTree onNew={() => setCreating(true)} onRename={setRenaming} onDelete={setDeleting} />
           <div className="models-main">
             <div className="editor-head">

@@ -109,7 +109,7 @@ export function PromotionPreviewView({
       )}
       {detail.fields.length > 0 && (
         <div className="promo-block">
-          <h3>Workbook</h3>
+          <h3 className="block-title">Workbook</h3>
           <ChangeList changes={detail.fields} label="Workbook field changes" />
         </div>
       )}
@@ -223,7 +223,7 @@ function DashboardDiffView({ detail, source, target, creating }: { detail: Dashb
 
       {detail.widgets.length > 0 && (
         <div className="promo-block">
-          <h3>Widgets</h3>
+          <h3 className="block-title">Widgets</h3>
           <DataTable
             label="Widget changes"
             className="promo-widget-table"
@@ -238,7 +238,7 @@ function DashboardDiffView({ detail, source, target, creating }: { detail: Dashb
 
       {dashboardLevel.map((group) => (
         <div className="promo-block" key={group.title}>
-          <h3>{group.title}</h3>
+          <h3 className="block-title">{group.title}</h3>
           <ChangeList changes={group.changes} label={`${group.title} changes`} />
         </div>
       ))}

@@ -53,7 +53,7 @@ function ProvenanceBody({ provenance, deployments }: { provenance: WorkbookProve
   return (
     <div className="prov">
       <div className="prov-block">
-        <h3>Promoted from</h3>
+        <h3 className="block-title">Promoted from</h3>
         {origin ? (
           <div className="prov-origin" data-testid="promoted-from">
             <div className="prov-line">
@@ -83,7 +83,7 @@ function ProvenanceBody({ provenance, deployments }: { provenance: WorkbookProve
         )}
       </div>
       <div className="prov-block">
-        <h3>Promoted to {provenance.promotedTo.length > 0 && <span className="count">{provenance.promotedTo.length}</span>}</h3>
+        <h3 className="block-title">Promoted to {provenance.promotedTo.length > 0 && <span className="count">{provenance.promotedTo.length}</span>}</h3>
         {provenance.promotedTo.length === 0 ? (
           <p className="muted">Not promoted anywhere yet.</p>
         ) : (

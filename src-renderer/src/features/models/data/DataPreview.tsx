@@ -96,7 +96,7 @@ export function DataPreview({ deploymentId, branch, isDeployBranch, canLoadTable
   const empty = !jsonMode && pick.measures.length + pick.dimensions.length === 0 && !pick.time;
 
   return (
-    <div className="data-preview">
+    <div className="split-box data-preview">
       <MemberPicker entities={catalog.data.entities} pick={pick} onChange={setPick} />
       <div className="data-main">
         <div className="data-bar">

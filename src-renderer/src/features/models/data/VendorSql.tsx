@@ -165,7 +165,7 @@ export function VendorSql({ deploymentId, branch, entities, modeSwitch }: { depl
   const columns = answer ? vendorColumns(answer.columns, answer.rows, mapped) : [];
 
   return (
-    <div className="data-preview">
+    <div className="split-box data-preview">
       <aside className="data-picker vendor-targets" aria-label="Targets">
         <label className="vendor-field">
           Data source
