@@ -1,19 +1,3 @@
-import type { MouseEvent, ReactNode } from 'react';
-import { navigate } from '../../app/router';
-
+// Paths of the syncs screens, and the in-app link they are followed by.
 export * from './paths';
-
-/** An in-app link: a real href (new tab, copy link) that navigates without a reload on a plain click. */
-export function AppLink({ to, children, className, ariaLabel }: { to: string; children: ReactNode; className?: string; ariaLabel?: string }) {
-  const go = (event: MouseEvent) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault();
-    event.stopPropagation();
-    navigate(to);
-  };
-  return (
-    <a href={to} onClick={go} className={className} aria-label={ariaLabel}>
-      {children}
-    </a>
-  );
-}
+export { AppLink } from '../../lib/AppLink';
