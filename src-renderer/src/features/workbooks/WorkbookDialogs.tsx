@@ -4,7 +4,8 @@ import { useEffect, useState } from 'react';
 import { createWorkbook, upsertWorkbookBySlug, type WorkbookDetail } from '../../../../src-shared/api/workbooks';
 import { api } from '../../app/session';
 import { errorFor } from '../../lib/errors';
-import { Button, Dialog, Field, ProblemBanner } from '../../lib/ui';
+import { FormDialog } from '../../lib/FormDialog';
+import { Field } from '../../lib/ui';
 import { useAction } from '../../lib/useAction';
 import { SettingsConflictDialog } from '../../lib/SettingsConflictDialog';
 import { useVersionedForm } from '../../lib/useVersionedForm';
@@ -26,38 +27,27 @@ export function NewWorkbookDialog({ open, deploymentId, onClose, onCreated }: { 
     if (created) onCreated(created);
   };
   return (
-    <Dialog
+    <FormDialog
       title="New workbook"
       open={open}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" busy={busy} disabled={!name.trim()} onClick={() => void create()}>
-            Create workbook
-          </Button>
-        </>
-      }
+      formId="wb-new-form"
+      submitLabel="Create workbook"
+      busy={busy}
+      submitDisabled={!name.trim()}
+      error={error}
+      onSubmit={() => (name.trim() ? create() : undefined)}
     >
-      <form
-        className="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (name.trim()) void create();
-        }}
-      >
-        <ProblemBanner error={error} />
-        <Field label="Name" htmlFor="wb-new-name" error={errorFor(error, 'name')} hint="Its address (slug) is made from the name.">
-          <input id="wb-new-name" value={name} maxLength={255} onChange={(e) => setName(e.target.value)} autoComplete="off" />
-        </Field>
-        <Field label="Description" htmlFor="wb-new-description">
-          <textarea id="wb-new-description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />
-        </Field>
-        <label className="wb-check">
-          <input type="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} /> Shared with everyone who can read the deployment
-        </label>
-      </form>
-    </Dialog>
+      <Field label="Name" htmlFor="wb-new-name" error={errorFor(error, 'name')} hint="Its address (slug) is made from the name.">
+        <input id="wb-new-name" value={name} maxLength={255} onChange={(e) => setName(e.target.value)} autoComplete="off" />
+      </Field>
+      <Field label="Description" htmlFor="wb-new-description">
+        <textarea id="wb-new-description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />
+      </Field>
+      <label className="wb-check">
+        <input type="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} /> Shared with everyone who can read the deployment
+      </label>
+    </FormDialog>
   );
 }
 
@@ -100,32 +90,25 @@ export function RenameWorkbookDialog({
   const rename = () => void versioned.submit();
   const unchanged = name.trim() === (current ?? workbook).name || !name.trim();
   return (
-    <Dialog
-      title="Rename workbook"
-      open={open}
-      onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" busy={busy} disabled={unchanged} onClick={rename}>
-            Rename
-          </Button>
-        </>
-      }
-    >
-      <form
-        className="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!unchanged) rename();
-        }}
+    <>
+      <FormDialog
+        title="Rename workbook"
+        // Not named after the title: “Rename” contains “name”, and the Name field must be the one thing labelled so.
+        formLabel="Workbook"
+        open={open}
+        onClose={onClose}
+        formId="wb-rename-form"
+        submitLabel="Rename"
+        busy={busy}
+        submitDisabled={unchanged}
+        error={error}
+        onSubmit={() => (unchanged ? undefined : rename())}
       >
-        <ProblemBanner error={error} />
         <Field label="Name" htmlFor="wb-rename-name" error={errorFor(error, 'name')} hint={`Its address stays ${workbook.slug}.`}>
           <input id="wb-rename-name" value={name} maxLength={255} onChange={(e) => versioned.setForm({ name: e.target.value })} autoComplete="off" />
         </Field>
-      </form>
+      </FormDialog>
       <SettingsConflictDialog {...versioned.dialog} />
-    </Dialog>
+    </>
   );
 }
