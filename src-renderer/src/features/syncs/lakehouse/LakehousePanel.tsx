@@ -15,7 +15,8 @@ import { PreviewSection } from './PreviewSection';
 import { PublishDialog } from './PublishDialog';
 import { runsGroup, trackRun } from './runs';
 import { RunsSection } from './RunsSection';
-import { SettingsSection, type Conflict } from './SettingsSection';
+import type { Conflict } from './SettingsConflict';
+import { SettingsSection } from './SettingsSection';
 import { liveBuildOf } from '../../../lib/live';
 
 const SECTIONS: { id: LakehouseSection; title: string }[] = [

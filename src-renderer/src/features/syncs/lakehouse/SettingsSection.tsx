@@ -1,33 +1,20 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import type { Static } from 'typebox';
-import {
-  AccessTestResult,
-  MAX_NAME_PATTERN_LENGTH,
-  testLakehouseMetricViewAccess,
-  type LakehouseConfigurationInput,
-  type LakehouseSettings,
-  type SelectionMode,
-} from '../../../../../src-shared/api/lakehouse';
-import { api } from '../../../app/session';
-import { errorFor, inOneLine, toShownError, type ShownError } from '../../../lib/errors';
+import { MAX_NAME_PATTERN_LENGTH, type LakehouseSettings, type SelectionMode } from '../../../../../src-shared/api/lakehouse';
+import { errorFor, inOneLine, type ShownError } from '../../../lib/errors';
 import { SchemaPicker } from '../../../lib/SchemaPicker';
-import { controlsColumn, DataTable } from '../../../lib/DataTable';
-import { Badge, Button, Field, ProblemBanner, ProblemDetails, Time } from '../../../lib/ui';
+import { Badge, Button, Field, ProblemBanner, Time } from '../../../lib/ui';
 import { useDebounced } from '../../../lib/useDebounced';
 import { useDataSourceSchemas } from '../data';
 import type { ModelViewInfo } from '../modelViews';
 import { ViewPicker } from '../parts';
-import { conflictChanges, formErrors, newOverrideRow, patternMatches, type OverrideRow, type SettingsForm } from './form';
+import { formErrors, patternMatches, type SettingsForm } from './form';
 import { plural } from '../../../lib/plural';
-import { FailureSummary } from '../../../lib/plain/FailureSummary';
+import { AccessTestCard } from './AccessTestCard';
+import { ConflictNotice, type Conflict } from './SettingsConflict';
+import { Overrides } from './SettingsOverrides';
 
-export interface Conflict {
-  /** The configuration the refused save carried. */
-  attempted: LakehouseConfigurationInput;
-  /** The settings as saved by someone else meanwhile. */
-  latest: LakehouseSettings;
-  problem: ShownError;
-}
+// The publication settings of one lakehouse data source: the form (target, scope, overrides) with
+// its save and version-conflict handling, and beside it what is saved and the access test.
 
 const MODES: { id: SelectionMode; title: string; hint: string }[] = [
   { id: 'all', title: 'All public views', hint: 'Every public view of the deployed model, including views added later.' },
@@ -253,66 +240,6 @@ export function SettingsSection(props: {
   );
 }
 
-function Overrides({ rows, views, onChange, error }: { rows: OverrideRow[]; views: ModelViewInfo[]; onChange: (rows: OverrideRow[]) => void; error: string | null }) {
-  const update = (key: number, patch: Partial<OverrideRow>) => onChange(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
-  return (
-    <div className={`sy-overrides ${error ? 'field-invalid' : ''}`}>
-      {rows.length === 0 ? (
-        <div className="field-hint">Publish a view under another name, or read it from another table than its root cube’s.</div>
-      ) : (
-        <DataTable
-          label="Per-view overrides"
-          className="sy-override-table"
-          rows={rows.map((row, index) => ({ row, n: index + 1 }))}
-          rowKey={({ row }) => row.key}
-          columns={[
-            {
-              header: 'View',
-              cell: ({ row, n }) => (
-                <select value={row.viewName} onChange={(e) => update(row.key, { viewName: e.target.value })} aria-label={`View of override ${n}`}>
-                  <option value="">Choose a view…</option>
-                  {row.viewName && !views.some((v) => v.name === row.viewName) && <option value={row.viewName}>{row.viewName}</option>}
-                  {views.map((v) => (
-                    <option key={v.name} value={v.name}>
-                      {v.name}
-                    </option>
-                  ))}
-                </select>
-              ),
-            },
-            {
-              header: 'Target name',
-              cell: ({ row, n }) => (
-                <input value={row.targetName} onChange={(e) => update(row.key, { targetName: e.target.value })} placeholder="default: prefix + view" aria-label={`Target name of override ${n}`} spellCheck={false} />
-              ),
-            },
-            {
-              header: 'Root source',
-              cell: ({ row, n }) => (
-                <input value={row.rootSource} onChange={(e) => update(row.key, { rootSource: e.target.value })} placeholder="catalog.schema.table" aria-label={`Root source of override ${n}`} spellCheck={false} />
-              ),
-            },
-            controlsColumn<{ row: OverrideRow; n: number }>(
-              ({ row, n }) => (
-                <button type="button" className="icon-button" aria-label={`Remove override ${n}`} onClick={() => onChange(rows.filter((r) => r.key !== row.key))}>
-                  ×
-                </button>
-              ),
-              'Remove',
-            ),
-          ]}
-        />
-      )}
-      {error && <div className="field-error">{error}</div>}
-      <div>
-        <button type="button" className="btn btn-ghost btn-small" onClick={() => onChange([...rows, newOverrideRow()])}>
-          + Add override
-        </button>
-      </div>
-    </div>
-  );
-}
-
 /** Scrolls its content into view when `value` becomes set (the form's Save button is far below its messages). */
 function RevealOnChange({ value, children }: { value: unknown; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -320,64 +247,6 @@ function RevealOnChange({ value, children }: { value: unknown; children: ReactNo
     if (value) ref.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }, [value]);
   return <div ref={ref}>{children}</div>;
-}
-
-function ConflictNotice({ conflict, base, onRebase, onTakeTheirs }: { conflict: Conflict; base: LakehouseSettings | null; onRebase: () => void; onTakeTheirs: () => void }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    ref.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
-  }, [conflict]);
-  const changes = conflictChanges(base?.configuration ?? null, conflict.attempted, conflict.latest.configuration);
-  const { latest } = conflict;
-  return (
-    <div className="sy-conflict" role="alert" aria-label="Version conflict" ref={ref}>
-      <div className="sy-conflict-head">
-        <strong>Someone else saved these settings while you were editing</strong>
-      </div>
-      <p>
-        You started from version {base?.configurationVersion ?? 0}; version {latest.configurationVersion} was saved <Time value={latest.updatedAt} />
-        {latest.updatedBy !== null ? ` by user #${latest.updatedBy}` : ''}. Nothing of yours was saved. Your edits are still in the form below.
-      </p>
-      <ProblemDetails error={conflict.problem} />
-      {changes.length > 0 ? (
-        <DataTable
-          label="Your edits and the saved version"
-          className="sy-conflict-table"
-          rows={changes}
-          rowKey={(c) => c.field}
-          rowClassName={(c) => (c.clash ? 'sy-clash' : undefined)}
-          columns={[
-            {
-              header: 'Setting',
-              cell: (c) => (
-                <>
-                  {c.label}
-                  {c.clash && (
-                    <>
-                      {' '}
-                      <Badge tone="warn">both changed</Badge>
-                    </>
-                  )}
-                </>
-              ),
-            },
-            { header: `Version ${base?.configurationVersion ?? 0} (yours started here)`, cellClassName: 'sy-wrap muted', cell: (c) => c.base },
-            { header: `Version ${latest.configurationVersion} (saved now)`, cellClassName: 'sy-wrap', cell: (c) => c.theirs },
-            { header: 'Your edit', cellClassName: 'sy-wrap strong', cell: (c) => c.mine },
-          ]}
-        />
-      ) : (
-        <p className="muted">The saved version already matches your edits.</p>
-      )}
-      <div className="form-actions">
-        <Button variant="primary" onClick={onRebase}>
-          Reload version {latest.configurationVersion}, keep my edits
-        </Button>
-        <Button onClick={onTakeTheirs}>Discard my edits</Button>
-      </div>
-      <div className="field-hint">Keeping your edits puts them on top of version {latest.configurationVersion}; review them and save again.</div>
-    </div>
-  );
 }
 
 function SavedCard({ base }: { base: LakehouseSettings | null }) {
@@ -410,86 +279,6 @@ function SavedCard({ base }: { base: LakehouseSettings | null }) {
         </dl>
       ) : (
         <p className="muted sy-card-text">Nothing saved yet for this data source. Fill in the target and the views, then create the settings.</p>
-      )}
-    </section>
-  );
-}
-
-type AccessResult = Static<typeof AccessTestResult>;
-
-const CHECK_LABELS: Record<string, string> = {
-  warehouse: 'SQL warehouse',
-  target_schema: 'Target schema',
-  source_read: 'Read source',
-  create_view: 'Create temporary view',
-  replace_view: 'Replace temporary view',
-  drop_view: 'Drop temporary view',
-};
-
-function AccessTestCard({ deploymentId, dataSource, form, hasSettings }: { deploymentId: number; dataSource: string; form: SettingsForm; hasSettings: boolean }) {
-  const [result, setResult] = useState<AccessResult | null>(null);
-  const [error, setError] = useState<ShownError | null>(null);
-  const [busy, setBusy] = useState(false);
-  const catalog = form.targetCatalog.trim();
-  const schema = form.targetSchema.trim();
-  const run = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setResult(
-        await api.call(testLakehouseMetricViewAccess, {
-          params: { deploymentId, dataSourceName: dataSource },
-          body: { ...(catalog ? { targetCatalog: catalog } : {}), ...(schema ? { targetSchema: schema } : {}) },
-        }),
-      );
-    } catch (e) {
-      setResult(null);
-      setError(toShownError(e, 'The access test'));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <section className="panel" aria-label="Access test">
-      <div className="panel-head">
-        <h2>Access test</h2>
-        <Button className="btn-small" onClick={() => void run()} busy={busy} disabled={!hasSettings && (!catalog || !schema)}>
-          Test access
-        </Button>
-      </div>
-      <p className="muted sy-card-text">
-        Creates, replaces and drops a temporary view in <code>{catalog && schema ? `${catalog}.${schema}` : 'the target schema'}</code>, and reads the sources. Published views are not touched.
-      </p>
-      <ProblemBanner error={error} onDismiss={() => setError(null)} />
-      {result && (
-        <>
-          <div className={`sy-access-summary ${result.ok ? 'ok' : 'bad'}`} role="status">
-            {result.ok ? 'All checks passed' : `${plural(result.checks.filter((c) => c.status === 'failed').length, 'check')} failed`}
-          </div>
-          <ul className="sy-checks" aria-label="Access checks">
-            {result.checks.map((c, i) => (
-              <li key={`${c.name}-${i}`} className={`sy-check sy-check-${c.status}`}>
-                <span className="sy-check-icon" aria-hidden="true">
-                  {c.status === 'passed' ? '✓' : c.status === 'failed' ? '✕' : '–'}
-                </span>
-                <div className="sy-check-text">
-                  <div>
-                    <span className="strong">{CHECK_LABELS[c.name] ?? c.name}</span> <span className="sr-only">{c.status}</span>
-                    {c.subject && <code className="sy-check-subject">{c.subject}</code>}
-                  </div>
-                  {c.message && (
-                    <div className="sy-check-message">
-                      {c.errorCode ? <FailureSummary error={{ code: c.errorCode, message: c.message }} /> : c.message}
-                    </div>
-                  )}
-                </div>
-              </li>
-            ))}
-          </ul>
-          <div className="field-hint">
-            Temporary view <code className="sy-break">{result.temporaryViewName}</code>
-          </div>
-        </>
       )}
     </section>
   );
