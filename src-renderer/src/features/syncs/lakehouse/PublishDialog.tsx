@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { placeDevTarget } from '../../../../../src-shared/api/dev-targets';
 import { startLakehouseMetricViewSync, type LakehouseSettings, type RunStatus } from '../../../../../src-shared/api/lakehouse';
 import { api } from '../../../app/session';
