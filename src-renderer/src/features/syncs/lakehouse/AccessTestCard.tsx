@@ -2,10 +2,10 @@ import { useState } from 'react';
 import type { Static } from 'typebox';
 import { AccessTestResult, testLakehouseMetricViewAccess } from '../../../../../src-shared/api/lakehouse';
 import { api } from '../../../app/session';
-import { toShownError, type ShownError } from '../../../lib/errors';
 import { FailureSummary } from '../../../lib/plain/FailureSummary';
 import { plural } from '../../../lib/plural';
 import { Button, ProblemBanner } from '../../../lib/ui';
+import { useAction } from '../../../lib/useAction';
 import type { SettingsForm } from './form';
 
 // The access test of the lakehouse settings: a dry run of what a publication needs (the warehouse,
@@ -24,26 +24,17 @@ const CHECK_LABELS: Record<string, string> = {
 
 export function AccessTestCard({ deploymentId, dataSource, form, hasSettings }: { deploymentId: number; dataSource: string; form: SettingsForm; hasSettings: boolean }) {
   const [result, setResult] = useState<AccessResult | null>(null);
-  const [error, setError] = useState<ShownError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run: runAction } = useAction('The access test');
   const catalog = form.targetCatalog.trim();
   const schema = form.targetSchema.trim();
   const run = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setResult(
-        await api.call(testLakehouseMetricViewAccess, {
-          params: { deploymentId, dataSourceName: dataSource },
-          body: { ...(catalog ? { targetCatalog: catalog } : {}), ...(schema ? { targetSchema: schema } : {}) },
-        }),
-      );
-    } catch (e) {
-      setResult(null);
-      setError(toShownError(e, 'The access test'));
-    } finally {
-      setBusy(false);
-    }
+    const tested = await runAction(() =>
+      api.call(testLakehouseMetricViewAccess, {
+        params: { deploymentId, dataSourceName: dataSource },
+        body: { ...(catalog ? { targetCatalog: catalog } : {}), ...(schema ? { targetSchema: schema } : {}) },
+      }),
+    );
+    setResult(tested ?? null);
   };
   return (
     <section className="panel" aria-label="Access test">
