@@ -1,6 +1,7 @@
 import type { FormEvent, ReactNode } from 'react';
 import { errorFor, withoutField, type ShownError } from './errors';
 import { Button, Dialog, Field, ProblemBanner } from './ui';
+import './kit.css';
 
 /**
  * The one form dialog of the app: a titled modal holding a form, the failure in plain words at its
@@ -22,6 +23,9 @@ export function FormDialog({
   error,
   onSubmit,
   validate = false,
+  intro,
+  footNote,
+  onDismissError,
   children,
 }: {
   title: string;
@@ -41,6 +45,12 @@ export function FormDialog({
   onSubmit: () => void | Promise<unknown>;
   /** Let the browser check `required`/`pattern` before submitting; off by default, the service's field errors are shown instead. */
   validate?: boolean;
+  /** A paragraph above the error and the fields: what submitting will do. */
+  intro?: ReactNode;
+  /** Left of the buttons (what is selected …). */
+  footNote?: ReactNode;
+  /** The error can be dismissed (it stays until the next submit otherwise). */
+  onDismissError?: () => void;
   children: ReactNode;
 }) {
   const submit = (event: FormEvent) => {
@@ -54,6 +64,7 @@ export function FormDialog({
       onClose={onClose}
       footer={
         <>
+          {footNote}
           <Button onClick={onCancel ?? onClose}>{cancelLabel}</Button>
           <Button variant="primary" type="submit" form={formId} busy={busy} disabled={submitDisabled}>
             {submitLabel}
@@ -62,7 +73,8 @@ export function FormDialog({
       }
     >
       <form id={formId} className="form" onSubmit={submit} noValidate={!validate} aria-label={formLabel ?? title}>
-        <ProblemBanner error={error} />
+        {intro !== undefined && <p className="muted dialog-intro">{intro}</p>}
+        <ProblemBanner error={error} onDismiss={onDismissError} />
         {children}
       </form>
     </Dialog>

@@ -1,9 +1,9 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Dialog, ProblemBanner } from '../../lib/ui';
+import { FormDialog } from '../../lib/FormDialog';
 import { useAction, type Action } from '../../lib/useAction';
 
-// The frame of the dialogs that start a sync job (push, pull, publish): the intro, the service's
-// error, the fields, and Cancel / Start — Enter in a field starts too. Problems the dialog can see
+// The dialogs that start a sync job (push, pull, publish): a FormDialog with an intro, a
+// dismissable error and Cancel / Start — Enter in a field starts too. Problems the dialog can see
 // itself show only after a first try, so an untouched form is not red all over.
 
 export interface StartForm extends Action {
@@ -26,7 +26,9 @@ export function useStartForm(label: string): StartForm {
   };
 }
 
+/** A FormDialog that starts a sync job; `formId` names its form. */
 export function StartDialog({
+  formId,
   title,
   formLabel,
   startLabel,
@@ -37,6 +39,7 @@ export function StartDialog({
   footNote,
   children,
 }: {
+  formId: string;
   title: string;
   formLabel: string;
   startLabel: string;
@@ -49,33 +52,21 @@ export function StartDialog({
   children: ReactNode;
 }) {
   return (
-    <Dialog
+    <FormDialog
       title={title}
       open
       onClose={onClose}
-      footer={
-        <>
-          {footNote}
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" onClick={onStart} busy={form.busy}>
-            {startLabel}
-          </Button>
-        </>
-      }
+      formId={formId}
+      formLabel={formLabel}
+      submitLabel={startLabel}
+      busy={form.busy}
+      error={form.error}
+      onDismissError={() => form.setError(null)}
+      onSubmit={onStart}
+      intro={intro}
+      footNote={footNote}
     >
-      <form
-        className="form"
-        aria-label={formLabel}
-        onSubmit={(e) => {
-          e.preventDefault();
-          onStart();
-        }}
-      >
-        <p className="muted sy-dialog-intro">{intro}</p>
-        <ProblemBanner error={form.error} onDismiss={() => form.setError(null)} />
-        {children}
-        <button type="submit" hidden />
-      </form>
-    </Dialog>
+      {children}
+    </FormDialog>
   );
 }

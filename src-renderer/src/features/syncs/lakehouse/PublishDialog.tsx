@@ -49,6 +49,7 @@ export function PublishDialog({
 
   return (
     <StartDialog
+      formId="lakehouse-publish-form"
       title="Publish metric views"
       formLabel="Publish metric views"
       startLabel="Publish"

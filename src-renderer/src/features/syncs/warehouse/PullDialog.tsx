@@ -46,6 +46,7 @@ export function PullDialog({ deploymentId, settings, onClose, onStarted }: { dep
 
   return (
     <StartDialog
+      formId="sync-pull-form"
       title="Pull semantic views into model files"
       formLabel="Pull views"
       startLabel="Start pull"

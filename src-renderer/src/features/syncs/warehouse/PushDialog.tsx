@@ -67,6 +67,7 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
 
   return (
     <StartDialog
+      formId="sync-push-form"
       title="Push views to the warehouse"
       formLabel="Push views"
       startLabel="Start push"
