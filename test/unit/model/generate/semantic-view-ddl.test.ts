@@ -20,6 +20,12 @@ function notPushable(fn: () => unknown): SemanticViewDdlError {
   throw new Error('expected the generator to refuse the view');
 }
 
+/** A model of one cube `t` over table `t` (its members as YAML, under `- name: t`) and views of `t` alone, each including the members listed. */
+function cubeT(members: string, views: Record<string, string[]>) {
+  const viewsYaml = Object.entries(views).map(([name, includes]) => `  - name: ${name}\n    cubes:\n      - join_path: t\n        includes: [${includes.join(', ')}]\n`);
+  return compile(`cubes:\n  - name: t\n    sql_table: t\n${members.replace(/^\n/, '')}views:\n${viewsYaml.join('')}`);
+}
+
 describe('semantic view DDL grammar', () => {
   it('writes CREATE OR REPLACE SEMANTIC VIEW with the fixed clause order TABLES, RELATIONSHIPS, FACTS, DIMENSIONS, METRICS, COMMENT', () => {
     const id = (text: string) => ({ text, quoted: false });
@@ -170,40 +176,24 @@ views:
   });
 
   it('writes a column unqualified when another member of its table has the same name (a qualified name means the member)', () => {
-    const m = compile(`
-cubes:
-  - name: t
-    sql_table: t
+    const m = cubeT(`
     dimensions:
       - { name: id, sql: id, type: number, primary_key: true }
       - { name: code, sql: "UPPER({CUBE}.raw_code)", type: string }
       - { name: raw_code, sql: "{CUBE}.code", type: string }
-views:
-  - name: v
-    cubes:
-      - join_path: t
-        includes: [code, raw_code]
-`);
+`, { v: ['code', 'raw_code'] });
     const ddl = generateSemanticViewDdl(m, 'v', TARGET).ddl;
     expect(ddl).toContain('t.code AS UPPER(raw_code)');
     expect(ddl).toContain('t.raw_code AS code');
   });
 
   it('quotes mixed-case and reserved names so the warehouse keeps them exactly', () => {
-    const m = compile(`
-cubes:
-  - name: t
-    sql_table: t
+    const m = cubeT(`
     dimensions:
       - { name: id, sql: id, type: number, primary_key: true }
       - { name: orderStatus, sql: status, type: string }
       - { name: order, sql: ord, type: string }
-views:
-  - name: v
-    cubes:
-      - join_path: t
-        includes: [orderStatus, order]
-`);
+`, { v: ['orderStatus', 'order'] });
     const ddl = generateSemanticViewDdl(m, 'v', TARGET).ddl;
     expect(ddl).toContain('t."orderStatus" AS status');
     expect(ddl).toContain('t."order" AS ord');
@@ -216,25 +206,13 @@ views:
 });
 
 describe('quoted identifiers ignore case', () => {
-  const model = compile(`
-cubes:
-  - name: t
-    sql_table: t
+  const model = cubeT(`
     dimensions:
       - { name: id, sql: id, type: number, primary_key: true }
       - { name: orderCount, sql: a, type: number }
       - { name: ordercount, sql: b, type: number }
       - { name: regionName, sql: region, type: string }
-views:
-  - name: both
-    cubes:
-      - join_path: t
-        includes: [orderCount, ordercount]
-  - name: one
-    cubes:
-      - join_path: t
-        includes: [regionName]
-`);
+`, { both: ['orderCount', 'ordercount'], one: ['regionName'] });
 
   it('keeps names that differ only in case apart when the setting is off', () => {
     expect(generateSemanticViewDdl(model, 'both', TARGET).ddl).toMatch(/t\."orderCount" AS a,\n\s+t\.ordercount AS b/);
@@ -255,21 +233,13 @@ views:
 
 describe('what cannot be pushed', () => {
   it('refuses a view the analyzer finds not pushable, with the analyzer reasons', () => {
-    const model = compile(`
-cubes:
-  - name: t
-    sql_table: t
+    const model = cubeT(`
     dimensions:
       - { name: a, sql: a, type: number, primary_key: true }
       - { name: b, sql: b, type: number, primary_key: true }
     measures:
       - { name: ratio, sql: "{CUBE}.x / {CUBE}.y", type: number }
-views:
-  - name: v
-    cubes:
-      - join_path: t
-        includes: [ratio]
-`);
+`, { v: ['ratio'] });
     const error = notPushable(() => generateSemanticViewDdl(model, 'v', TARGET));
     expect(error.code).toBe('MODEL_NOT_PUSHABLE');
     const codes = error.reasons.map((r) => r.code);
@@ -282,10 +252,7 @@ views:
   });
 
   it('reports the features the push skips', () => {
-    const model = compile(`
-cubes:
-  - name: t
-    sql_table: t
+    const model = cubeT(`
     dimensions:
       - { name: id, sql: id, type: number, primary_key: true }
       - name: at
@@ -299,12 +266,7 @@ cubes:
     pre_aggregations:
       - name: main
         measures: [c]
-views:
-  - name: v
-    cubes:
-      - join_path: t
-        includes: [at, c, recent]
-`);
+`, { v: ['at', 'c', 'recent'] });
     const r = generateSemanticViewDdl(model, 'v', TARGET);
     expect(r.skipped).toEqual(expect.arrayContaining(['segments', 'granularities', 'pre_aggregations']));
     expect(r.ddl).not.toContain('recent');
