@@ -1,44 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getLocalGitHost, getFetchScheduler } from '../../src-main/features/git-host';
-import { startGitServer, type GitServer } from '../support/git-server';
 import { createDeployment } from '../support/deployments';
-import { startTestService, type TestService } from '../support/service';
+import { B, commitFile, connect, PASSWORD, server, svc, teamRepo, useGitUpstream } from '../support/git-upstream';
 import { upload } from '../support/upstream';
 
-const PASSWORD = 'ops-password-7';
-let svc: TestService;
-let server: GitServer;
-beforeAll(async () => {
-  server = await startGitServer({ alice: PASSWORD });
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-  await server.close();
-});
+useGitUpstream();
 
-const B = (id: number) => `/build/api/v1/deployments/${id}`;
-
-async function teamRepo(name: string, extraBranches: string[] = []): Promise<{ work: string; bare: string }> {
-  const bare = await server.createRepo(`${name}.git`);
-  const work = await server.clone(`${name}.git`);
-  await commitFile(work, 'model/cubes/a.yml', 'cubes: []\n', 'start');
-  await server.git(work, 'push', '-q', 'origin', 'HEAD:main', ...extraBranches.map((b) => `HEAD:${b}`));
-  return { work, bare };
-}
-
-async function commitFile(work: string, path: string, content: string, message: string): Promise<string> {
-  mkdirSync(join(work, path, '..'), { recursive: true });
-  writeFileSync(join(work, path), content);
-  await server.git(work, 'add', '.');
-  await server.git(work, 'commit', '-q', '-m', message);
-  return (await server.git(work, 'rev-parse', 'HEAD')).trim();
-}
-
-const connect = (id: number, repo: string, extra: Record<string, unknown> = {}) =>
-  svc.call('POST', `${B(id)}/git-host/connect`, { body: { url: server.url(`${repo}.git`), username: 'alice', password: PASSWORD, ...extra } });
 const remoteBranches = async (bare: string) => (await server.git(bare, 'branch', '--format=%(refname:short)')).split('\n').filter(Boolean).sort();
 const listed = async (id: number) => (await svc.call('GET', `${B(id)}/branches`)).body.items as { branchName: string; upstream: string | null }[];
 

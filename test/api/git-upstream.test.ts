@@ -1,50 +1,14 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGitServer, type GitServer } from '../support/git-server';
+import { describe, expect, it } from 'vitest';
 import { createDeployment } from '../support/deployments';
-import { startTestService, type TestService } from '../support/service';
+import { B, commitFile, connect, ORDERS, PASSWORD, server, svc, teamRepo, useGitUpstream } from '../support/git-upstream';
 import { D, eventually } from '../support/lakehouse';
 import { upload } from '../support/upstream';
 
-const PASSWORD = 'correct-horse-battery';
-let svc: TestService;
-let server: GitServer;
-beforeAll(async () => {
-  server = await startGitServer({ alice: PASSWORD });
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-  await server.close();
-});
-
-const B = (id: number) => `/build/api/v1/deployments/${id}`;
-const ORDERS = 'cubes:\n  - name: team_orders\n    sql_table: public.orders\n    measures:\n      - name: count\n        type: count\n';
-
-/** A bare repository on the server with `main` (a model file) pushed by plain git; returns a working clone. */
-async function teamRepo(name: string): Promise<{ work: string; bare: string }> {
-  const bare = await server.createRepo(`${name}.git`);
-  const work = await server.clone(`${name}.git`);
-  await commitFile(work, 'model/cubes/team_orders.yml', ORDERS, 'team model');
-  await server.git(work, 'push', '-q', 'origin', 'HEAD:main');
-  return { work, bare };
-}
-
-async function commitFile(work: string, path: string, content: string, message: string): Promise<string> {
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(join(work, path, '..'), { recursive: true });
-  writeFileSync(join(work, path), content);
-  await server.git(work, 'add', '.');
-  await server.git(work, 'commit', '-q', '-m', message);
-  return (await server.git(work, 'rev-parse', 'HEAD')).trim();
-}
+useGitUpstream();
 
 const bareGit = async (bare: string, ...args: string[]) => (await server.git(bare, ...args)).trim();
-
-async function connect(id: number, repo: string, extra: Record<string, unknown> = {}) {
-  return svc.call('POST', `${B(id)}/git-host/connect`, { body: { url: server.url(`${repo}.git`), username: 'alice', password: PASSWORD, ...extra } });
-}
 
 async function branches(id: number) {
   const res = await svc.call('GET', `${B(id)}/branches`);
