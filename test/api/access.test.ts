@@ -1,17 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Authenticator } from '../../src-main/http/auth';
-import { createDeployment } from '../support/deployments';
-import { startTestService, type TestService } from '../support/service';
+import { dep, svc, useServiceWithDeployment } from '../support/deployment-service';
 import { bearerFor, createUser } from '../support/users';
 
-let svc: TestService;
-let dep: number;
-beforeAll(async () => {
-  svc = await startTestService();
-  dep = await createDeployment(svc);
-});
-afterAll(async () => svc.stop());
+useServiceWithDeployment();
 
 let counter = 0;
 const name = (base: string) => `${base} ${++counter}`;

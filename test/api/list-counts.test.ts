@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/service';
+import { describe, expect, it } from 'vitest';
 import { createDeployment } from '../support/deployments';
+import { dep, svc, useServiceWithDeployment } from '../support/deployment-service';
 
 // The deprecated `count` of the reports and folders lists is kept by triggers (no COUNT per page):
 // these tests hold it to what the list itself shows after creates, moves and deletes.
 
-let svc: TestService;
-let dep: number;
-beforeAll(async () => {
-  svc = await startTestService();
-  dep = await createDeployment(svc);
-});
-afterAll(async () => svc.stop());
+useServiceWithDeployment();
 
 const R = (d = dep) => `/api/v1/deployments/${d}/reports`;
 const F = (d = dep) => `/api/v1/deployments/${d}/folders`;

@@ -4,19 +4,12 @@
  * Fastify's router give before any route runs.
  */
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../src-main/http/request-limits';
-import { createDeployment } from '../support/deployments';
-import { ADMIN_KEY, startTestService, type TestService } from '../support/service';
+import { ADMIN_KEY } from '../support/service';
+import { dep, svc, useServiceWithDeployment } from '../support/deployment-service';
 
-let svc: TestService;
-let dep: number;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  dep = await createDeployment(svc);
-});
-afterAll(async () => svc.stop());
+useServiceWithDeployment();
 
 interface RawResponse {
   status: number;

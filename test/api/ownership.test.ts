@@ -3,20 +3,15 @@
  * (a workbook and its dashboard, a report, a notification) needs the same manage access as deleting
  * it — its owner or an admin. A developer who may not delete an admin's item may not overwrite it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeployment } from '../support/deployments';
-import { startTestService, type TestService } from '../support/service';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dep, svc, useServiceWithDeployment } from '../support/deployment-service';
 import { createUser, type TestUser } from '../support/users';
 
-let svc: TestService;
-let dep: number;
+useServiceWithDeployment();
 let developer: TestUser;
-beforeAll(async () => {
-  svc = await startTestService();
-  dep = await createDeployment(svc);
+beforeAll(() => {
   developer = createUser(svc, 'developer');
 });
-afterAll(async () => svc.stop());
 
 const D = () => `/api/v1/deployments/${dep}`;
 const DRAFT = { title: 'Admin draft', widgets: [] };

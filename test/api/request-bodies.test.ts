@@ -3,18 +3,11 @@
  * optional accept it), and authentication and access are checked before the body is parsed, so a
  * caller without a credential (or without access) never learns about body errors.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeployment } from '../support/deployments';
-import { startTestService, type TestService } from '../support/service';
+import { describe, expect, it } from 'vitest';
+import { dep, svc, useServiceWithDeployment } from '../support/deployment-service';
 import { createUser } from '../support/users';
 
-let svc: TestService;
-let dep: number;
-beforeAll(async () => {
-  svc = await startTestService();
-  dep = await createDeployment(svc);
-});
-afterAll(async () => svc.stop());
+useServiceWithDeployment();
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const B = () => `/build/api/v1/deployments/${dep}`;

@@ -3,21 +3,17 @@
 // write naming an older version answers 409 FILE_CHANGED (the model files' code) with the current
 // version and the resource as it is now, and writes nothing; a write without If-Match behaves as
 // on the hosted platform (last write wins). Model files: data-model-stale-writes.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestResponse } from '../support/service';
 import { createDeployment } from '../support/deployments';
-import { startTestService, type TestService, type TestResponse } from '../support/service';
+import { dep, svc, useServiceWithDeployment } from '../support/deployment-service';
 import { createUser, type TestUser } from '../support/users';
 
-let svc: TestService;
-let dep: number;
+useServiceWithDeployment();
 let developer: TestUser;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  dep = await createDeployment(svc);
+beforeAll(() => {
   developer = createUser(svc, 'developer');
 });
-afterAll(async () => svc.stop());
 
 const D = () => `/api/v1/deployments/${dep}`;
 const ETAG = /^"[0-9a-f]{64}"$/;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, startE2E, type E2E } from './support';
+import { createDeployment, startE2E, tallScreenshot, type E2E } from './support';
 
 /**
  * Lakehouse metric view publication on the Syncs screen against a real `drydock serve`: a new
@@ -49,23 +49,11 @@ async function publishFromDialog(branch?: string): Promise<void> {
 }
 
 /** The app scrolls inside its main pane: a taller window shows more of it in one screenshot. */
-async function tallShot(name: string, height = 1250): Promise<void> {
-  const { page } = e2e;
-  await page.setViewportSize({ width: 1360, height });
-  await page.locator('.main').evaluate((el) => el.scrollTo({ top: 0 }));
-  await screenshot(page, name);
-  await page.setViewportSize({ width: 1360, height: 860 });
-}
+const tallShot = (name: string, height = 1250) => tallScreenshot(e2e.page, name, height);
 
 beforeAll(async () => {
   e2e = await startE2E();
-  const created = await api<{ id: number }>(
-    'POST',
-    '/build/api/v1/deployments/',
-    { name: 'lakehouse-e2e', cloudProvider: 'aws', creationMethod: 'upload', deployMode: 'git', storageProvider: { type: 'local' } },
-    201,
-  );
-  deploymentId = created.id;
+  deploymentId = await createDeployment(e2e.server, 'lakehouse-e2e', 'git');
 });
 afterAll(async () => {
   await e2e?.teardown();

@@ -231,6 +231,17 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/**
+ * Screenshots `name` in a window `height` tall, scrolled to the top (the app scrolls inside its main
+ * pane, so a full-page shot shows only the window), then restores the default size.
+ */
+export async function tallScreenshot(page: Page, name: string, height: number): Promise<void> {
+  await page.setViewportSize({ width: 1360, height });
+  await page.locator('.main').evaluate((el) => el.scrollTo({ top: 0 }));
+  await screenshot(page, name);
+  await page.setViewportSize({ width: 1360, height: 860 });
+}
+
 /** Screenshots `<name>-<width>x<height>` at the two window sizes every screen is checked at, then restores the default size. */
 export async function screenshotsAtBothSizes(page: Page, name: string): Promise<void> {
   for (const [width, height] of [

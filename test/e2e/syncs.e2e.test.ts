@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeployment, screenshot, startE2E, type E2E } from './support';
+import { createDeployment, screenshot, startE2E, tallScreenshot, type E2E } from './support';
 
 /**
  * The Syncs screen's warehouse tab against a real `drydock serve`: a new deployment holds the
@@ -28,14 +28,8 @@ async function jobs(): Promise<SyncJobBody[]> {
   return (res.body as { items: SyncJobBody[] }).items;
 }
 
-/** Taller window for screenshots: the app scrolls inside its main pane, so a full-page shot shows only the viewport. */
-async function tallShot(name: string, height = 1200): Promise<void> {
-  const { page } = e2e;
-  await page.setViewportSize({ width: 1360, height });
-  await page.locator('.main').evaluate((el) => el.scrollTo({ top: 0 }));
-  await screenshot(page, name);
-  await page.setViewportSize({ width: 1360, height: 860 });
-}
+/** The app scrolls inside its main pane: a taller window shows more of it in one screenshot. */
+const tallShot = (name: string, height = 1200) => tallScreenshot(e2e.page, name, height);
 
 beforeAll(async () => {
   e2e = await startE2E();

@@ -6,6 +6,8 @@ const problemsOf = (yaml: string, columns?: Record<string, string[]>) =>
   validateMetricViewYaml(yaml, { columnsOf: (parts) => columns?.[parts.join('.')] }).problems;
 
 const minimal = (body: string) => `version: 1.1\nsource: main.default.orders\n${body}`;
+/** A minimal definition with the joins given (a YAML list) and one measure `n`. */
+const withJoins = (joins: string) => minimal(`joins:\n${joins.replace(/^\n/, '')}measures:\n  - name: n\n    expr: COUNT(1)\n`);
 
 describe('metric view YAML validation (specification 1.1)', () => {
   it('accepts a complete definition with joins, display names, synonyms and formats', () => {
@@ -97,7 +99,7 @@ dimensions:
   });
 
   it('rejects duplicate join names and a join named source', () => {
-    const yaml = minimal(`joins:
+    const yaml = withJoins(`
   - name: c
     source: main.default.customers
     using: [id]
@@ -107,9 +109,6 @@ dimensions:
   - name: source
     source: main.default.products
     using: [id]
-measures:
-  - name: n
-    expr: COUNT(1)
 `);
     const problems = problemsOf(yaml);
     expect(problems).toContainEqual(expect.stringContaining('duplicate join name "C"'));
@@ -117,7 +116,7 @@ measures:
   });
 
   it('requires exactly one of on and using on each join, and a join source', () => {
-    const yaml = minimal(`joins:
+    const yaml = withJoins(`
   - name: a
     source: main.default.customers
   - name: b
@@ -126,9 +125,6 @@ measures:
     using: [id]
   - name: c
     using: [id]
-measures:
-  - name: n
-    expr: COUNT(1)
 `);
     const problems = problemsOf(yaml);
     expect(problems).toContainEqual(expect.stringContaining('joins[0] (a): a join needs "on" or "using"'));
@@ -137,13 +133,10 @@ measures:
   });
 
   it('reads an unquoted on key as the key "on": metric view YAML is standard YAML 1.2', () => {
-    const yaml = minimal(`joins:
+    const yaml = withJoins(`
   - name: customer
     source: main.default.customers
     on: source.customer_id = customer.id
-measures:
-  - name: n
-    expr: COUNT(1)
 `);
     expect(problemsOf(yaml)).toEqual([]);
   });
