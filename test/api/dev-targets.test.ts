@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitFiles } from '../../src-main/features/data-model';
 import { getLocalWarehouse } from '../../src-main/features/warehouse-sync';
 import { createDeployment } from '../support/deployments';
+import { createOrderTables } from '../support/warehouse-tables';
 import { startTestService, type TestResponse, type TestService } from '../support/service';
 import { createUser, type TestUser } from '../support/users';
 
@@ -45,17 +46,7 @@ views:
 let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService();
-  const emulator = getLocalWarehouse(svc.ctx);
-  emulator.createTable('ANALYTICS', 'PUBLIC', 'DV_ORDERS', [
-    { name: 'ID', type: 'NUMBER' },
-    { name: 'STATUS', type: 'VARCHAR' },
-    { name: 'AMOUNT', type: 'NUMBER(12,2)' },
-    { name: 'CUSTOMER_ID', type: 'NUMBER' },
-  ]);
-  emulator.createTable('ANALYTICS', 'PUBLIC', 'DV_CUSTOMERS', [
-    { name: 'ID', type: 'NUMBER' },
-    { name: 'NAME', type: 'VARCHAR' },
-  ]);
+  createOrderTables(getLocalWarehouse(svc.ctx), 'DV_');
 });
 afterAll(async () => svc.stop());
 

@@ -7,6 +7,7 @@ import { commitFiles, readModelFiles } from '../../src-main/features/data-model'
 import { getLocalWarehouse } from '../../src-main/features/warehouse-sync';
 import { getJobRunner } from '../../src-main/platform/jobs';
 import { createDeployment } from '../support/deployments';
+import { createOrderTables } from '../support/warehouse-tables';
 import { startTestService, type TestResponse, type TestService } from '../support/service';
 import { bearerFor, createUser } from '../support/users';
 
@@ -76,18 +77,7 @@ views:
 let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService();
-  const emulator = getLocalWarehouse(svc.ctx);
-  emulator.createTable('ANALYTICS', 'PUBLIC', 'ORDERS', [
-    { name: 'ID', type: 'NUMBER' },
-    { name: 'STATUS', type: 'VARCHAR' },
-    { name: 'CREATED_AT', type: 'TIMESTAMP_NTZ' },
-    { name: 'AMOUNT', type: 'NUMBER(12,2)' },
-    { name: 'CUSTOMER_ID', type: 'NUMBER' },
-  ]);
-  emulator.createTable('ANALYTICS', 'PUBLIC', 'CUSTOMERS', [
-    { name: 'ID', type: 'NUMBER' },
-    { name: 'NAME', type: 'VARCHAR' },
-  ]);
+  createOrderTables(getLocalWarehouse(svc.ctx));
 });
 afterAll(async () => svc.stop());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeployment, startE2E, tallScreenshot, type E2E } from './support';
+import { createDeployment, screenshot, startE2E, tallScreenshot, type E2E } from './support';
 
 /**
  * Lakehouse metric view publication on the Syncs screen against a real `drydock serve`: a new

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiCaller } from './lakehouse';
+import { readResponse } from './http-response';
 
 export const BIN = new URL('../../bin/drydock.js', import.meta.url).pathname;
 
@@ -65,14 +66,7 @@ export function apiAt(url: string, key: string): ApiCaller {
       if (auth !== null) headers.authorization = auth;
       if (init.body !== undefined) headers['content-type'] = 'application/json';
       const res = await fetch(`${url}${path}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
-      const text = await res.text();
-      let body: unknown = undefined;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        body = text;
-      }
-      return { status: res.status, headers: res.headers, body, text };
+      return readResponse(res);
     },
   };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { createService, silentLogger, type Service, type ServiceOptions } from '../../src-main/service';
 import { MemorySecretStore } from '../../src-main/platform/secrets';
+import { readResponse } from './http-response';
 
 export const ADMIN_KEY = 'dd_test_admin_key_0123456789abcdefghijklmnop';
 
@@ -47,14 +48,7 @@ export async function startTestService(options: Partial<ServiceOptions> = {}): P
       headers,
       body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
     });
-    const text = await res.text();
-    let body: unknown = undefined;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = text;
-    }
-    return { status: res.status, headers: res.headers, body, text };
+    return readResponse(res);
   };
   return {
     ...service,

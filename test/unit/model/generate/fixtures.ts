@@ -1,6 +1,7 @@
 import { compileModel } from '../../../../src-shared/model/compiler';
 import type { CompiledModel } from '../../../../src-shared/model/types';
 import { WarehouseEmulator } from '../../../../src-main/connectors/warehouse';
+import { createOrderTables } from '../../../support/warehouse-tables';
 
 /** A star schema: orders → customers (many to one), customers defined by plain SQL. */
 export const ORDERS_MODEL = `
@@ -73,22 +74,6 @@ export function compile(content: string, path = 'model/model.yml'): CompiledMode
 /** An in-memory local warehouse with the fixture tables in ANALYTICS.PUBLIC. */
 export function emulatorWithTables(): WarehouseEmulator {
   const emulator = new WarehouseEmulator({ file: ':memory:' });
-  emulator.createTable('ANALYTICS', 'PUBLIC', 'ORDERS', [
-    { name: 'ID', type: 'NUMBER' },
-    { name: 'STATUS', type: 'VARCHAR' },
-    { name: 'CREATED_AT', type: 'TIMESTAMP_NTZ' },
-    { name: 'AMOUNT', type: 'NUMBER(12,2)' },
-    { name: 'CUSTOMER_ID', type: 'NUMBER' },
-  ]);
-  emulator.createTable('ANALYTICS', 'PUBLIC', 'CUSTOMERS', [
-    { name: 'ID', type: 'NUMBER' },
-    { name: 'NAME', type: 'VARCHAR' },
-    { name: 'REGION', type: 'VARCHAR' },
-  ]);
-  emulator.createTable('ANALYTICS', 'PUBLIC', 'LINE_ITEMS', [
-    { name: 'ID', type: 'NUMBER' },
-    { name: 'ORDER_ID', type: 'NUMBER' },
-    { name: 'QUANTITY', type: 'NUMBER' },
-  ]);
+  createOrderTables(emulator);
   return emulator;
 }
