@@ -1,5 +1,5 @@
 // `drydock validate`: the built CLI on project folders, offline (no service anywhere).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -9,6 +9,7 @@ import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileModel, DiagnosticCodes } from '../../src-shared/model';
 import { BIN, cliEnv, jsonOf, runCli } from '../support/cli';
+import { writeProject } from '../support/project-dir';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SAMPLE = join(ROOT, 'resources', 'sample-project');
@@ -28,14 +29,7 @@ function expectValidSarif(log: unknown): void {
   expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
 }
 
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'drydock-validate-'));
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), content);
-  }
-  return dir;
-}
+const project = (files: Record<string, string>) => writeProject(files, 'drydock-validate-');
 
 const ORDERS_WITH_ERRORS = `cubes:
   - name: orders

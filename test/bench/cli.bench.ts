@@ -3,12 +3,12 @@
 // the in-process compile of the same files (the part no start-up trick removes). Needs the build
 // (`npm run build`). Target on the 2-core machine: ≤ 1.5 s for 1,000 cubes + 250 views.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileModel, type ModelFile } from '../../src-shared/model';
 import { generateProject } from './model.bench';
+import { writeProject } from '../support/project-dir';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'drydock.js');
@@ -18,14 +18,7 @@ const TIME = '/usr/bin/time';
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (v: number) => `${v.toFixed(0)} ms`;
 
-function writeProject(files: ModelFile[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'drydock-bench-cli-'));
-  for (const f of files) {
-    mkdirSync(dirname(join(dir, f.path)), { recursive: true });
-    writeFileSync(join(dir, f.path), f.content);
-  }
-  return dir;
-}
+const writeModel = (files: ModelFile[]) => writeProject(Object.fromEntries(files.map((f) => [f.path, f.content])), 'drydock-bench-cli-');
 
 /** One `drydock validate` process: wall time, and user+system CPU time when /usr/bin/time is there. */
 function runOnce(dir: string): { wallMs: number; cpuMs: number | null; status: number | null; errors: number } {
@@ -65,7 +58,7 @@ export async function run(): Promise<void> {
     return;
   }
   const large = generateProject(1000, 250);
-  const largeDir = writeProject(large);
+  const largeDir = writeModel(large);
   const sampleDir = join(ROOT, 'resources', 'sample-project');
   const sample = generateSampleFiles(sampleDir);
   try {

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { writeProject } from './project-dir';
 import type { TestService } from './service';
 
 export const ORDERS_YML = `cubes:
@@ -34,16 +32,14 @@ export const SALES_VIEW_YML = `views:
  * the one first run loads through `DRYDOCK_SAMPLE_PROJECT`.
  */
 export function useSampleProject(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'drydock-sample-'));
-  const files: Record<string, string> = {
-    'model/cubes/orders.yml': ORDERS_YML,
-    'model/views/sales.yml': SALES_VIEW_YML,
-    'cube.js': 'module.exports = {};\n',
-  };
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), content);
-  }
+  const dir = writeProject(
+    {
+      'model/cubes/orders.yml': ORDERS_YML,
+      'model/views/sales.yml': SALES_VIEW_YML,
+      'cube.js': 'module.exports = {};\n',
+    },
+    'drydock-sample-',
+  );
   process.env.DRYDOCK_SAMPLE_PROJECT = dir;
   return dir;
 }

@@ -1,8 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createLakehouseConnector, defaultEmulatorFile, LakehouseEmulator, type LakehouseConnector } from '../../src-main/connectors/lakehouse';
+import { writeProject } from './project-dir';
 import { startTestService, type TestService } from './service';
 
 /** What the HTTP-only helpers need: an in-process test service, or a `drydock serve` process (test/support/cli.ts). */
@@ -117,11 +116,7 @@ export const LAKEHOUSE_MODEL: Record<string, string> = {
 
 /** Makes new deployments start with `files` as their model (the sample project of the first commit). */
 export function useModelAsSampleProject(files: Record<string, string> = LAKEHOUSE_MODEL): string {
-  const dir = mkdtempSync(join(tmpdir(), 'drydock-lakehouse-sample-'));
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), content);
-  }
+  const dir = writeProject(files, 'drydock-lakehouse-sample-');
   process.env.DRYDOCK_SAMPLE_PROJECT = dir;
   return dir;
 }
