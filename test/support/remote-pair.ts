@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readResponse } from './http-response';
 import { startServe, type ServeProcess } from './serve';
 
 /**
@@ -39,14 +40,7 @@ export async function serveClient(key: string, env: Record<string, string> = {})
         headers,
         body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
       });
-      const text = await res.text();
-      let body: unknown = text;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        body = text;
-      }
-      return { status: res.status, headers: res.headers, body, text };
+      return readResponse(res);
     },
   };
 }
