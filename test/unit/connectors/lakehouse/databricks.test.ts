@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   DatabricksLakehouseConnector,
   defaultDatabricksClientFactory,
-  LakehouseError,
   mapDatabricksError,
   metricViewYamlEquals,
   ownershipProperties,
@@ -12,7 +11,7 @@ import {
   type DatabricksOperation,
   type DatabricksSession,
 } from '../../../../src-main/connectors/lakehouse';
-import { ORDERS_YAML } from './fixtures';
+import { failure, ORDERS_YAML } from './fixtures';
 
 // The driver's real error classes, so mapping is tested against what it actually throws.
 const require = createRequire(import.meta.url);
@@ -102,16 +101,6 @@ function connectorWith(driver: FakeDriver, token: string | null = TOKEN) {
     getSecret: async () => token,
     clientFactory: driver.factory,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<LakehouseError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(LakehouseError);
-    return error as LakehouseError;
-  }
-  throw new Error('expected the call to fail');
 }
 
 const describeRow = (meta: Record<string, unknown>) => [{ json_metadata: JSON.stringify(meta) }];

@@ -9,7 +9,7 @@ import {
   metricViewYamlEquals,
   ownershipProperties,
 } from '../../../../src-main/connectors/lakehouse';
-import { ORDERS_YAML, tempLakehouse, type TempLakehouse } from './fixtures';
+import { failure, ORDERS_YAML, tempLakehouse, type TempLakehouse } from './fixtures';
 
 let lake: TempLakehouse;
 beforeEach(() => {
@@ -18,16 +18,6 @@ beforeEach(() => {
 afterEach(() => {
   lake.cleanup();
 });
-
-async function failure(promise: Promise<unknown>): Promise<LakehouseError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(LakehouseError);
-    return error as LakehouseError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 const ours = (yaml = ORDERS_YAML) => ownershipProperties({ deployment: 7, view: 'orders', yaml });
 

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../../../src-main/platform/clock';
-import { LakehouseEmulator, LocalLakehouseConnector } from '../../../../src-main/connectors/lakehouse';
+import { expect } from 'vitest';
+import { LakehouseEmulator, LakehouseError, LocalLakehouseConnector } from '../../../../src-main/connectors/lakehouse';
 
 /** A valid metric view over the seeded tables, with a star join. */
 export const ORDERS_YAML = `version: 1.1
@@ -65,4 +66,15 @@ export function tempLakehouse(options: { seed?: boolean } = {}): TempLakehouse {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The LakehouseError `promise` rejects with (the test fails if it resolves or rejects with anything else). */
+export async function failure(promise: Promise<unknown>): Promise<LakehouseError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(LakehouseError);
+    return error as LakehouseError;
+  }
+  throw new Error('expected the call to fail');
 }
