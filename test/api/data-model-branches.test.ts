@@ -1,28 +1,24 @@
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onBranchCommit } from '../../src-main/features/data-model';
-import { buildPath, createDeployment, SALES_VIEW_YML, useSampleProject } from '../support/data-model';
-import { startTestService, type TestService } from '../support/service';
+import { buildPath, createDeployment, SALES_VIEW_YML, startWithSampleProject } from '../support/data-model';
+import { type TestService } from '../support/service';
 import { createUser, type TestUser } from '../support/users';
 
 let svc: TestService;
-let sampleDir: string;
 let ada: TestUser;
 let bob: TestUser;
 let viewer: TestUser;
 
 beforeAll(async () => {
-  sampleDir = useSampleProject();
-  svc = await startTestService();
+  svc = await startWithSampleProject();
   ada = createUser(svc, 'developer', { name: 'Ada Lovelace', email: 'ada@example.com' });
   bob = createUser(svc, 'developer', { name: 'Bob', email: 'bob@example.com' });
   viewer = createUser(svc, 'viewer');
 });
 afterAll(async () => {
   await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
 });
 
 const git = (id: number, ...args: string[]) =>

@@ -1,27 +1,24 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPath, createDeployment, ORDERS_YML, SALES_VIEW_YML, sha256, useSampleProject } from '../support/data-model';
-import { startTestService, type TestService } from '../support/service';
+import { buildPath, createDeployment, ORDERS_YML, SALES_VIEW_YML, sha256, startWithSampleProject } from '../support/data-model';
+import { type TestService } from '../support/service';
 import { createUser, type TestUser } from '../support/users';
 
 let svc: TestService;
-let sampleDir: string;
 let developer: TestUser;
 let otherDeveloper: TestUser;
 let viewer: TestUser;
 
 beforeAll(async () => {
-  sampleDir = useSampleProject();
-  svc = await startTestService();
+  svc = await startWithSampleProject();
   developer = createUser(svc, 'developer', { name: 'Dev One', email: 'dev1@example.com' });
   otherDeveloper = createUser(svc, 'developer');
   viewer = createUser(svc, 'viewer');
 });
 afterAll(async () => {
   await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
 });
 
 const files = (id: number, query = '') => `${buildPath(id)}/data-model/files${query}`;

@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   commitFiles,
@@ -9,27 +8,24 @@ import {
   readModelFiles,
   readModelFilesAt,
 } from '../../src-main/features/data-model';
-import { buildPath, createDeployment, ORDERS_YML, SALES_VIEW_YML, useSampleProject } from '../support/data-model';
-import { startTestService, type TestService } from '../support/service';
+import { buildPath, createDeployment, ORDERS_YML, SALES_VIEW_YML, startWithSampleProject } from '../support/data-model';
+import { type TestService } from '../support/service';
 import { createUser, type TestUser } from '../support/users';
 
 // The functions other areas (builds, warehouse pulls, transform sync) call, over a real service and repository.
 
 let svc: TestService;
-let sampleDir: string;
 let developer: TestUser;
 let id: number;
 const author = { name: 'Warehouse pull', email: 'pull@drydock.local' };
 
 beforeAll(async () => {
-  sampleDir = useSampleProject();
-  svc = await startTestService();
+  svc = await startWithSampleProject();
   developer = createUser(svc, 'developer');
   id = await createDeployment(svc);
 });
 afterAll(async () => {
   await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
 });
 
 describe('data-model functions for other areas', () => {

@@ -1,21 +1,18 @@
 // Stale writes: a write based on an old version of a file is refused with 409 FILE_CHANGED instead
 // of overwriting a change made meanwhile (in another window, by a pull, by a script).
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPath, createDeployment, ORDERS_YML, sha256, useSampleProject } from '../support/data-model';
-import { startTestService, type TestService } from '../support/service';
+import { buildPath, createDeployment, ORDERS_YML, sha256, startWithSampleProject } from '../support/data-model';
+import { type TestService } from '../support/service';
 import { createUser, type TestUser } from '../support/users';
 
 let svc: TestService;
-let sampleDir: string;
 let developer: TestUser;
 let id: number;
 let branch: string;
 const ORDERS = 'model/cubes/orders.yml';
 
 beforeAll(async () => {
-  sampleDir = useSampleProject();
-  svc = await startTestService();
+  svc = await startWithSampleProject();
   developer = createUser(svc, 'developer');
   id = await createDeployment(svc);
   const dev = await svc.call('POST', `${buildPath(id)}/dev-mode`, { auth: developer.auth });
@@ -24,7 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
 });
 
 const files = (query = '') => `${buildPath(id)}/data-model/files?branchName=${branch}${query}`;

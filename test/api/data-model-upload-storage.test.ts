@@ -2,7 +2,7 @@
 // their rows), that nothing of them is left once it ends, that big files reach git byte for byte,
 // and that chunks stored in the database by an earlier version still finish.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,21 +10,18 @@ import { openDatabase } from '../../src-main/platform/db/connection';
 import { MIGRATIONS } from '../../src-main/platform/db/migrations';
 import { ManualClock } from '../../src-main/platform/clock';
 import { MAX_CHUNK_BYTES } from '../../src-shared/api/data-model';
-import { buildPath, createDeployment, sha256, useSampleProject } from '../support/data-model';
-import { startTestService, type TestService } from '../support/service';
+import { buildPath, createDeployment, sha256, startWithSampleProject } from '../support/data-model';
+import { type TestService } from '../support/service';
 
 let svc: TestService;
-let sampleDir: string;
 let clock: ManualClock;
 
 beforeAll(async () => {
-  sampleDir = useSampleProject();
   clock = new ManualClock(new Date());
-  svc = await startTestService({ clock });
+  svc = await startWithSampleProject({ clock });
 });
 afterAll(async () => {
   await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
 });
 
 const up = (id: number, step: 'start' | 'file' | 'finish', body: unknown) => svc.call('POST', `${buildPath(id)}/data-model/upload/${step}`, { body });

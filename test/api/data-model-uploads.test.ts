@@ -1,28 +1,24 @@
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src-main/platform/clock';
-import { buildPath, createDeployment, sha256, useSampleProject } from '../support/data-model';
-import { startTestService, type TestService } from '../support/service';
+import { buildPath, createDeployment, sha256, startWithSampleProject } from '../support/data-model';
+import { type TestService } from '../support/service';
 import { createUser, type TestUser } from '../support/users';
 
 let svc: TestService;
-let sampleDir: string;
 let clock: ManualClock;
 let developer: TestUser;
 let viewer: TestUser;
 
 beforeAll(async () => {
-  sampleDir = useSampleProject();
   clock = new ManualClock(new Date());
-  svc = await startTestService({ clock });
+  svc = await startWithSampleProject({ clock });
   developer = createUser(svc, 'developer', { name: 'Uploader', email: 'up@example.com' });
   viewer = createUser(svc, 'viewer');
 });
 afterAll(async () => {
   await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
 });
 
 const up = (id: number, step: 'start' | 'file' | 'finish', body: unknown, auth?: string) =>

@@ -3,28 +3,24 @@
 // the branch one way (a working edit, its revert, a commit, a deleted file) and validates again
 // through the API; the kept model has to give what a fresh compile gives, dependants included.
 // The kept models are bounded: least recently used branches are dropped.
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitFiles } from '../../src-main/features/data-model';
 import { getWorkerPools, runOnModelShard } from '../../src-main/workers/run';
-import { buildPath, createDeployment, ORDERS_YML, useSampleProject } from '../support/data-model';
-import { startTestService, type TestService } from '../support/service';
+import { buildPath, createDeployment, ORDERS_YML, startWithSampleProject } from '../support/data-model';
+import { type TestService } from '../support/service';
 
 const MAX_BRANCHES = 2;
 let svc: TestService;
-let sampleDir: string;
 const AUTHOR = { name: 'Test', email: 'test@example.com' };
 
 beforeAll(async () => {
-  sampleDir = useSampleProject();
   // Read by the model shard threads when they start (they inherit this process's environment).
   process.env.DRYDOCK_MODEL_CACHE_BRANCHES = String(MAX_BRANCHES);
-  svc = await startTestService();
+  svc = await startWithSampleProject();
 });
 afterAll(async () => {
   delete process.env.DRYDOCK_MODEL_CACHE_BRANCHES;
   await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
 });
 
 const validate = async (id: number, branch: string) => {

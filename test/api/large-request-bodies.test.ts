@@ -5,25 +5,22 @@
 // refused; a body cut off part-way stores nothing.
 import { connect } from 'node:net';
 import { request } from 'node:http';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CHUNK_BYTES } from '../../src-shared/api/data-model';
-import { buildPath, createDeployment, sha256, useSampleProject } from '../support/data-model';
-import { ADMIN_KEY, startTestService, type TestService } from '../support/service';
+import { buildPath, createDeployment, sha256, startWithSampleProject } from '../support/data-model';
+import { ADMIN_KEY, type TestService } from '../support/service';
 
 let svc: TestService;
-let sampleDir: string;
 let id: number;
 
 beforeAll(async () => {
-  sampleDir = useSampleProject();
-  svc = await startTestService();
+  svc = await startWithSampleProject();
   id = await createDeployment(svc);
 }, 120_000);
 afterAll(async () => {
   await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
 });
 
 const uploadPath = (step: string) => `${buildPath(id)}/data-model/upload/${step}`;

@@ -1,14 +1,12 @@
 // Live events (issue 14 item 3): one authenticated stream of what changes — jobs, file edits, branch
 // moves, builds, writes — read here over real HTTP as server-sent events, confined per credential.
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPath, createDeployment, ORDERS_YML, sha256, useSampleProject } from '../support/data-model';
+import { buildPath, createDeployment, ORDERS_YML, sha256, startWithSampleProject } from '../support/data-model';
 import { openEventStream, type EventStream } from '../support/events';
-import { ADMIN_KEY, startTestService, type TestService } from '../support/service';
+import { ADMIN_KEY, type TestService } from '../support/service';
 import { bearerFor, createUser, type TestUser } from '../support/users';
 
 let svc: TestService;
-let sampleDir: string;
 let developer: TestUser;
 let home: number;
 let other: number;
@@ -17,8 +15,7 @@ const ORDERS = 'model/cubes/orders.yml';
 
 beforeAll(async () => {
   process.env.DRYDOCK_EVENTS_HEARTBEAT_MS = '200';
-  sampleDir = useSampleProject();
-  svc = await startTestService();
+  svc = await startWithSampleProject();
   developer = createUser(svc, 'developer');
   home = await createDeployment(svc);
   other = await createDeployment(svc);
@@ -27,7 +24,6 @@ afterAll(async () => {
   for (const stream of streams) stream.close();
   await svc.stop();
   delete process.env.DRYDOCK_EVENTS_HEARTBEAT_MS;
-  rmSync(sampleDir, { recursive: true, force: true });
 });
 
 const open = async (auth: string, options: Parameters<typeof openEventStream>[2] = {}) => {

@@ -3,26 +3,22 @@
  * ref namespace, and file paths with invisible, bidirectional or look-alike characters or
  * percent-encoded dot segments, are refused with a clear problem — nothing is written.
  */
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filePathProblem } from '../../src-shared/api/data-model';
 import { branchNameProblem } from '../../src-main/platform/repo';
-import { buildPath, createDeployment, useSampleProject } from '../support/data-model';
-import { startTestService, type TestService } from '../support/service';
+import { buildPath, createDeployment, startWithSampleProject } from '../support/data-model';
+import { type TestService } from '../support/service';
 
 let svc: TestService;
-let sampleDir: string;
 let id: number;
 
 beforeAll(async () => {
-  sampleDir = useSampleProject();
-  svc = await startTestService();
+  svc = await startWithSampleProject();
   id = await createDeployment(svc);
   expect((await svc.call('POST', `${buildPath(id)}/dev-mode`)).status).toBeLessThan(300);
 });
 afterAll(async () => {
   await svc.stop();
-  rmSync(sampleDir, { recursive: true, force: true });
 });
 
 const branchNames = async () => (await svc.call('GET', `${buildPath(id)}/branches`)).body.items.map((b: { branchName: string }) => b.branchName);

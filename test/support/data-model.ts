@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { writeProject } from './project-dir';
+import type { ServiceOptions } from '../../src-main/service';
+import { startSampleProjectService, useModelAsSampleProject } from './sample-project';
 import type { TestService } from './service';
 
 export const ORDERS_YML = `cubes:
@@ -27,22 +28,18 @@ export const SALES_VIEW_YML = `views:
           - count
 `;
 
-/**
- * A sample project folder (`model/**` plus a file outside `model/` that must not be copied), made
- * the one first run loads through `DRYDOCK_SAMPLE_PROJECT`.
- */
-export function useSampleProject(): string {
-  const dir = writeProject(
-    {
-      'model/cubes/orders.yml': ORDERS_YML,
-      'model/views/sales.yml': SALES_VIEW_YML,
-      'cube.js': 'module.exports = {};\n',
-    },
-    'drydock-sample-',
-  );
-  process.env.DRYDOCK_SAMPLE_PROJECT = dir;
-  return dir;
-}
+/** The sample project of the data-model tests: `model/**` plus a file outside `model/` that must not be copied. */
+export const SAMPLE_PROJECT: Record<string, string> = {
+  'model/cubes/orders.yml': ORDERS_YML,
+  'model/views/sales.yml': SALES_VIEW_YML,
+  'cube.js': 'module.exports = {};\n',
+};
+
+/** Makes SAMPLE_PROJECT the project first run loads (`DRYDOCK_SAMPLE_PROJECT`); returns its folder. */
+export const useSampleProject = (): string => useModelAsSampleProject(SAMPLE_PROJECT);
+
+/** A test service whose new deployments start with SAMPLE_PROJECT; its `stop` also removes the project folder. */
+export const startWithSampleProject = (options: Partial<ServiceOptions> = {}) => startSampleProjectService(SAMPLE_PROJECT, options);
 
 /** Creates a deployment through the API and returns its id. */
 export async function createDeployment(svc: TestService, name = `dm-${Math.random().toString(36).slice(2, 8)}`): Promise<number> {

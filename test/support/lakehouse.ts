@@ -1,8 +1,7 @@
-import { rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createLakehouseConnector, defaultEmulatorFile, LakehouseEmulator, type LakehouseConnector } from '../../src-main/connectors/lakehouse';
-import { writeProject } from './project-dir';
-import { startTestService, type TestService } from './service';
+import { startSampleProjectService as startWithSampleFiles, useModelAsSampleProject as useSampleFiles, type SampleProjectService } from './sample-project';
+import type { TestService } from './service';
 
 /** What the HTTP-only helpers need: an in-process test service, or a `drydock serve` process (test/support/cli.ts). */
 export type ApiCaller = Pick<TestService, 'call'>;
@@ -114,32 +113,13 @@ export const LAKEHOUSE_MODEL: Record<string, string> = {
   'model/views/customer_orders.yml': CUSTOMER_ORDERS_VIEW,
 };
 
-/** Makes new deployments start with `files` as their model (the sample project of the first commit). */
-export function useModelAsSampleProject(files: Record<string, string> = LAKEHOUSE_MODEL): string {
-  const dir = writeProject(files, 'drydock-lakehouse-sample-');
-  process.env.DRYDOCK_SAMPLE_PROJECT = dir;
-  return dir;
-}
+/** Makes new deployments start with `files` (default: the lakehouse model) as their model. */
+export const useModelAsSampleProject = (files: Record<string, string> = LAKEHOUSE_MODEL) => useSampleFiles(files, 'drydock-lakehouse-sample-');
 
-/** A test service whose new deployments start with its sample project (`sampleDir`). */
-export type SampleProjectService = TestService & { sampleDir: string };
+export type { SampleProjectService };
 
-/**
- * Starts a test service whose new deployments start with `files` as their model; its `stop` also
- * removes the sample project folder.
- */
-export async function startSampleProjectService(files: Record<string, string> = LAKEHOUSE_MODEL): Promise<SampleProjectService> {
-  const sampleDir = useModelAsSampleProject(files);
-  const svc = await startTestService();
-  return {
-    ...svc,
-    sampleDir,
-    stop: async () => {
-      await svc.stop();
-      rmSync(sampleDir, { recursive: true, force: true });
-    },
-  };
-}
+/** A test service whose new deployments start with `files` (default: the lakehouse model); its `stop` also removes the sample project folder. */
+export const startSampleProjectService = (files: Record<string, string> = LAKEHOUSE_MODEL) => startWithSampleFiles(files, {}, 'drydock-lakehouse-sample-');
 
 export const D = (id: number) => `/api/v1/deployments/${id}`;
 export const integration = (id: number, dataSource = 'lake') => `${D(id)}/lakehouse-metric-view-integrations/${encodeURIComponent(dataSource)}`;
