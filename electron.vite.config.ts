@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { lazyRouterCompiles } from './scripts/lazy-router-compiles.js';
 import { vendorCodeCache } from './scripts/vendor-code-cache.js';
+import { contractSnapshot } from './scripts/contract-snapshot.js';
 
 const root = import.meta.dirname;
 const at = (path: string) => resolve(root, path);
@@ -24,6 +25,8 @@ export default defineConfig({
   // on plain Node 20, so target that rather than Electron's newer Node.
   main: {
     plugins: [
+      // The contract's schemas as data, built once by the build (start time; see scripts/contract-snapshot.js).
+      contractSnapshot({ root, dir: at('src-shared/api') }),
       lazyRouterCompiles(),
       // The HTTP framework in one file with a V8 code cache (start time; see scripts/vendor-code-cache.js).
       vendorCodeCache({
