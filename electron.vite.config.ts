@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
+import { batchedRouteSteps } from './scripts/batched-route-steps.js';
 import { lazyRouterCompiles } from './scripts/lazy-router-compiles.js';
 import { vendorCodeCache } from './scripts/vendor-code-cache.js';
 import { contractSnapshot } from './scripts/contract-snapshot.js';
@@ -28,6 +29,7 @@ export default defineConfig({
       // The contract's schemas as data, built once by the build (start time; see scripts/contract-snapshot.js).
       contractSnapshot({ root, dir: at('src-shared/api') }),
       lazyRouterCompiles(),
+      batchedRouteSteps(),
       // The HTTP framework in one file with a V8 code cache (start time; see scripts/vendor-code-cache.js).
       vendorCodeCache({
         root,

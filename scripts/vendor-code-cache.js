@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
+import { batchedRouteSteps } from './batched-route-steps.js';
 import { lazyRouterCompiles } from './lazy-router-compiles.js';
 
 const VIRTUAL = '\0drydock-vendor:';
@@ -86,6 +87,7 @@ export function vendorCodeCache({ root, packages, runtime }) {
             load: (id) => (id === entryPath ? entrySource : null),
           },
           lazyRouterCompiles(),
+          batchedRouteSteps(),
         ],
       });
       try {
