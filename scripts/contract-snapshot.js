@@ -185,7 +185,11 @@ const made = new Map();
 
 /** The snapshot of the contract in `dir` as its sources are now (see makeSnapshot). */
 export function snapshotOf(root, dir) {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+  // Relative paths, folders included (`data-model/files.ts`).
+  const files = readdirSync(dir, { recursive: true })
+    .map((f) => norm(String(f)))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .sort();
   const sources = files.map((f) => readFileSync(join(dir, f), 'utf8'));
   const schemaFiles = files.filter((_f, i) => BUILDS_SCHEMAS.test(sources[i]));
   const state = createHash('sha256').update(JSON.stringify([files, sources])).digest('hex');
