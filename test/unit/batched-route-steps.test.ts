@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolldown } from 'rolldown';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { batchedRouteSteps } from '../../scripts/batched-route-steps.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -71,8 +72,8 @@ describe('Fastify as the build bundles it: routes added in a row share one avvio
     });
     // A plugin that sets the root instance's error handler when it loads (skip-override: no encapsulation).
     const setsHandler = Object.assign(
-      async (instance: ReturnType<FastifyFactory>) => {
-        instance.setErrorHandler((_error, _request, reply) => reply.code(500).send({ handler: 'the plugin' }));
+      async (instance: FastifyInstance) => {
+        instance.setErrorHandler((_error: Error, _request: FastifyRequest, reply: FastifyReply) => reply.code(500).send({ handler: 'the plugin' }));
       },
       { [Symbol.for('skip-override')]: true },
     );
