@@ -152,11 +152,16 @@ const norm = (path) => path.replaceAll('\\', '/');
  */
 export async function makeSnapshot(root, dir, files, schemaFiles) {
   const exportsOf = await runModules(root, dir, files);
-  // Where a function lives, when a module without schemas exports it.
+  // Where a function lives, when a module without schemas defines it (not one that only passes on a
+  // schema module's exports, as a folder's index.ts does).
   const functionHome = new Map();
   for (const f of files) {
     if (schemaFiles.includes(f)) continue;
-    for (const [name, value] of Object.entries(exportsOf.get(f))) if (typeof value === 'function' && !functionHome.has(value)) functionHome.set(value, { file: f, name });
+    const source = readFileSync(join(dir, f), 'utf8');
+    for (const [name, value] of Object.entries(exportsOf.get(f))) {
+      const defines = new RegExp(`\\b(function\\s*\\*?\\s*${name}\\b|(const|let|var|class)\\s+${name}\\b)`).test(source);
+      if (typeof value === 'function' && defines && !functionHome.has(value)) functionHome.set(value, { file: f, name });
+    }
   }
   const modules = schemaFiles.map((f, i) => ({ key: `m${i}`, file: f, exports: exportsOf.get(f) }));
   const generated = new Map(); // file path → module source
