@@ -3,7 +3,7 @@ import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { batchedRouteSteps } from './scripts/batched-route-steps.js';
-import { lazyFastifyBuiltins } from './scripts/lazy-fastify-builtins.js';
+import { lazyFastifyRequires } from './scripts/lazy-fastify-requires.js';
 import { lazyRouterCompiles } from './scripts/lazy-router-compiles.js';
 import { vendorCodeCache } from './scripts/vendor-code-cache.js';
 import { contractSnapshot } from './scripts/contract-snapshot.js';
@@ -31,7 +31,7 @@ export default defineConfig({
       contractSnapshot({ root, dir: at('src-shared/api') }),
       lazyRouterCompiles(),
       batchedRouteSteps(),
-      lazyFastifyBuiltins(),
+      lazyFastifyRequires(),
       // The HTTP framework in one file with a V8 code cache (start time; see scripts/vendor-code-cache.js).
       vendorCodeCache({
         root,

@@ -21,6 +21,9 @@ export const SOURCES = [
   'tsconfig.json',
   // Build plugins (see electron.vite.config.ts).
   'scripts/lazy-router-compiles.js',
+  'scripts/batched-route-steps.js',
+  'scripts/lazy-fastify-requires.js',
+  'scripts/contract-snapshot.js',
   'scripts/vendor-code-cache.js',
   'scripts/warm-vendor-cache.js',
 ];

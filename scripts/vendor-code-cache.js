@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 import { batchedRouteSteps } from './batched-route-steps.js';
-import { lazyFastifyBuiltins } from './lazy-fastify-builtins.js';
+import { lazyFastifyRequires } from './lazy-fastify-requires.js';
 import { lazyRouterCompiles } from './lazy-router-compiles.js';
 
 const VIRTUAL = '\0drydock-vendor:';
@@ -89,7 +89,7 @@ export function vendorCodeCache({ root, packages, runtime }) {
           },
           lazyRouterCompiles(),
           batchedRouteSteps(),
-          lazyFastifyBuiltins(),
+          lazyFastifyRequires(),
         ],
       });
       try {
