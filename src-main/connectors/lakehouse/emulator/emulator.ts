@@ -82,11 +82,7 @@ export class LakehouseEmulator extends LakehouseAdmin {
     yaml: string,
     properties: Record<string, string>,
   ): void {
-    const names = normalizeNames(catalog, schema, name);
-    this.requireWarehouse(principal);
-    this.takeFault(names);
-    this.write(() => {
-      this.requireUsableSchema(principal, names[0], names[1]);
+    this.writeObjectAs(principal, catalog, schema, name, (names) => {
       if (!this.hasPrivilege(principal, 'CREATE TABLE', names.slice(0, 2))) {
         throw denied(`User ${principal} does not have CREATE TABLE on Schema '${names[0]}.${names[1]}'.`);
       }
@@ -119,11 +115,7 @@ export class LakehouseEmulator extends LakehouseAdmin {
     yaml: string,
     properties: Record<string, string>,
   ): void {
-    const names = normalizeNames(catalog, schema, name);
-    this.requireWarehouse(principal);
-    this.takeFault(names);
-    this.write(() => {
-      this.requireUsableSchema(principal, names[0], names[1]);
+    this.writeObjectAs(principal, catalog, schema, name, (names) => {
       const existing = this.objectRow(names);
       if (existing === undefined) throw notFoundObject(names);
       if (existing.kind !== 'METRIC_VIEW') {
@@ -143,13 +135,24 @@ export class LakehouseEmulator extends LakehouseAdmin {
     });
   }
 
-  /** DROP VIEW IF EXISTS as `principal`. */
-  dropView(principal: string, catalog: string, schema: string, name: string): void {
+  /**
+   * A change to one object as `principal`, as every view DDL runs: the SQL warehouse must be up and
+   * usable, an injected fault on the object fires first, then in one write transaction the schema
+   * must be usable and `change` runs.
+   */
+  private writeObjectAs(principal: string, catalog: string, schema: string, name: string, change: (names: Names) => void): void {
     const names = normalizeNames(catalog, schema, name);
     this.requireWarehouse(principal);
     this.takeFault(names);
     this.write(() => {
       this.requireUsableSchema(principal, names[0], names[1]);
+      change(names);
+    });
+  }
+
+  /** DROP VIEW IF EXISTS as `principal`. */
+  dropView(principal: string, catalog: string, schema: string, name: string): void {
+    this.writeObjectAs(principal, catalog, schema, name, (names) => {
       const existing = this.objectRow(names);
       if (existing === undefined) return;
       if (existing.kind === 'TABLE') throw conflict(`${display(names)} is a table; use DROP TABLE.`, 'WRONG_COMMAND_FOR_OBJECT_TYPE');
