@@ -28,17 +28,6 @@ export interface Dialect {
   seriesStarts(fromExpr: string, toExpr: string, step: Interval, fromClause: string): string;
 }
 
-const DUCK_UNITS: Record<IntervalUnit, string> = {
-  second: 'second',
-  minute: 'minute',
-  hour: 'hour',
-  day: 'day',
-  week: 'week',
-  month: 'month',
-  quarter: 'month',
-  year: 'year',
-};
-
 const plural = (n: number, unit: string) => `${n} ${unit}${Math.abs(n) === 1 ? '' : 's'}`;
 
 /** `INTERVAL '3 months'` (quarters as months: every engine reads months). */
@@ -52,6 +41,7 @@ const wallText = (t: WallTime) => formatWall(t).replace('T', ' ');
 /** Time zone names come from the query and are checked against the runtime's zone list; quotes are still escaped. */
 const zoneLiteral = (zone: string) => `'${zone.replace(/'/g, "''")}'`;
 
+/** The SQL unit of each standard granularity: a lookup rather than the name itself, so only these words reach the SQL. */
 const STANDARD_UNIT: Record<StandardGranularity, string> = {
   second: 'second',
   minute: 'minute',
@@ -62,6 +52,9 @@ const STANDARD_UNIT: Record<StandardGranularity, string> = {
   quarter: 'quarter',
   year: 'year',
 };
+
+/** Interval units in DuckDB's words: quarters are written as months (see `duckInterval`). */
+const DUCK_UNITS: Record<IntervalUnit, string> = { ...STANDARD_UNIT, quarter: 'month' };
 
 export const duckdbDialect: Dialect = {
   name: 'duckdb',

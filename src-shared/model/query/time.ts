@@ -22,17 +22,6 @@ export interface GranularityPlan {
 
 const isStandard = (g: string): g is StandardGranularity => (STANDARD_GRANULARITIES as readonly string[]).includes(g);
 
-const TITLES: Record<StandardGranularity, string> = {
-  second: 'second',
-  minute: 'minute',
-  hour: 'hour',
-  day: 'day',
-  week: 'week',
-  month: 'month',
-  quarter: 'quarter',
-  year: 'year',
-};
-
 function parseOrigin(text: string, member: string, name: string): WallTime {
   try {
     return resolveDateRange([text, text], 'UTC', new Date(0))[0];
@@ -76,7 +65,7 @@ export function granularityPlan(dialect: Dialect, dim: Dimension, member: string
   }
   return {
     name: granularity,
-    title: TITLES[granularity],
+    title: granularity, // a standard granularity's title is its name
     bucket: (expr) => dialect.truncate(granularity, expr),
     step: [{ amount: 1, unit: granularity }],
   };
