@@ -85,6 +85,22 @@ export function Page<T extends TSchema>(item: T, extra: Record<string, TSchema> 
   return Type.Object({ items: Type.Array(item), pageInfo: PageInfo, ...extra });
 }
 
+/**
+ * A page that also carries the spec's deprecated list fields: `data` (the same items) and `count`
+ * (of every page), e.g. `counted`: 'folders matching the filter'.
+ */
+export function PageWithDeprecatedCount<T extends TSchema>(item: T, title: string, counted: string) {
+  return Type.Object(
+    {
+      items: Type.Array(item),
+      pageInfo: PageInfo,
+      data: Type.Array(item, { deprecated: true, description: 'Deprecated: same as `items`' }),
+      count: Type.Integer({ deprecated: true, description: `Deprecated: number of ${counted} (all pages)` }),
+    },
+    { title },
+  );
+}
+
 export const DeploymentParams = Type.Object({ deploymentId: Type.Integer({ minimum: 1 }) });
 
 export const Timestamp = Type.String({ format: 'date-time' });

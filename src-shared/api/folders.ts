@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { defineRoute, PageInfo, PageQuery, Timestamp } from './contract';
+import { defineRoute, PageQuery, PageWithDeprecatedCount, Timestamp } from './contract';
 import { FolderParams } from './embed-access';
 import { OrNull, UserRef } from './workbooks';
 
@@ -23,15 +23,7 @@ export const Folder = Type.Object({
 });
 export type Folder = Static<typeof Folder>;
 
-export const FoldersListResponse = Type.Object(
-  {
-    items: Type.Array(Folder),
-    pageInfo: PageInfo,
-    data: Type.Array(Folder, { deprecated: true, description: 'Deprecated: same as `items`' }),
-    count: Type.Integer({ deprecated: true, description: 'Deprecated: number of folders matching the filter (all pages)' }),
-  },
-  { title: 'FoldersListResponse' },
-);
+export const FoldersListResponse = PageWithDeprecatedCount(Folder, 'FoldersListResponse', 'folders matching the filter');
 export type FoldersListResponse = Static<typeof FoldersListResponse>;
 
 export const listFolders = defineRoute({

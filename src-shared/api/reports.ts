@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { defineRoute, OWNERSHIP_RULE, Page, PageInfo, PageQuery, Timestamp } from './contract';
+import { defineRoute, OWNERSHIP_RULE, Page, PageQuery, PageWithDeprecatedCount, Timestamp } from './contract';
 import { ETAG_RULE, IF_MATCH_RULE } from './preconditions';
 import { FreeForm, OrNull, StringEnum, UserRef } from './workbooks';
 
@@ -67,15 +67,7 @@ export const Report = Type.Object({
 });
 export type Report = Static<typeof Report>;
 
-export const ReportsListResponse = Type.Object(
-  {
-    items: Type.Array(Report),
-    pageInfo: PageInfo,
-    data: Type.Array(Report, { deprecated: true, description: 'Deprecated: same as `items`' }),
-    count: Type.Integer({ deprecated: true, description: 'Deprecated: number of reports matching the filters (all pages)' }),
-  },
-  { title: 'ReportsListResponse' },
-);
+export const ReportsListResponse = PageWithDeprecatedCount(Report, 'ReportsListResponse', 'reports matching the filters');
 export type ReportsListResponse = Static<typeof ReportsListResponse>;
 
 export const ReportParams = Type.Object({ deploymentId: Type.Integer({ minimum: 1 }), reportId: Type.Integer({ minimum: 1 }) });
