@@ -145,3 +145,17 @@ export const pullBranch = branchOperation(
 export const mergeBranch = branchOperation('merge', 'mergeBranch', 'Merge a branch into its parent branch', MERGE_RULE);
 
 export const mergeBranchToDefault = branchOperation('merge-to-default', 'mergeBranchToDefault', 'Merge a branch into the deploy branch', MERGE_RULE);
+
+/** In the contract's order (`dataModelRoutes`). */
+export const branchRoutes = {
+  startDevMode,
+  stopDevMode,
+  listBranches,
+  createBranch,
+  deleteBranch,
+  setBranchStagingEnvironment,
+  commitBranch,
+  pullBranch,
+  mergeBranch,
+  mergeBranchToDefault,
+};

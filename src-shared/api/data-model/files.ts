@@ -95,3 +95,12 @@ export const validateDataModel = defineRoute({
   query: BranchQuery,
   response: ValidationResult,
 });
+
+/** In the contract's order (`dataModelRoutes`). */
+export const fileRoutes = {
+  getDataModelFiles,
+  writeDataModelFiles,
+  deleteDataModelFile,
+  renameDataModelFile,
+  validateDataModel,
+};

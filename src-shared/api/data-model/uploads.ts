@@ -91,3 +91,11 @@ export const getDataModelFileHashes = defineRoute({
     hashes: Type.Record(Type.String(), Type.String(), { description: 'path → SHA-256 (lowercase hex)' }),
   }),
 });
+
+/** In the contract's order (`dataModelRoutes`). */
+export const uploadRoutes = {
+  startDataModelUpload,
+  uploadDataModelFileChunk,
+  finishDataModelUpload,
+  getDataModelFileHashes,
+};
