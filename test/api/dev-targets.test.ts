@@ -7,6 +7,7 @@ import { getLocalWarehouse } from '../../src-main/features/warehouse-sync';
 import { createDeployment } from '../support/deployments';
 import { createOrderTables } from '../support/warehouse-tables';
 import { startTestService, type TestResponse, type TestService } from '../support/service';
+import { waitForJobEnd } from '../support/job-polling';
 import { createUser, type TestUser } from '../support/users';
 
 // Dev mode (issue 14 item 4): a push from a user's dev branch writes to that user's per-user
@@ -75,14 +76,7 @@ async function developerInDevMode(id: number, email: string): Promise<{ user: Te
   return { user, branch };
 }
 
-async function waitForEnd(path: string): Promise<TestResponse> {
-  for (let i = 0; i < 1000; i++) {
-    const res = await svc.call('GET', path);
-    if (res.status !== 200 || ['COMPLETED', 'PARTIAL', 'FAILED', 'CANCELLED'].includes(res.body.status)) return res;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`job at ${path} did not end`);
-}
+const waitForEnd = (path: string): Promise<TestResponse> => waitForJobEnd(svc, path);
 
 async function push(id: number, body: Record<string, unknown>, auth?: string) {
   const start = await svc.call('POST', `${D(id)}/warehouse-semantic-view-syncs`, { body, ...(auth ? { auth } : {}) });

@@ -40,6 +40,20 @@ export async function pollUntil(svc: TestService, path: string, done: (body: Tes
   }
 }
 
+/**
+ * Polls a job until it ends (or its path stops answering 200) and returns that answer. The limit is a
+ * deadline, not a count of polls, so a loaded machine (where each poll takes long) gets the same time.
+ */
+export async function waitForJobEnd(svc: TestService, path: string, auth?: string, timeoutMs = 25_000): Promise<TestResponse> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await svc.call('GET', path, auth ? { auth } : {});
+    if (res.status !== 200 || TERMINAL.includes(res.body.status)) return res;
+    if (Date.now() > deadline) throw new Error(`job at ${path} did not end within ${timeoutMs} ms: ${res.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** Commits `files` (a list, or path → content) to the deploy branch `main` as a test author; returns the commit. */
 export async function commitToMain(svc: TestService, id: number, files: { path: string; content: string }[] | Record<string, string>, message: string): Promise<string> {
   const list = Array.isArray(files) ? files : Object.entries(files).map(([path, content]) => ({ path, content }));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { commitFiles } from '../../src-main/features/data-model';
 import { getLocalWarehouse } from '../../src-main/features/warehouse-sync';
 import { createDeployment } from './deployments';
+import { waitForJobEnd } from './job-polling';
 import { startSampleProjectService } from './sample-project';
 import type { TestResponse, TestService } from './service';
 import { createOrderTables } from './warehouse-tables';
@@ -99,15 +100,7 @@ export async function setup(): Promise<{ id: number; schema: string }> {
   return { id, schema };
 }
 
-export async function waitForEnd(path: string, auth?: string): Promise<TestResponse> {
-  for (let i = 0; i < 500; i++) {
-    const res = await svc.call('GET', path, auth ? { auth } : {});
-    if (res.status !== 200) return res;
-    if (['COMPLETED', 'PARTIAL', 'FAILED', 'CANCELLED'].includes(res.body.status)) return res;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`job at ${path} did not end`);
-}
+export const waitForEnd = (path: string, auth?: string): Promise<TestResponse> => waitForJobEnd(svc, path, auth);
 
 export async function push(id: number, body: Record<string, unknown>) {
   const start = await svc.call('POST', `${D(id)}/warehouse-semantic-view-syncs`, { body });
