@@ -25,14 +25,19 @@ export type ResultChecksum = Static<typeof ResultChecksum>;
 
 const QueryChecksum = Type.String({ minLength: 1, maxLength: 128 });
 
-export const ReportPlacement = Type.Object({
-  id: Type.Integer(),
+/** Where a report's result is placed in a spreadsheet (the placement and the external-document views share it). */
+const PlacementLocation = {
   externalWorkbookId: Type.String(),
   host: OrNull(Type.String()),
   sheetId: OrNull(Type.String()),
   sheetName: Type.String(),
   anchorCell: Type.String(),
   workbookName: OrNull(Type.String()),
+};
+
+export const ReportPlacement = Type.Object({
+  id: Type.Integer(),
+  ...PlacementLocation,
   placedAt: Timestamp,
   placedByUserId: OrNull(Type.Integer()),
   refreshedAt: OrNull(Timestamp),
@@ -119,12 +124,7 @@ export const ExternalDocumentPlacement = Type.Object({
   reportPublicId: OrNull(Type.String({ description: 'Null when access is DENIED' })),
   reportName: OrNull(Type.String({ description: 'Null when access is DENIED' })),
   owner: OrNull(Type.Object({ name: Type.String(), email: Type.String() }, { description: 'Owner of the report, when resolvable' })),
-  externalWorkbookId: Type.String(),
-  host: OrNull(Type.String()),
-  sheetId: OrNull(Type.String()),
-  sheetName: Type.String(),
-  anchorCell: Type.String(),
-  workbookName: OrNull(Type.String()),
+  ...PlacementLocation,
   placedAt: OrNull(Timestamp),
   refreshedAt: OrNull(Timestamp),
   syncStatus: OrNull(StringEnum(SYNC_STATUSES)),
