@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { DataModelErrorCodes as Codes, type FileContent, type FileList } from '../../../src-shared/api/data-model';
 import { isModelSourcePath, type ModelFile } from '../../../src-shared/model';
+import { normalizeOutputPath } from '../../../src-shared/model/generate/model-from-semantic-view';
 
 export { isModelSourcePath };
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
-import { ApiError } from '../../http/problem';
+import { ApiError, invalidField } from '../../http/problem';
 import { paginateArray, type PageRequest } from '../../http/pagination';
 import { assertBranchName, defaultBranch, loadBranch } from './branches';
 import { openRepository } from './repository';
@@ -103,4 +104,23 @@ export async function modelSourceOfBranch(
     return modelFilesOf(repo, tree);
   };
   return { branch: name, fingerprint: hash.digest('hex'), files, gitdir: repo.gitdir, commit, edits };
+}
+
+const MODEL_ROOTS = ['model', 'schema'];
+
+/** `outputPath` normalised; 400 for absolute paths, `..`, and folders the compiler does not read. */
+export function checkOutputPath(outputPath: string): string {
+  let normalized: string;
+  try {
+    normalized = normalizeOutputPath(outputPath);
+  } catch (error) {
+    throw invalidField('/body/outputPath', (error as Error).message);
+  }
+  if (!MODEL_ROOTS.some((root) => normalized === root || normalized.startsWith(`${root}/`))) {
+    throw invalidField(
+      '/body/outputPath',
+      `outputPath must be a folder under model/ (or schema/), where model files are read from; got '${outputPath}'.`,
+    );
+  }
+  return normalized;
 }

@@ -15,7 +15,7 @@ import type { FileChange } from '../../../src-shared/api/data-model';
 export { registerDataModelRoutes } from './routes';
 export { onBranchCommit, removeDeploymentRepository, authorOf, type BranchCommitListener } from './repository';
 export { onBranchServingChanged, isServedBranch } from './repository';
-export { isModelSourcePath } from './files';
+export { isModelSourcePath, checkOutputPath } from './files';
 // Two-way git with the team's repository (the git-host area owns connections and credentials).
 export { setUpstreamResolver, onUpstreamFetched, type UpstreamConnection } from './upstream/endpoint';
 export { fetchUpstream, cancelFetch, isFetching, connectUpstream, disconnectUpstream, probeUpstream, type ConnectedUpstream } from './upstream/fetch';

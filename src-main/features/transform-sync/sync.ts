@@ -8,14 +8,13 @@ import {
   type TransformSyncJob,
   type TransformSyncResult,
 } from '../../../src-shared/api/transform-sync';
-import { normalizeOutputPath } from '../../../src-shared/model/generate/model-from-semantic-view';
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { DEFAULT_PAGE_SIZE, encodeCursor, pageWindow, toPage, type PageRequest, type PageResult } from '../../http/pagination';
 import { ApiError, invalidField } from '../../http/problem';
 import { getJobRunner, JobFailure, yieldToEventLoop, type Job, type JobContext, type JobStatus } from '../../platform/jobs';
 import { runCompute } from '../../workers/run';
-import { authorOf, commitFiles, getBranchHead, modelRepositoryDir, type Signature } from '../data-model';
+import { authorOf, checkOutputPath, commitFiles, getBranchHead, modelRepositoryDir, type Signature } from '../data-model';
 import { appendDeploymentLog, getDeployBranch } from '../deployments';
 import { checkManifest, ManifestError, type GenerationStats } from './dbt';
 import { readManifestFromGit, readManifestFromRepository } from './git-source';
@@ -53,20 +52,6 @@ export interface TransformJobResult {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-const MODEL_ROOTS = ['model', 'schema'];
-
-function checkOutputPath(outputPath: string): string {
-  let normalized: string;
-  try {
-    normalized = normalizeOutputPath(outputPath);
-  } catch (error) {
-    throw invalidField('/body/outputPath', (error as Error).message);
-  }
-  if (!MODEL_ROOTS.some((root) => normalized === root || normalized.startsWith(`${root}/`))) {
-    throw invalidField('/body/outputPath', `outputPath must be a folder under model/ (or schema/), where model files are read from; got '${outputPath}'.`);
-  }
-  return normalized;
-}
 
 const started = (job: Job<TransformJobInputs>) => ({
   branchName: job.inputs.branchName,

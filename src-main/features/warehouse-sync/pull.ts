@@ -1,7 +1,6 @@
 import { WarehouseSyncErrorCodes as Codes, type PullResult, type StartPullInput } from '../../../src-shared/api/warehouse-sync';
-import { normalizeOutputPath, type PulledSemanticView } from '../../../src-shared/model/generate/model-from-semantic-view';
+import type { PulledSemanticView } from '../../../src-shared/model/generate/model-from-semantic-view';
 import type { ServiceContext } from '../../context';
-import { invalidField } from '../../http/problem';
 import { JobFailure, yieldToEventLoop, type Job, type JobContext } from '../../platform/jobs';
 import { runCompute } from '../../workers/run';
 import { commitFiles, getBranchHead, modelRepositoryDir, type Signature } from '../data-model';
@@ -11,7 +10,6 @@ import { openWarehouseConnector, warehouseDataSource, warehouseFailure } from '.
 export const PULL_KIND = 'warehouse-semantic-view-pull';
 
 /** Folders the model compiler reads. */
-const MODEL_ROOTS = ['model', 'schema'];
 
 export interface PullJobInputs {
   request: StartPullInput;
@@ -25,22 +23,6 @@ export interface PullJobInputs {
 
 export type PullJobResult = Omit<PullResult, 'syncJobId' | 'completedAt' | 'durationMs' | 'viewCount'>;
 
-/** `outputPath` normalised; 400 for absolute paths, `..`, and folders the compiler does not read. */
-export function checkOutputPath(outputPath: string): string {
-  let normalized: string;
-  try {
-    normalized = normalizeOutputPath(outputPath);
-  } catch (error) {
-    throw invalidField('/body/outputPath', (error as Error).message);
-  }
-  if (!MODEL_ROOTS.some((root) => normalized === root || normalized.startsWith(`${root}/`))) {
-    throw invalidField(
-      '/body/outputPath',
-      `outputPath must be a folder under model/ (or schema/), where model files are read from; got '${outputPath}'.`,
-    );
-  }
-  return normalized;
-}
 
 /** `*` matches any run of characters; the rest literally, ignoring case (unquoted names are stored upper-case). */
 export function namePattern(pattern: string): RegExp {
