@@ -60,6 +60,26 @@ async function openFile(page: Page, name: string): Promise<void> {
   await editor(page).locator('.view-lines').waitFor();
 }
 
+/**
+ * Clicks one of a file's row actions (Rename, Delete). They show while the row is hovered or has focus;
+ * the row is focused (as a keyboard user would) rather than hovered, because the tree re-renders after a
+ * rename or a live update and a row can move away from under a resting mouse. Retried until the click
+ * lands, for as long as the row keeps being replaced.
+ */
+async function clickFileAction(page: Page, name: string, action: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const item = fileItem(page, name);
+    try {
+      await item.getByRole('button').first().focus({ timeout: 5_000 });
+      await item.getByRole('button', { name: action }).click({ timeout: 2_000 });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
+}
+
 const errorRows = (page: Page): Locator => problems(page).getByRole('list', { name: 'Diagnostics' }).locator('.sev-row-error');
 
 describe('Models screen in a real browser', () => {
@@ -255,17 +275,14 @@ describe('Models screen in a real browser', () => {
     await expect(page.getByLabel('Branch').inputValue()).resolves.toBe(dev.branchName);
     await page.getByRole('button', { name: 'Discard' }).click();
 
-    const item = fileItem(page, 'returns_overview.yml');
-    await item.hover();
-    await item.getByRole('button', { name: 'Rename model/views/returns_overview.yml' }).click();
+    await clickFileAction(page, 'returns_overview.yml', 'Rename model/views/returns_overview.yml');
     const rename = page.getByRole('dialog', { name: 'Rename file' });
     await rename.getByLabel('New path').fill('model/views/returns.yml');
     await rename.getByRole('button', { name: 'Rename' }).click();
     await fileItem(page, 'returns.yml').waitFor();
     await expect.poll(() => page.locator('.editor-head .editor-file').textContent()).toBe('returns.yml');
 
-    await fileItem(page, 'returns.yml').hover();
-    await fileItem(page, 'returns.yml').getByRole('button', { name: 'Delete model/views/returns.yml' }).click();
+    await clickFileAction(page, 'returns.yml', 'Delete model/views/returns.yml');
     await page.getByRole('dialog', { name: 'Delete file' }).getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => fileItem(page, 'returns.yml').count()).toBe(0);
     const listed = (await e2e.server.api('GET', `/build/api/v1/deployments/${deploymentId}/data-model/files?branchName=${dev.branchName}&first=100`)).body as { items: { path: string }[] };
