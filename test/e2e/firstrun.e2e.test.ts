@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshotsAtBothSizes, startE2E, TOUR_SEEN_KEY, type E2E } from './support';
+import { createDeployment, screenshotsAtBothSizes, startE2E, TOUR_SEEN_KEY, type E2E } from './support';
 
 /** Waits with room for a loaded machine. */
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 60_000 });
@@ -188,6 +188,24 @@ describe('the sample project', () => {
     await page.goto(`${server.url}/deployments/${deploymentId}/setup`);
     await page.getByRole('link', { name: 'Open it in Models' }).click();
     await page.waitForURL(new RegExp(`/models/${deploymentId}$`));
+    await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
+  });
+});
+
+describe('first run, with a deployment made elsewhere', () => {
+  let other: E2E;
+  beforeAll(async () => {
+    other = await startE2E();
+  });
+  afterAll(async () => {
+    await other?.teardown();
+  });
+
+  it('the welcome screen moves on by itself to a deployment made through the API (no reload, no click)', async () => {
+    const { page, server } = other;
+    await page.getByRole('heading', { name: 'Welcome to Drydock' }).waitFor();
+    const id = await createDeployment(server, 'made-by-a-script');
+    await page.waitForURL(new RegExp(`/models/${id}$`));
     await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
   });
 });

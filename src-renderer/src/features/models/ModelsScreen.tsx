@@ -46,6 +46,16 @@ export default function ModelsScreen({ subpath }: ScreenProps) {
     if (requested !== null) window.localStorage.setItem(LAST_DEPLOYMENT, String(requested));
   }, [requested]);
 
+  // A deployment made elsewhere (the CLI, a script, another window) sends no live event: while there
+  // is none, look again every two seconds, so the first-run screen moves on to it by itself.
+  const none = deployments.data?.length === 0;
+  const reloadDeployments = deployments.reload;
+  useEffect(() => {
+    if (!none) return;
+    const timer = window.setInterval(reloadDeployments, 2_000);
+    return () => window.clearInterval(timer);
+  }, [none, reloadDeployments]);
+
   if (idText !== undefined && requested === null) {
     return <ProblemBanner error={{ title: 'Not found', detail: `“${idText}” is not a deployment id.`, code: null, status: null, fields: [] }} />;
   }
