@@ -28,30 +28,32 @@ export async function branchHead(svc: TestService, id: number, branch: string): 
   return (res.body.items as { branchName: string; headCommit: string }[]).find((b) => b.branchName === branch)!.headCommit;
 }
 
-/** Polls `path` (answering 200) until `done` holds for its body, for up to 120 s. */
-export async function pollUntil(svc: TestService, path: string, done: (body: TestResponse['body']) => boolean, what: string): Promise<TestResponse['body']> {
-  const deadline = Date.now() + 120_000;
+/**
+ * Reads `path` every 10 ms until `stop` holds for the answer, and returns that answer. The limit is a
+ * deadline, not a count of polls, so a loaded machine (where each poll takes long) gets the same time.
+ */
+async function pollAnswer(svc: TestService, path: string, stop: (res: TestResponse) => boolean, what: string, timeoutMs: number, auth?: string): Promise<TestResponse> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const res = await svc.call('GET', path);
-    expect(res.status, res.text).toBe(200);
-    if (done(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    const res = await svc.call('GET', path, auth ? { auth } : {});
+    if (stop(res)) return res;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last answer ${res.status}: ${res.text}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
-/**
- * Polls a job until it ends (or its path stops answering 200) and returns that answer. The limit is a
- * deadline, not a count of polls, so a loaded machine (where each poll takes long) gets the same time.
- */
+/** Polls `path` (answering 200) until `done` holds for its body, for up to 120 s. */
+export async function pollUntil(svc: TestService, path: string, done: (body: TestResponse['body']) => boolean, what: string): Promise<TestResponse['body']> {
+  const check = (res: TestResponse) => {
+    expect(res.status, res.text).toBe(200);
+    return done(res.body);
+  };
+  return (await pollAnswer(svc, path, check, what, 120_000)).body;
+}
+
+/** Polls a job until it ends (or its path stops answering 200) and returns that answer. */
 export async function waitForJobEnd(svc: TestService, path: string, auth?: string, timeoutMs = 25_000): Promise<TestResponse> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await svc.call('GET', path, auth ? { auth } : {});
-    if (res.status !== 200 || TERMINAL.includes(res.body.status)) return res;
-    if (Date.now() > deadline) throw new Error(`job at ${path} did not end within ${timeoutMs} ms: ${res.text}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  return pollAnswer(svc, path, (res) => res.status !== 200 || TERMINAL.includes(res.body.status), `the job at ${path} to end`, timeoutMs, auth);
 }
 
 /** Commits `files` (a list, or path → content) to the deploy branch `main` as a test author; returns the commit. */
