@@ -59,8 +59,14 @@ describe('GET /api/v1/events', { timeout: 60_000 }, () => {
     const merged = await svc.call('POST', `${buildPath(home)}/merge-to-default`, { auth: developer.auth, body: { branchName: branch } });
     expect(merged.status, merged.text).toBe(200);
     const deployHead = merged.body.commit as string;
-    const built = await stream.next((e) => e.type === 'build' && e.commit === deployHead && (e.status === 'succeeded' || e.status === 'failed'), 120_000);
-    expect(built).toMatchObject({ deploymentId: home, branch: merged.body.targetBranch });
+    // A fast-forward merge gives the deploy branch the dev branch's commit, and the dev branch (served
+    // in dev mode) builds that commit too, at the same time: only the deploy branch's build is asked for.
+    const deployBranch = merged.body.targetBranch as string;
+    const built = await stream.next(
+      (e) => e.type === 'build' && e.deploymentId === home && e.branch === deployBranch && e.commit === deployHead && (e.status === 'succeeded' || e.status === 'failed'),
+      120_000,
+    );
+    expect(built).toMatchObject({ deploymentId: home, branch: deployBranch });
     // The build is a job: its progress and end came as job events too.
     await stream.next((e) => e.type === 'job' && e.job.kind === 'build' && e.job.id === (built.type === 'build' ? built.buildId : '') && e.job.status === 'COMPLETED');
     await stream.next((e) => e.type === 'write' && e.operationId === 'mergeBranchToDefault' && e.deploymentId === home);
