@@ -17,6 +17,13 @@ const VIRTUAL = '\0drydock-vendor:';
 const WARM = fileURLToPath(new URL('./warm-vendor-cache.js', import.meta.url));
 
 /**
+ * Local names shortened and whitespace dropped: 1.7 MB → 0.94 MB, less to read and hash at each start
+ * (a start's CPU −10 to −20 ms, A/B of 9 rounds). Function and class names are kept (avvio names
+ * plugins and Fastify reports hooks by `fn.name`); no compression, so the code runs as written.
+ */
+const MINIFY = { compress: false, mangle: { keepNames: { function: true, class: true } }, codegen: { removeWhitespace: true } };
+
+/**
  * The bundle with every character outside ASCII written as a `\uXXXX` escape (they are all in
  * strings, templates and comments, where the escape means the same): the runtime then reads the
  * file as Latin-1, a plain copy, where decoding 1.7 MB of UTF-8 with a few non-ASCII characters
@@ -93,7 +100,7 @@ export function vendorCodeCache({ root, packages, runtime }) {
         ],
       });
       try {
-        const { output } = await bundle.generate({ format: 'cjs' });
+        const { output } = await bundle.generate({ format: 'cjs', minify: MINIFY });
         this.emitFile({ type: 'asset', fileName: 'vendor.cjs', source: asciiOnly(output[0].code) });
       } finally {
         await bundle.close();

@@ -24,6 +24,12 @@ const addFormats = runtime.vendor('ajv-formats');
 const fastifyStatic = runtime.vendor('@fastify/static');
 const SerializerSelector = runtime.vendor('@fastify/fast-json-stringify-compiler');
 
+// The bundle is minified with function and class names kept (scripts/vendor-code-cache.js): avvio and
+// Fastify name plugins and hooks by `fn.name`. A minifier that dropped them fails the build here.
+for (const [fn, name] of [[Fastify, 'fastify'], [Ajv, 'Ajv'], [fastifyStatic, 'fastifyStatic'], [SerializerSelector, 'SerializerSelector']]) {
+  if (fn.name !== name) throw new Error(`warm-vendor-cache: vendor.cjs lost the name of ${name} (got ${JSON.stringify(fn.name)}): keep names when minifying.`);
+}
+
 const ajv = addFormats.default(new Ajv({ allErrors: true, useDefaults: true, removeAdditional: false, strict: false, strictNumbers: true, coerceTypes: false }));
 const textAjv = addFormats.default(new Ajv({ allErrors: true, useDefaults: true, strict: false, strictNumbers: true, coerceTypes: 'array' }));
 const validatorCompiler = ({ schema, httpPart }) => (httpPart === 'body' ? ajv : textAjv).compile(schema);
