@@ -2,6 +2,7 @@ import type { Ajv, ValidateFunction } from 'ajv';
 // Fastify's own default serializer compiler (fast-json-stringify), used here as Fastify would.
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import type { FastifyServerOptions } from 'fastify';
+import { serializerSchema } from './serializer-schema';
 
 /**
  * Schema compilers that compile on first use instead of at start.
@@ -141,8 +142,11 @@ export function lazySchemaController(validatorCompiler: ValidatorCompiler, warmu
   let factory: SerializerFactory | undefined;
   const buildSerializer = (externalSchemas: unknown, options: unknown) => {
     let compiler: ((route: { schema: object }) => Serialize) | undefined;
-    // fast-json-stringify itself loads with the first response, not at start.
-    const compile = (route: { schema: object }) => (compiler ??= (factory ??= defaultSerializerFactory())(externalSchemas, options))(route);
+    // fast-json-stringify itself loads with the first response, not at start. It is given the
+    // schema with its validator-free unions rewritten (serializer-schema.ts): no Ajv compile at a
+    // route's first answer for `Nullable(...)` or a union of literals.
+    const compile = (route: { schema: object }) =>
+      (compiler ??= (factory ??= defaultSerializerFactory())(externalSchemas, options))({ ...route, schema: serializerSchema(route.schema) });
     const bySchema = new WeakMap<object, Serialize>();
     return (route: { schema: object; method?: string; url?: string }): Serialize => {
       let real: Serialize | undefined;

@@ -66,4 +66,29 @@ describe('schema compilers', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(compile).not.toHaveBeenCalled();
   });
+
+  it('answer with a Nullable and a literal union without building any Ajv validator for the serializer, and the same JSON', async () => {
+    const addSchema = vi.spyOn(Ajv.prototype, 'addSchema');
+    try {
+      const response = {
+        type: 'object',
+        properties: {
+          role: { anyOf: [{ type: 'string', const: 'admin' }, { type: 'string', const: 'viewer' }] },
+          locale: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        },
+      };
+      const validatorCompiler = lazyValidatorCompiler(() => new Ajv());
+      app = Fastify({ schemaController: lazySchemaController(validatorCompiler) });
+      app.get('/me', { schema: { response: { 200: response } } }, async () => ({ role: 'viewer', locale: null, secret: 'x' }));
+      await app.ready();
+      const answer = await app.inject({ method: 'GET', url: '/me' });
+      expect(answer.body).toBe('{"role":"viewer","locale":null}');
+      // fast-json-stringify registers its union schemas with Ajv only when it needs a validator.
+      expect(addSchema).not.toHaveBeenCalled();
+      // The route's schema is the contract's, unchanged (the OpenAPI document and validators read it).
+      expect(response.properties.locale).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }] });
+    } finally {
+      addSchema.mockRestore();
+    }
+  });
 });
