@@ -13,6 +13,7 @@ import { preparePrivateDataDir } from './platform/files/private-data-dir';
 import { openSecretStore, type SecretStore, type SecretsBackend } from './platform/secrets';
 import type { BootstrapResult } from './features/system/bootstrap';
 import type { AreaLoading } from './features/areas';
+import { prefetchVendor } from './vendor-runtime';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -69,6 +70,8 @@ export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () 
  * every operation is served; `GET /api/v1/health` answers as soon as the port is bound.
  */
 export async function createService(options: ServiceOptions): Promise<Service> {
+  // The built service loads its HTTP framework (vendor.cjs) after the port opens: read it meanwhile.
+  prefetchVendor();
   preparePrivateDataDir(options.dataDir);
   const clock = options.clock ?? systemClock;
   const log = options.log ?? consoleLogger;
