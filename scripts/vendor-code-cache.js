@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 import { batchedRouteSteps } from './batched-route-steps.js';
 import { lazyFastifyRequires } from './lazy-fastify-requires.js';
+import { leanRouteContexts } from './lean-route-contexts.js';
 import { lazyRouterCompiles } from './lazy-router-compiles.js';
 
 const VIRTUAL = '\0drydock-vendor:';
@@ -97,6 +98,7 @@ export function vendorCodeCache({ root, packages, runtime }) {
           lazyRouterCompiles(),
           batchedRouteSteps(),
           lazyFastifyRequires(),
+          leanRouteContexts(),
         ],
       });
       try {

@@ -80,6 +80,12 @@ const problemResponse = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: Problem } },
 });
+/** Every operation's error answers: one pair of objects for all routes (start time, issue 10). */
+const CLIENT_ERROR_RESPONSE = problemResponse('The request failed; see `code` and `detail`.');
+const SERVER_ERROR_RESPONSE = problemResponse('The service failed.');
+
+/** Which list a cursor belongs to: the operation and its path parameters. */
+const listOf = (def: RouteDef, request: FastifyRequest): ListIdentity => ({ operationId: def.operationId, params: request.params });
 
 /** `/api/v1/deployments/{deploymentId}` → Fastify's `/api/v1/deployments/:deploymentId`. */
 export const toFastifyPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
@@ -169,7 +175,8 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext, warmup?: Sc
 
   function declare(def: RouteDef, load: () => Promise<void>, groupName?: string): void {
     if (slots.has(def.operationId)) throw new Error(`${def.operationId} is declared twice.`);
-    const key = routeKey(def.method, toFastifyPath(def.path));
+    const url = toFastifyPath(def.path);
+    const key = routeKey(def.method, url);
     let group = groupName === undefined ? undefined : groups.get(groupName);
     if (!group) {
       group = { routes: [], warmed: false };
@@ -177,39 +184,33 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext, warmup?: Sc
     }
     group.routes.push(key);
     const status = def.status ?? 200;
-    if (def.body && def.bodyOptional) optionalBodyOperations.add(def.operationId);
+    const optionalBody = Boolean(def.body && def.bodyOptional);
+    if (optionalBody) optionalBodyOperations.add(def.operationId);
     const isPublic = def.auth === 'public';
     // Every operation with an `after` query parameter is a list: its cursors are sealed here.
     const isList = Boolean((def.query as { properties?: Record<string, unknown> } | undefined)?.properties?.after);
-    const listOf = (request: FastifyRequest): ListIdentity => ({ operationId: def.operationId, params: request.params });
     const successSchema =
       def.produces !== undefined
         ? { description: def.summary, content: { [def.produces]: { schema: def.response } } }
         : status === 204
           ? { description: 'No content', type: 'null' }
           : def.response;
-    const schema: Record<string, unknown> = {
-      operationId: def.operationId,
-      tags: [def.tag],
-      summary: def.summary,
-      // Where the operation names the credentials it accepts, its area's registration completes this.
-      ...(def.description || !isPublic ? { description: def.description ?? '' } : {}),
-      ...(def.deprecated ? { deprecated: true } : {}),
-      ...(def.params ? { params: def.params } : {}),
-      ...(def.query ? { querystring: def.query } : {}),
-      ...(def.body ? { body: def.body } : {}),
-      ...(isPublic ? { security: [] } : {}),
-      response: {
-        [status]: successSchema,
-        '4xx': problemResponse('The request failed; see `code` and `detail`.'),
-        '5xx': problemResponse('The service failed.'),
-      },
-    };
+    // Keys are set in the order the OpenAPI document lists them (start time: no spread of a
+    // temporary object for each optional key, ~230 routes at start).
+    const schema: Record<string, unknown> = { operationId: def.operationId, tags: [def.tag], summary: def.summary };
+    // Where the operation names the credentials it accepts, its area's registration completes this.
+    if (def.description || !isPublic) schema.description = def.description ?? '';
+    if (def.deprecated) schema.deprecated = true;
+    if (def.params) schema.params = def.params;
+    if (def.query) schema.querystring = def.query;
+    if (def.body) schema.body = def.body;
+    if (isPublic) schema.security = [];
+    schema.response = { [status]: successSchema, '4xx': CLIENT_ERROR_RESPONSE, '5xx': SERVER_ERROR_RESPONSE };
     const slot: Slot = { load, schema, group };
     slots.set(def.operationId, slot);
     app.route({
       method: def.method,
-      url: toFastifyPath(def.path),
+      url,
       schema,
       config: { bodyOptional: def.bodyOptional === true },
       // Runs after authentication and before the body is parsed or the request validated: a caller
@@ -236,17 +237,23 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext, warmup?: Sc
           }
         }
       },
-      preValidation: async (request) => {
-        // An optional body that was left out is validated as an empty object.
-        if (def.body && def.bodyOptional && (request.body === undefined || request.body === null)) request.body = {};
-      },
-      preHandler: async (request) => {
-        if (isPublic || !isList) return;
-        // Once the request is valid, a cursor this list did not issue is refused before anything else.
-        const query = request.query as { after?: unknown };
-        if (query.after === '') delete query.after;
-        else if (typeof query.after === 'string') query.after = cursors.open(listOf(request), query.after);
-      },
+      // Only operations that use them get these two hooks (start time: fewer closures and bound
+      // hooks per route; a hook that does nothing also costs every request a step).
+      preValidation: optionalBody
+        ? async (request) => {
+            // An optional body that was left out is validated as an empty object.
+            if (request.body === undefined || request.body === null) request.body = {};
+          }
+        : undefined,
+      preHandler:
+        !isPublic && isList
+          ? async (request) => {
+              // Once the request is valid, a cursor this list did not issue is refused before anything else.
+              const query = request.query as { after?: unknown };
+              if (query.after === '') delete query.after;
+              else if (typeof query.after === 'string') query.after = cursors.open(listOf(def, request), query.after);
+            }
+          : undefined,
       handler: async (request, reply) => {
         const { handler } = await resolved(def, slot);
         const result = await handler({
@@ -260,7 +267,7 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext, warmup?: Sc
         if (result === REPLY_SENT) return reply;
         reply.code(status);
         if (status === 204) return reply.send();
-        return reply.send(isList ? sealPage(cursors, listOf(request), result) : result);
+        return reply.send(isList ? sealPage(cursors, listOf(def, request), result) : result);
       },
     });
   }
