@@ -1,9 +1,9 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, type Migration } from './migrations';
-import { sqliteNativeBinding } from './native-binding';
+import { SqliteDatabase, sqliteNativeBinding } from './native-binding';
 
 export type Db = Database.Database;
 
@@ -36,7 +36,7 @@ export interface OpenOptions {
  */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file, { readonly: options.readonly ?? false, nativeBinding: sqliteNativeBinding() });
+  const db = new SqliteDatabase(file, { readonly: options.readonly ?? false, nativeBinding: sqliteNativeBinding() });
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
