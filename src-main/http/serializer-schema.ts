@@ -16,8 +16,9 @@
  *   same JSON as the `const` branch wrote it); with a null literal besides, nullable.
  *
  * Every other union (objects of a discriminated union, mixed value unions) is left to
- * fast-json-stringify's validators. The rewrite works on a copy: the contract's schema objects are
- * shared by routes, the validators and the OpenAPI document, which keep them as written.
+ * fast-json-stringify's validators. The rewrite never changes the contract's schema objects (shared
+ * by routes, the validators and the OpenAPI document, which keep them as written): what it rewrites,
+ * and the schemas above that, are new objects.
  *
  * Valid answers serialise byte for byte as before (test/unit/http/serializer-schema.test.ts checks
  * every response schema of the contract). An answer that breaks a rewritten union (a role outside
@@ -94,30 +95,41 @@ function rewriteUnion(schema: Schema): Schema {
 }
 
 /**
- * A copy of `schema` for fast-json-stringify, with the unions above rewritten (bottom-up, so a
- * nullable union of literals becomes one nullable string). Objects shared inside `schema` stay
- * shared in the copy; `schema` itself is never changed.
+ * `schema` for fast-json-stringify, with the unions above rewritten (bottom-up, so a nullable union
+ * of literals becomes one nullable string). `schema` is never changed: a rewritten union and every
+ * schema above it are new objects, the rest is the contract's own (as fast-json-stringify was given
+ * it before). A schema shared inside `schema` stays shared.
  */
 export function serializerSchema<T>(schema: T): T {
-  const copies = new Map<object, unknown>();
-  // A map of names to schemas (`properties`): its keys are names, its values schemas.
-  const copyMap = (map: Schema): Schema => Object.fromEntries(Object.entries(map).map(([name, child]) => [name, copy(child)]));
-  const copy = (value: unknown): unknown => {
+  const done = new Map<object, unknown>();
+  const rewrite = (value: unknown): unknown => {
     if (typeof value !== 'object' || value === null) return value;
-    const done = copies.get(value);
-    if (done !== undefined) return done;
-    if (Array.isArray(value)) return value.map(copy); // `anyOf`, `items` as a tuple
-    const out: Schema = {};
-    for (const [key, child] of Object.entries(value)) {
-      if (SCHEMA_MAPS.has(key) && isObject(child)) out[key] = copyMap(child);
-      else if (SCHEMA_KEYWORDS.has(key)) out[key] = copy(child);
-      // Values (`const`, `enum`, `default`, annotations): copied as they are.
-      else out[key] = typeof child === 'object' && child !== null ? structuredClone(child) : child;
+    const known = done.get(value);
+    if (known !== undefined) return known;
+    let result: unknown;
+    if (Array.isArray(value)) {
+      // `anyOf`, `allOf`, `items` as a tuple.
+      const items = value.map(rewrite);
+      result = items.some((item, i) => item !== value[i]) ? items : value;
+    } else {
+      let changed: Schema | null = null;
+      for (const [key, child] of Object.entries(value)) {
+        // Values (`const`, `enum`, `default`, annotations) are not schemas; a map's keys are names.
+        const next = SCHEMA_MAPS.has(key) && isObject(child) ? rewriteMap(child) : SCHEMA_KEYWORDS.has(key) ? rewrite(child) : child;
+        if (next !== child) (changed ??= { ...(value as Schema) })[key] = next;
+      }
+      result = rewriteUnion(changed ?? (value as Schema));
     }
-    const rewritten = rewriteUnion(out);
-    // A schema shared inside `schema` is rewritten once and stays shared (the contract has no cycles).
-    copies.set(value, rewritten);
-    return rewritten;
+    done.set(value, result);
+    return result;
   };
-  return copy(schema) as T;
+  const rewriteMap = (map: Schema): Schema => {
+    let changed: Schema | null = null;
+    for (const [name, child] of Object.entries(map)) {
+      const next = rewrite(child);
+      if (next !== child) (changed ??= { ...map })[name] = next;
+    }
+    return changed ?? map;
+  };
+  return rewrite(schema) as T;
 }
