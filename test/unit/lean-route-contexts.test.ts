@@ -149,6 +149,25 @@ describe.each(['as published', 'as the build bundles it'])('Fastify %s', (build)
     await off.close();
   });
 
+  it('serialises each answer with the response schema of its status, a status class or default', async () => {
+    const app = fastify();
+    const only = (name: string) => ({ type: 'object', properties: { [name]: { type: 'string' } } });
+    app.get(
+      '/:status',
+      { schema: { response: { 200: only('ok'), 201: only('created'), '4xx': only('client'), default: only('other') } } },
+      async (request, reply) => {
+        const status = Number((request.params as { status: string }).status);
+        return reply.code(status).send({ ok: 'a', created: 'b', client: 'c', other: 'd', secret: 'x' });
+      },
+    );
+    await app.ready();
+    expect((await app.inject('/200')).json()).toEqual({ ok: 'a' });
+    expect((await app.inject('/201')).json()).toEqual({ created: 'b' });
+    expect((await app.inject('/404')).json()).toEqual({ client: 'c' });
+    expect((await app.inject('/503')).json()).toEqual({ other: 'd' });
+    await app.close();
+  });
+
   it('a not-found handler set between routes gets its hooks, and 404s run the instance hooks', async () => {
     const app = fastify();
     app.addHook('onRequest', trace('root'));
