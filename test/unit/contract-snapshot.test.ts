@@ -51,6 +51,7 @@ describe('the contract as data in the main build (scripts/contract-snapshot.js)'
     dir = mkdtempSync(join(tmpdir(), 'drydock-contract-test-'));
     const file = join(dir, 'snapshot.mjs');
     writeFileSync(file, snapshot.snapshotSource);
+    writeFileSync(join(dir, snapshot.dataFile), snapshot.data);
     data = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as Record<string, unknown>;
   }, 120_000);
   afterAll(() => {
