@@ -1,5 +1,4 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
-import { isMainThread } from 'node:worker_threads';
 
 /** Permission bits for group and others: none of Drydock's files may have any. */
 export const GROUP_OTHER_BITS = 0o077;
@@ -12,8 +11,14 @@ export const GROUP_OTHER_BITS = 0o077;
  * writer having to remember a mode.
  */
 export function preparePrivateDataDir(dataDir: string): void {
-  // The umask is process-wide and settable only from the main thread; workers inherit it.
-  if (isMainThread) process.umask(process.umask() | GROUP_OTHER_BITS);
+  // The umask is process-wide and settable only from the main thread (a worker's `process.umask(mask)`
+  // throws); workers inherit it. Tried rather than asked of `isMainThread`, whose import made every
+  // start load node:worker_threads for this one test (start time, issue 10).
+  try {
+    process.umask(process.umask() | GROUP_OTHER_BITS);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_WORKER_UNSUPPORTED_OPERATION') throw error;
+  }
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const { mode, uid } = statSync(dataDir);
   const ownedByUs = typeof process.getuid !== 'function' || uid === process.getuid();
