@@ -69,7 +69,8 @@ const REWRITES = {
         '            context[hook] = toSet.length ? toSet : null\n' +
         '          }\n',
       '        oncePreReadyInBatch(() => {\n' +
-        '          for (const hook of lifecycleHooks) {\n' +
+        '          for (let h = 0; h < lifecycleHooks.length; h++) {\n' +
+        '            const hook = lifecycleHooks[h]\n' +
         '            context[hook] = routeHooks(this, hook, opts[hook] || undefined)\n' +
         '          }\n',
     ],
@@ -79,6 +80,20 @@ const REWRITES = {
 // 4. The map of compiled serializers by status (context[kSchemaResponse]) starts as an object whose
 //    elements were once sparse: see statusMap() in src-main/http/route.ts (a new `{}` given the
 //    key `200` holds ~2.6 KB of element slots; this one ~0.2 KB).
+// 5. Loops over fixed arrays run per route, at start, before V8 optimises them: `for (… of …)` there
+//    made an iterator result per step (about 0.4 MB at start with the preReady loop above, in a
+//    sampling allocation profile); indexed loops make none. Same order, same arrays.
+REWRITES['fastify/lib/route.js'].push([
+  '      for (const hook of lifecycleHooks) {\n        if (opts && hook in opts) {\n',
+  '      for (let h = 0; h < lifecycleHooks.length; h++) {\n        const hook = lifecycleHooks[h]\n        if (opts && hook in opts) {\n',
+]);
+const INDEXED_SCHEMA_LOOPS = [
+  ['  for (const key of SCHEMAS_SOURCE) {\n', '  for (let k = 0; k < SCHEMAS_SOURCE.length; k++) {\n    const key = SCHEMAS_SOURCE[k]\n'],
+  ['    for (const code of httpCodes) {\n', '    for (let c = 0; c < httpCodes.length; c++) {\n      const code = httpCodes[c]\n'],
+];
+// Each loop appears twice (generateFluentSchema and normalizeSchema): each pair replaces one.
+REWRITES['fastify/lib/schemas.js'] = [...INDEXED_SCHEMA_LOOPS, ...INDEXED_SCHEMA_LOOPS];
+
 REWRITES['fastify/lib/validation.js'] = [
   [
     '      return acc\n    }, {})\n}\n',

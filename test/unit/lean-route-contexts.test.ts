@@ -38,6 +38,8 @@ beforeAll(async () => {
   await bundle.close();
   expect(output[0].code).toContain('oncePreReadyInBatch');
   expect(output[0].code).toContain('boundInstanceHooks');
+  expect(output[0].code).toContain('const key = SCHEMAS_SOURCE[k]');
+  expect(output[0].code.split('const hook = lifecycleHooks[h]').length).toBe(3);
   const file = join(dir, 'fastify.cjs');
   writeFileSync(file, output[0].code);
   builds['as the build bundles it'] = createRequire(file)(file) as FastifyFactory;
