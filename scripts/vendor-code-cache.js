@@ -103,7 +103,11 @@ export function vendorCodeCache({ root, packages, runtime }) {
       });
       try {
         const { output } = await bundle.generate({ format: 'cjs', minify: MINIFY });
-        this.emitFile({ type: 'asset', fileName: 'vendor.cjs', source: asciiOnly(output[0].code) });
+        // Node's CommonJS wrapper is written into the file (src-main/vendor-runtime.ts compiles it as is):
+        // added at run time, it made a string of two parts that V8 copied into one before compiling,
+        // about 6 ms of a start (26.6 against 33.2 ms to read and compile with the cache, median of 7).
+        const source = `(function (exports, require, module, __filename, __dirname) {${asciiOnly(output[0].code)}\n})`;
+        this.emitFile({ type: 'asset', fileName: 'vendor.cjs', source });
       } finally {
         await bundle.close();
       }

@@ -71,9 +71,13 @@ function load(): Loaded {
   }
   const text = typeof prefetched?.source === 'string' ? prefetched.source : readFileSync(file, 'latin1');
   prefetched = null;
-  // Node's CommonJS wrapper: the file runs as `require` would run it. The build writes it in ASCII
-  // only, so Latin-1 reads it as UTF-8 would, without the decoding (a one-byte string for V8).
-  const source = `(function (exports, require, module, __filename, __dirname) {${text}\n})`;
+  // The file is a function expression, Node's CommonJS wrapper around the bundle, written so by the
+  // build (scripts/vendor-code-cache.js): it runs as `require` would run it. The build writes it in
+  // ASCII only, so Latin-1 reads it as UTF-8 would, without the decoding (a one-byte string for V8).
+  const source = text;
+  if (!source.startsWith('(function (exports, require, module, __filename, __dirname) {')) {
+    throw new Error(`${file} is not wrapped as this Drydock expects: rebuild Drydock (npm run build).`);
+  }
   const script = new Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const module = { exports: {} as unknown };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(file), module, file, dirname(file));
