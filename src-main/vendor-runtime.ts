@@ -69,12 +69,11 @@ function load(): Loaded {
       cachedData = undefined;
     }
   }
-  const text = typeof prefetched?.source === 'string' ? prefetched.source : readFileSync(file, 'latin1');
-  prefetched = null;
   // The file is a function expression, Node's CommonJS wrapper around the bundle, written so by the
   // build (scripts/vendor-code-cache.js): it runs as `require` would run it. The build writes it in
   // ASCII only, so Latin-1 reads it as UTF-8 would, without the decoding (a one-byte string for V8).
-  const source = text;
+  const source = typeof prefetched?.source === 'string' ? prefetched.source : readFileSync(file, 'latin1');
+  prefetched = null;
   if (!source.startsWith('(function (exports, require, module, __filename, __dirname) {')) {
     throw new Error(`${file} is not wrapped as this Drydock expects: rebuild Drydock (npm run build).`);
   }
