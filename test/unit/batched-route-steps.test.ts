@@ -1,47 +1,21 @@
 // The build's rewrite of Fastify (scripts/batched-route-steps.js): routes added in a row share one
 // avvio step instead of one each. What a route takes from its instance when its step runs must not
 // change: a route still sees what was registered before it, and not what was registered after it.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rolldown } from 'rolldown';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { batchedRouteSteps } from '../../scripts/batched-route-steps.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-type FastifyFactory = typeof import('fastify').default;
+import { bundleFastifyWith, type FastifyBundle, type FastifyFactory } from '../support/fastify-bundle';
 
 describe('Fastify as the build bundles it: routes added in a row share one avvio step', () => {
   let Fastify: FastifyFactory;
-  let dir: string;
+  let bundled: FastifyBundle | undefined;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'drydock-batched-steps-'));
-    const entry = join(ROOT, 'drydock-batched-steps-entry.cjs');
-    const bundle = await rolldown({
-      input: entry,
-      platform: 'node',
-      cwd: ROOT,
-      logLevel: 'silent',
-      plugins: [
-        { name: 'entry', resolveId: (id) => (id === entry ? entry : null), load: (id) => (id === entry ? "module.exports = require('fastify');" : null) },
-        batchedRouteSteps(),
-      ],
-    });
-    const { output } = await bundle.generate({ format: 'cjs' });
-    await bundle.close();
-    expect(output[0].code).toContain('afterInBatch');
-    const file = join(dir, 'fastify.cjs');
-    writeFileSync(file, output[0].code);
-    Fastify = createRequire(file)(file) as FastifyFactory;
+    bundled = await bundleFastifyWith('batched-steps', [batchedRouteSteps()]);
+    expect(bundled.code).toContain('afterInBatch');
+    Fastify = bundled.Fastify;
   }, 120_000);
-  afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => bundled?.remove());
 
   it('serves hundreds of routes declared in a row, each with its own hooks and handler', async () => {
     const app = Fastify({ logger: false });

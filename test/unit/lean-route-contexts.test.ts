@@ -2,52 +2,29 @@
 // registered in a row, each instance's hooks bound once, the HEAD lookup only where a HEAD route may
 // be added. Every rule below is checked against Fastify as published and as the build bundles it
 // (with scripts/batched-route-steps.js, as in out/main/vendor.cjs): both must answer alike.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rolldown } from 'rolldown';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { batchedRouteSteps } from '../../scripts/batched-route-steps.js';
 import { leanRouteContexts } from '../../scripts/lean-route-contexts.js';
+import { bundleFastifyWith, type FastifyBundle, type FastifyFactory } from '../support/fastify-bundle';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const require = createRequire(import.meta.url);
 
-type FastifyFactory = typeof import('fastify').default;
 const builds: Record<string, FastifyFactory> = {};
-let dir: string;
+let bundled: FastifyBundle | undefined;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'drydock-lean-routes-'));
-  const entry = join(ROOT, 'drydock-lean-routes-entry.cjs');
-  const bundle = await rolldown({
-    input: entry,
-    platform: 'node',
-    cwd: ROOT,
-    logLevel: 'silent',
-    plugins: [
-      { name: 'entry', resolveId: (id) => (id === entry ? entry : null), load: (id) => (id === entry ? "module.exports = require('fastify');" : null) },
-      batchedRouteSteps(),
-      leanRouteContexts(),
-    ],
-  });
-  const { output } = await bundle.generate({ format: 'cjs' });
-  await bundle.close();
-  expect(output[0].code).toContain('oncePreReadyInBatch');
-  expect(output[0].code).toContain('boundInstanceHooks');
-  expect(output[0].code).toContain('const key = SCHEMAS_SOURCE[k]');
-  expect(output[0].code.split('const hook = lifecycleHooks[h]').length).toBe(3);
-  const file = join(dir, 'fastify.cjs');
-  writeFileSync(file, output[0].code);
-  builds['as the build bundles it'] = createRequire(file)(file) as FastifyFactory;
+  bundled = await bundleFastifyWith('lean-routes', [batchedRouteSteps(), leanRouteContexts()]);
+  const { code } = bundled;
+  expect(code).toContain('oncePreReadyInBatch');
+  expect(code).toContain('boundInstanceHooks');
+  expect(code).toContain('const key = SCHEMAS_SOURCE[k]');
+  expect(code.split('const hook = lifecycleHooks[h]').length).toBe(3);
+  builds['as the build bundles it'] = bundled.Fastify;
   builds['as published'] = require('fastify') as FastifyFactory;
 }, 120_000);
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => bundled?.remove());
 
 /** Records which hooks ran for a request, in order, on the request itself. */
 const trace = (name: string) => async (request: FastifyRequest) => {
