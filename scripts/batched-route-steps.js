@@ -9,6 +9,7 @@
 // still runs after everything registered before it and before anything registered after it, as
 // before. The build fails if Fastify's source no longer has these lines (an upgrade must look at
 // this again).
+import { sourceRewrites } from './source-rewrites.js';
 
 const REWRITES = {
   'fastify/lib/route.js': [
@@ -54,17 +55,5 @@ const REWRITES = {
 
 /** Rolldown/Vite plugin: Fastify routes added in a row share one avvio step. */
 export function batchedRouteSteps() {
-  return {
-    name: 'drydock:batched-route-steps',
-    transform(code, id) {
-      const file = Object.keys(REWRITES).find((suffix) => id.replaceAll('\\', '/').endsWith(`/node_modules/${suffix}`));
-      if (!file) return null;
-      let result = code;
-      for (const [from, to] of REWRITES[file]) {
-        if (!result.includes(from)) throw new Error(`batched-route-steps: ${file} no longer contains\n  ${from}\n(Fastify changed; see scripts/batched-route-steps.js)`);
-        result = result.replace(from, to);
-      }
-      return { code: result, map: null };
-    },
-  };
+  return sourceRewrites('batched-route-steps', REWRITES, 'Fastify');
 }

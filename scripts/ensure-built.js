@@ -23,6 +23,8 @@ export const SOURCES = [
   'scripts/lazy-router-compiles.js',
   'scripts/batched-route-steps.js',
   'scripts/lazy-fastify-requires.js',
+  'scripts/lean-route-contexts.js',
+  'scripts/source-rewrites.js',
   'scripts/contract-snapshot.js',
   'scripts/vendor-code-cache.js',
   'scripts/warm-vendor-cache.js',

@@ -12,6 +12,7 @@
 //     node:http, median of 5).
 // What these modules do when they are used is unchanged. The build fails if the sources no longer
 // have these lines (an upgrade must look at this again).
+import { sourceRewrites } from './source-rewrites.js';
 
 const LAZY = (name) =>
   `(() => { let loaded = null; return new Proxy({}, { get: (_target, key) => (loaded ??= require('node:${name}'))[key] }) })()`;
@@ -35,17 +36,5 @@ const REWRITES = {
 
 /** Rolldown/Vite plugin: Fastify and @fastify/static load what only unused features need on first use. */
 export function lazyFastifyRequires() {
-  return {
-    name: 'drydock:lazy-fastify-requires',
-    transform(code, id) {
-      const file = Object.keys(REWRITES).find((suffix) => id.replaceAll('\\', '/').endsWith(`/node_modules/${suffix}`));
-      if (!file) return null;
-      let result = code;
-      for (const [from, to] of REWRITES[file]) {
-        if (!result.includes(from)) throw new Error(`lazy-fastify-requires: ${file} no longer contains\n  ${from}\n(the package changed; see scripts/lazy-fastify-requires.js)`);
-        result = result.replace(from, to);
-      }
-      return { code: result, map: null };
-    },
-  };
+  return sourceRewrites('lazy-fastify-requires', REWRITES, 'the package');
 }

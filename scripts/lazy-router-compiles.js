@@ -5,6 +5,7 @@
 // before the tree changes again. This rewrites those three spots to compile the very same source
 // on first call. Lookups behave the same; only when the compile happens changes. The build fails
 // if find-my-way's source no longer has these lines (an upgrade must look at this again).
+import { sourceRewrites } from './source-rewrites.js';
 
 const REWRITES = {
   'find-my-way/lib/node.js': [
@@ -37,17 +38,5 @@ const REWRITES = {
 
 /** Rolldown/Vite plugin: find-my-way compiles its lookup helpers on first use instead of when a route is added. */
 export function lazyRouterCompiles() {
-  return {
-    name: 'drydock:lazy-router-compiles',
-    transform(code, id) {
-      const file = Object.keys(REWRITES).find((suffix) => id.replaceAll('\\', '/').endsWith(`/node_modules/${suffix}`));
-      if (!file) return null;
-      let result = code;
-      for (const [from, to] of REWRITES[file]) {
-        if (!result.includes(from)) throw new Error(`lazy-router-compiles: ${file} no longer contains\n  ${from}\n(find-my-way changed; see scripts/lazy-router-compiles.js)`);
-        result = result.replace(from, to);
-      }
-      return { code: result, map: null };
-    },
-  };
+  return sourceRewrites('lazy-router-compiles', REWRITES, 'find-my-way');
 }

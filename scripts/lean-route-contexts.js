@@ -16,6 +16,7 @@
 //    arrays); a route's own hooks still come after the instance's.
 // The build fails if Fastify's source no longer has these lines (an upgrade must look at this again).
 // (4., the map of serializers by status, is below.) Figures: README, Performance.
+import { sourceRewrites } from './source-rewrites.js';
 
 const HELPERS =
   '  // drydock (scripts/lean-route-contexts.js): routes registered in a row share one preReady listener.\n' +
@@ -112,17 +113,5 @@ REWRITES['fastify/lib/validation.js'] = [
 
 /** Rolldown/Vite plugin: Fastify does less per route when routes are declared (see above). */
 export function leanRouteContexts() {
-  return {
-    name: 'drydock:lean-route-contexts',
-    transform(code, id) {
-      const file = Object.keys(REWRITES).find((suffix) => id.replaceAll('\\', '/').endsWith(`/node_modules/${suffix}`));
-      if (!file) return null;
-      let result = code;
-      for (const [from, to] of REWRITES[file]) {
-        if (!result.includes(from)) throw new Error(`lean-route-contexts: ${file} no longer contains\n  ${from}\n(Fastify changed; see scripts/lean-route-contexts.js)`);
-        result = result.replace(from, to);
-      }
-      return { code: result, map: null };
-    },
-  };
+  return sourceRewrites('lean-route-contexts', REWRITES, 'Fastify');
 }
