@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
+import { escapeNonAscii } from './ascii.js';
 
 const SNAPSHOT = '\0drydock-contract-snapshot';
 const STUB_MARK = 'drydock-contract-snapshot: a schema builder';
@@ -35,7 +36,7 @@ const isPlainObject = (value) => {
  * `value` as JSON in ASCII only (characters beyond it as `\\uXXXX`, which JSON reads back the same):
  * the module reads the file as Latin-1, a plain copy into a one-byte string.
  */
-const asciiJson = (value) => JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const asciiJson = (value) => escapeNonAscii(JSON.stringify(value));
 
 /**
  * The snapshot module's source and its data file: every export of every module in `modules`

@@ -25,6 +25,7 @@ export const SOURCES = [
   'scripts/lazy-fastify-requires.js',
   'scripts/lean-route-contexts.js',
   'scripts/source-rewrites.js',
+  'scripts/ascii.js',
   'scripts/contract-snapshot.js',
   'scripts/vendor-code-cache.js',
   'scripts/warm-vendor-cache.js',

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
+import { escapeNonAscii } from './ascii.js';
 import { batchedRouteSteps } from './batched-route-steps.js';
 import { lazyFastifyRequires } from './lazy-fastify-requires.js';
 import { leanRouteContexts } from './lean-route-contexts.js';
@@ -32,7 +33,7 @@ const MINIFY = { compress: false, mangle: { keepNames: { function: true, class: 
  * @param {string} code
  */
 function asciiOnly(code) {
-  const escaped = code.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escaped = escapeNonAscii(code);
   // A tagged template reading `.raw` would see the escape rather than the character.
   if (/String\.raw/.test(escaped)) throw new Error('vendor-code-cache: the bundle uses String.raw; check its non-ASCII characters before escaping them.');
   return escaped;
