@@ -112,24 +112,24 @@ export function serializerSchema<T>(schema: T): T {
       const items = value.map(rewrite);
       result = items.some((item, i) => item !== value[i]) ? items : value;
     } else {
-      let changed: Schema | null = null;
-      for (const [key, child] of Object.entries(value)) {
-        // Values (`const`, `enum`, `default`, annotations) are not schemas; a map's keys are names.
-        const next = SCHEMA_MAPS.has(key) && isObject(child) ? rewriteMap(child) : SCHEMA_KEYWORDS.has(key) ? rewrite(child) : child;
-        if (next !== child) (changed ??= { ...(value as Schema) })[key] = next;
-      }
-      result = rewriteUnion(changed ?? (value as Schema));
+      // Values (`const`, `enum`, `default`, annotations) are not schemas; a map's keys are names.
+      const children = withEntries(value as Schema, (key, child) =>
+        SCHEMA_MAPS.has(key) && isObject(child) ? withEntries(child, (_name, entry) => rewrite(entry)) : SCHEMA_KEYWORDS.has(key) ? rewrite(child) : child,
+      );
+      result = rewriteUnion(children);
     }
     done.set(value, result);
     return result;
   };
-  const rewriteMap = (map: Schema): Schema => {
-    let changed: Schema | null = null;
-    for (const [name, child] of Object.entries(map)) {
-      const next = rewrite(child);
-      if (next !== child) (changed ??= { ...map })[name] = next;
-    }
-    return changed ?? map;
-  };
   return rewrite(schema) as T;
+}
+
+/** `object` with each value passed through `next`: a copy only if one of them changed. */
+function withEntries(object: Schema, next: (key: string, value: unknown) => unknown): Schema {
+  let changed: Schema | null = null;
+  for (const [key, value] of Object.entries(object)) {
+    const replaced = next(key, value);
+    if (replaced !== value) (changed ??= { ...object })[key] = replaced;
+  }
+  return changed ?? object;
 }
