@@ -80,10 +80,15 @@ describe('Syncs › Transform: retry of a failed transform sync', () => {
     expect((await server.api('PUT', files, { files: [{ path: 'target/manifest.json', content: JSON.stringify(MANIFEST) }] })).status).toBe(200);
     expect((await server.api('POST', `/build/api/v1/deployments/${deploymentId}/commit`, { branchName: failed.branchName, message: 'dbt parse' })).status).toBe(200);
 
-    await page.getByRole('table', { name: 'Transform syncs' }).getByRole('button', { name: /^Retry transform sync/ }).click();
+    // The commit also re-runs the branch's git sync by itself (trigger `commit`): its row comes in
+    // above the failed one while the page is open. Retry is clicked once that sync has ended, so no
+    // row moves under the pointer between finding the button and clicking it.
+    const table = page.getByRole('table', { name: 'Transform syncs' });
+    await table.getByText('COMPLETED', { exact: true }).waitFor({ timeout: 60_000 });
+    await table.getByRole('button', { name: /^Retry transform sync/ }).click();
     await page.waitForURL((url) => /\/transform\/[^/]+$/.test(url.pathname) && !url.pathname.endsWith(failed.syncJobId));
     const newId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
-    const marked = page.getByRole('table', { name: 'Transform syncs' }).locator('tr.selected');
+    const marked = table.locator('tr.selected');
     await marked.getByText('COMPLETED', { exact: true }).waitFor({ timeout: 60_000 });
     // The commit of the manifest also re-ran the branch's git sync by itself (trigger `commit`).
     const all = (await syncs()).filter((s) => s.trigger === 'manual');
