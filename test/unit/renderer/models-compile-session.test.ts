@@ -22,6 +22,8 @@ function replay(results: CompilerResult[]): ModelSymbols {
 }
 
 const ORDERS = 'model/cubes/orders.yml';
+/** The analyzers as the service's validate runs them: every view checked for both targets. */
+const BOTH = { kind: 'unreadable' } as const;
 
 describe('the editor’s compile session (the worker)', () => {
   const files = sampleFiles();
@@ -29,7 +31,7 @@ describe('the editor’s compile session (the worker)', () => {
 
   it('gives the same diagnostics as the service’s compiler with analyzers on', () => {
     const session = new CompileSession();
-    const result = session.handle({ type: 'reset', seq: 1, files });
+    const result = session.handle({ type: 'reset', seq: 1, files, sources: BOTH });
     const expected = compileModel(files, { analyzers: true });
     expect(result.diagnostics).toEqual(expected.diagnostics);
     expect(result.valid).toBe(expected.valid);
@@ -44,14 +46,14 @@ describe('the editor’s compile session (the worker)', () => {
     expect(isModelSourcePath('README.md')).toBe(false);
     expect(isModelSourcePath('macros/a.yml')).toBe(false);
     const session = new CompileSession();
-    const result = session.handle({ type: 'reset', seq: 1, files: [...files, { path: 'notes/broken.yml', content: 'cubes: [' }] });
+    const result = session.handle({ type: 'reset', seq: 1, files: [...files, { path: 'notes/broken.yml', content: 'cubes: [' }], sources: BOTH });
     expect(result.fileCount).toBe(files.length);
     expect(result.diagnostics.some((d) => d.file === 'notes/broken.yml')).toBe(false);
   });
 
   it('reports an unknown measure type while typing and clears it when fixed', () => {
     const session = new CompileSession();
-    session.handle({ type: 'reset', seq: 1, files });
+    session.handle({ type: 'reset', seq: 1, files, sources: BOTH });
     const broken = session.handle({ type: 'update', seq: 2, changes: [{ path: ORDERS, content: orders.content.replace('type: sum', 'type: running_total') }] });
     const error = broken.diagnostics.find((d) => d.severity === 'error');
     expect(error).toMatchObject({ code: 'MODEL_UNKNOWN_MEMBER_TYPE', file: ORDERS, member: 'orders.total_amount' });
@@ -63,7 +65,7 @@ describe('the editor’s compile session (the worker)', () => {
 
   it('re-checks only what an edit touches once the incremental compiler is ready', () => {
     const session = new CompileSession();
-    session.handle({ type: 'reset', seq: 1, files });
+    session.handle({ type: 'reset', seq: 1, files, sources: BOTH });
     session.prepare();
     const products = files.find((f) => f.path === 'model/cubes/products.yml')!;
     const result = session.handle({ type: 'update', seq: 2, changes: [{ path: products.path, content: `${products.content}\n# edited\n` }] });
@@ -74,7 +76,7 @@ describe('the editor’s compile session (the worker)', () => {
 
   it('sends the whole symbol index after a reset and only changed entities after an edit', () => {
     const session = new CompileSession();
-    const first = session.handle({ type: 'reset', seq: 1, files });
+    const first = session.handle({ type: 'reset', seq: 1, files, sources: BOTH });
     expect(first.symbols.full).toBe(true);
     session.prepare();
     const renamed = orders.content.replace('title: Orders\n', 'title: Orders and returns\n');
@@ -89,7 +91,7 @@ describe('the editor’s compile session (the worker)', () => {
 
   it('reports removed cubes in the delta when their file goes away', () => {
     const session = new CompileSession();
-    const first = session.handle({ type: 'reset', seq: 1, files });
+    const first = session.handle({ type: 'reset', seq: 1, files, sources: BOTH });
     const second = session.handle({ type: 'update', seq: 2, changes: [{ path: 'model/cubes/products.yml', content: null }] });
     expect(second.symbols.removed).toContain('products');
     expect(replay([first, second]).entities.products).toBeUndefined();
@@ -97,7 +99,7 @@ describe('the editor’s compile session (the worker)', () => {
 
   it('keeps the names of a file with a syntax error for completion while it is being typed', () => {
     const session = new CompileSession();
-    const first = session.handle({ type: 'reset', seq: 1, files });
+    const first = session.handle({ type: 'reset', seq: 1, files, sources: BOTH });
     const second = session.handle({ type: 'update', seq: 2, changes: [{ path: ORDERS, content: `${orders.content}\n  - name: [unclosed\n` }] });
     expect(second.diagnostics.some((d) => d.code === 'MODEL_YAML_SYNTAX' && d.file === ORDERS)).toBe(true);
     expect(replay([first, second]).entities.orders).toBeDefined();
@@ -105,7 +107,7 @@ describe('the editor’s compile session (the worker)', () => {
 
   it('answers the sequence number of the request', () => {
     const session = new CompileSession();
-    expect(session.handle({ type: 'reset', seq: 7, files: [] }).seq).toBe(7);
+    expect(session.handle({ type: 'reset', seq: 7, files: [], sources: BOTH }).seq).toBe(7);
     expect(session.handle({ type: 'update', seq: 8, changes: [] }).seq).toBe(8);
   });
 });

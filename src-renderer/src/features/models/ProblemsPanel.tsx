@@ -76,6 +76,7 @@ export function ProblemsPanel() {
   const server = useModels((s) => s.server);
   const validating = useModels((s) => s.validating);
   const saved = useModels((s) => s.saved);
+  const analyzersHeld = useModels((s) => s.analyzersHeld);
   const [tab, setTab] = useState<'local' | 'server'>('local');
   const [onlyOpenFile, setOnlyOpenFile] = useState(false);
   const [shown, setShown] = useState<Record<Severity, boolean>>({ error: true, warning: true, info: false });
@@ -114,6 +115,13 @@ export function ProblemsPanel() {
     : analysis.ready
       ? `The editor's compiler checked ${plural(analysis.fileCount, 'model file')} (re-checking ${plural(analysis.recheckedEntities, 'cube or view', 'cubes and views')}) in ${analysis.elapsedMs.toFixed(1)} ms`
       : undefined;
+  // Without the deployment's data sources the push and publish checks cannot tell which views go where: they wait.
+  const held =
+    analyzersHeld === 'reading'
+      ? 'Push and publish checks wait for the deployment’s data sources (reading them again).'
+      : analyzersHeld === 'unavailable'
+        ? 'Push and publish checks are off: the deployment’s data sources could not be read. Reload the branch to try again.'
+        : null;
 
   return (
     <section className="models-problems" aria-label="Problems" data-tour="problems">
@@ -155,6 +163,7 @@ export function ProblemsPanel() {
             </div>
             <span className={`problems-status ${analysis.failure ? 'bad' : ''}`} role="status" aria-live="polite" title={statusTitle}>
               {analysis.pending && <span className="spinner" aria-hidden="true" />} {status}
+              {held && <span title={held}> · push/publish checks {analyzersHeld === 'reading' ? 'waiting' : 'off'}</span>}
             </span>
           </>
         ) : (

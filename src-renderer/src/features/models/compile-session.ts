@@ -1,7 +1,13 @@
 // The worker's state: the branch's model files (saved content with unsaved editor buffers on top) in
 // the same compiler the service validates with, with the push/publish analyzers on.
 import { compileModel, createIncrementalCompiler, isModelSourcePath, type CompileOptions, type CompiledCube, type CompiledModel, type CompiledView, type IncrementalCompiler } from '../../../../src-shared/model';
-import { cubeSymbol, entitiesOf, viewSymbol, type CompilerRequest, type CompilerResult, type EntitySymbol, type SymbolDelta } from './protocol';
+import { cubeSymbol, entitiesOf, viewSymbol, type AnalyzerSources, type CompilerRequest, type CompilerResult, type EntitySymbol, type SymbolDelta } from './protocol';
+
+/** The compile options for what is known of the data sources (see `AnalyzerSources`): while unknown, no analyzer runs. */
+export function analyzerOptions(sources: AnalyzerSources): CompileOptions {
+  if (sources.kind === 'known') return { analyzers: true, dataSources: sources.dataSources };
+  return { analyzers: sources.kind === 'unreadable' };
+}
 
 
 
@@ -17,16 +23,18 @@ export class CompileSession {
   private readonly symbolCache = new WeakMap<CompiledCube | CompiledView, { symbol: EntitySymbol; json: string }>();
   /** JSON of the symbol last sent for each name, to send only what changed. */
   private sent = new Map<string, string>();
-  /** Analyzers on; the deployment's data sources as of the last reset. */
+  /** The analyzers as set for the deployment's data sources by the last reset (or sources message). */
   private options: CompileOptions = { analyzers: true };
 
   handle(request: CompilerRequest): CompilerResult {
     const started = performance.now();
-    if (request.type === 'reset') {
-      this.files.clear();
-      for (const file of request.files) if (isModelSourcePath(file.path)) this.files.set(file.path, file.content);
+    if (request.type === 'reset' || request.type === 'sources') {
+      if (request.type === 'reset') {
+        this.files.clear();
+        for (const file of request.files) if (isModelSourcePath(file.path)) this.files.set(file.path, file.content);
+      }
       this.incremental = null;
-      this.options = { analyzers: true, ...(request.dataSources ? { dataSources: request.dataSources } : {}) };
+      this.options = analyzerOptions(request.sources);
       const result = compileModel(this.sources(), this.options);
       return this.answer(request.seq, result, entitiesOf(result.model).length, true, started);
     }

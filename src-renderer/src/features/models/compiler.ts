@@ -1,8 +1,8 @@
 // The UI side of the compiler worker: a branch's files go in whole on load, then each edit goes in
 // after a short pause in typing (the incremental compiler re-checks only what the edit touches).
-import type { AnalyzerDataSource, Diagnostic } from '../../../../src-shared/model';
+import type { Diagnostic } from '../../../../src-shared/model';
 import ModelWorker from './model.worker?worker';
-import { applySymbolDelta, EMPTY_SYMBOLS, type CompilerRequest, type CompilerResponse, type ModelSymbols, type SourceFile } from './protocol';
+import { applySymbolDelta, EMPTY_SYMBOLS, type AnalyzerSources, type CompilerRequest, type CompilerResponse, type ModelSymbols, type SourceFile } from './protocol';
 
 /** Pause in typing before an edit is compiled. */
 export const COMPILE_DEBOUNCE_MS = 150;
@@ -42,14 +42,21 @@ export class CompilerClient {
    * A branch was loaded: compile all of its files (saved content, unsaved buffers on top). A reload of
    * the same branch keeps showing the last results until the new ones arrive.
    */
-  reset(files: SourceFile[], keepResults = false, dataSources?: Record<string, AnalyzerDataSource>): void {
+  reset(files: SourceFile[], keepResults: boolean, sources: AnalyzerSources): void {
     this.cancelTimer();
     this.queued.clear();
     this.seq += 1;
     this.resetSeq = this.seq;
     this.analysis = keepResults ? { ...this.analysis, pending: true } : { ...EMPTY_ANALYSIS, pending: true };
     this.publish(this.analysis);
-    this.post({ type: 'reset', seq: this.seq, files, ...(dataSources ? { dataSources } : {}) });
+    this.post({ type: 'reset', seq: this.seq, files, sources });
+  }
+
+  /** The deployment's data sources became known after the last reset: every view is checked again with them. */
+  setSources(sources: AnalyzerSources): void {
+    this.seq += 1;
+    if (!this.analysis.pending) this.update({ pending: true });
+    this.post({ type: 'sources', seq: this.seq, sources });
   }
 
   /** A file's text changed (or it went away: null); compiled once typing pauses. */

@@ -117,10 +117,21 @@ export interface SourceFile {
   content: string;
 }
 
+/**
+ * What the push and publish analyzers know of the deployment's data sources (features/models/data-sources.ts):
+ * - `known`: each view is checked only for where it can go (a warehouse view is never published, a lakehouse view never pushed);
+ * - `unreadable`: this user may not read the settings (403): every view gets both checks, as before;
+ * - `unknown`: not read yet (a transient failure, being retried): the analyzers' findings are held until the data sources
+ *   are known — all of them are dialect-specific, and both dialects' findings on a view that goes to one would be noise
+ *   (a "Lakehouse publish" warning on a warehouse-only deployment).
+ */
+export type AnalyzerSources = { kind: 'known'; dataSources: Record<string, AnalyzerDataSource> } | { kind: 'unreadable' } | { kind: 'unknown' };
+
 export type CompilerRequest =
-  /** Start over with these files (a branch was loaded). */
-  /** `dataSources`: the deployment's, so the analyzers check each view only for where it can go. */
-  | { type: 'reset'; seq: number; files: SourceFile[]; dataSources?: Record<string, AnalyzerDataSource> }
+  /** Start over with these files (a branch was loaded), the analyzers set for the deployment's data sources. */
+  | { type: 'reset'; seq: number; files: SourceFile[]; sources: AnalyzerSources }
+  /** The deployment's data sources became known (after a retried read): re-check every view with them. */
+  | { type: 'sources'; seq: number; sources: AnalyzerSources }
   /** Files changed (content) or went away (null). */
   | { type: 'update'; seq: number; changes: { path: string; content: string | null }[] };
 

@@ -46,6 +46,12 @@ export interface ModelsState {
   openPath: string | null;
   reveal: RevealRequest | null;
   analysis: Analysis;
+  /**
+   * The push and publish findings are held because the deployment's data sources are not known:
+   * `reading` while a transient failure of the settings read is retried, `unavailable` once it was
+   * given up (the next load of a branch reads again). Null: the analyzers run.
+   */
+  analyzersHeld: 'reading' | 'unavailable' | null;
   server: ServerVerdict | null;
   validating: boolean;
   /** Label of the branch or file action under way. */

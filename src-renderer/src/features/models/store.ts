@@ -13,13 +13,14 @@ import {
 } from '../../../../src-shared/api/data-model';
 import type { LiveEvent } from '../../../../src-shared/api/events';
 import { getDeploymentSettings } from '../../../../src-shared/api/deployments';
-import type { AnalyzerDataSource } from '../../../../src-shared/model';
 import { onServiceChange, registerLeaveGuard } from '../../app/endpoint';
 import { onLiveEvent } from '../../lib/live';
 import { api } from '../../app/session';
 import { toShownError } from '../../lib/errors';
 import { fetchAllPages } from '../../lib/paging';
 import { CompilerClient, EMPTY_ANALYSIS } from './compiler';
+import { AnalyzerSourceReader } from './data-sources';
+import type { AnalyzerSources } from './protocol';
 import { mapLimit } from '../../lib/mapLimit';
 import { fileActions } from './file-actions';
 import { byPath, currentBranch, dirtyPaths, myDevBranch, type ModelsState } from './state';
@@ -30,25 +31,11 @@ export { currentBranch, dirtyPaths, isEditable, myDevBranch, type ModelsState, t
 
 const FILE_PAGE = 1000;
 
-/**
- * The deployment's data sources as the analyzers need them (kind, catalog), read once per deployment.
- * Without them (a caller who may not read the settings) every view gets both analyzers.
- */
-const dataSourceCache = new Map<number, Promise<Record<string, AnalyzerDataSource> | undefined>>();
-function analyzerDataSources(deploymentId: number): Promise<Record<string, AnalyzerDataSource> | undefined> {
-  let cached = dataSourceCache.get(deploymentId);
-  if (!cached) {
-    cached = api
-      .call(getDeploymentSettings, { params: { deploymentId } })
-      .then((settings) => Object.fromEntries(settings.dataSources.map((d) => [d.name, { kind: d.kind, catalog: d.catalog }])))
-      .catch(() => {
-        dataSourceCache.delete(deploymentId);
-        return undefined;
-      });
-    dataSourceCache.set(deploymentId, cached);
-  }
-  return cached;
-}
+/** Why the analyzers' findings are held (null: they run), for the Problems panel. */
+const heldOf = (sources: AnalyzerSources, why: 'reading' | 'unavailable'): ModelsState['analyzersHeld'] => (sources.kind === 'unknown' ? why : null);
+
+/** The deployment's data sources as the analyzers need them: a 403 and a transient failure are told apart there. */
+const dataSources = new AnalyzerSourceReader((deploymentId) => api.call(getDeploymentSettings, { params: { deploymentId } }));
 /** File contents fetched in parallel when a branch loads. */
 const CONTENT_CONCURRENCY = 6;
 
@@ -88,6 +75,7 @@ export const useModels = create<ModelsState>((set, get) => {
     openPath: null,
     reveal: null,
     analysis: EMPTY_ANALYSIS,
+    analyzersHeld: null,
     server: null,
     validating: false,
     busy: null,
@@ -98,7 +86,7 @@ export const useModels = create<ModelsState>((set, get) => {
     async selectDeployment(id) {
       if (get().deploymentId === id && get().branchName !== null) return;
       loadToken += 1;
-      set({ deploymentId: id, branches: [], branchName: null, files: [], saved: {}, buffers: {}, versions: {}, staleWrites: [], openPath: null, server: null, error: null, notice: null });
+      set({ deploymentId: id, branches: [], branchName: null, files: [], saved: {}, buffers: {}, versions: {}, staleWrites: [], openPath: null, server: null, analyzersHeld: null, error: null, notice: null });
       const branches = await get().loadBranches();
       if (get().deploymentId !== id || branches.length === 0) return;
       const start = myDevBranch(branches) ?? branches.find((b) => b.isDeployBranch) ?? branches[0];
@@ -133,9 +121,9 @@ export const useModels = create<ModelsState>((set, get) => {
       try {
         const query = (after?: string) => ({ branchName: name, first: FILE_PAGE, ...(after ? { after } : {}) });
         const files = await fetchAllPages(async (after) => (await api.call(getDataModelFiles, { params: { deploymentId }, query: query(after) })) as FileList);
-        const sources = analyzerDataSources(deploymentId);
+        const sources = dataSources.load(deploymentId);
         const contents = await mapLimit(files, CONTENT_CONCURRENCY, async (f) => (await api.call(getDataModelFiles, { params: { deploymentId }, query: { branchName: name, path: f.path } })) as FileContent);
-        const dataSources = await sources;
+        const first = await sources.first;
         if (token !== loadToken) return;
         const saved = Object.fromEntries(contents.map((c) => [c.path, c.content]));
         const versions = Object.fromEntries(contents.map((c) => [c.path, c.sha256]));
@@ -150,12 +138,20 @@ export const useModels = create<ModelsState>((set, get) => {
           saved[path] = before.saved[path];
           if (before.versions[path]) versions[path] = before.versions[path];
         }
-        set({ files: files.sort(byPath), saved, versions, buffers: kept, openPath });
+        set({ files: files.sort(byPath), saved, versions, buffers: kept, openPath, analyzersHeld: heldOf(first, 'reading') });
         worker().reset(
           contents.map((c) => ({ path: c.path, content: kept[c.path] ?? c.content })),
           sameBranch,
-          dataSources,
+          first,
         );
+        // The first read failed for a transient reason: check the branch again once a retry answers.
+        if (first.kind === 'unknown') {
+          void sources.settled.then((settled) => {
+            if (token !== loadToken) return;
+            set({ analyzersHeld: heldOf(settled, 'unavailable') });
+            if (settled.kind !== 'unknown') worker().setSources(settled);
+          });
+        }
       } catch (error) {
         if (token === loadToken) fail(error, `Loading branch “${name}”`);
       } finally {
@@ -256,8 +252,8 @@ export const useModels = create<ModelsState>((set, get) => {
 // Another service in the header: forget this one's deployment, branches and files.
 onServiceChange(() => {
   loadToken += 1;
-  dataSourceCache.clear();
-  useModels.setState({ deploymentId: null, branches: [], branchName: null, files: [], saved: {}, buffers: {}, versions: {}, staleWrites: [], openPath: null, server: null, error: null, notice: null, pending: null });
+  dataSources.clear();
+  useModels.setState({ deploymentId: null, branches: [], branchName: null, files: [], saved: {}, buffers: {}, versions: {}, staleWrites: [], openPath: null, server: null, analyzersHeld: null, error: null, notice: null, pending: null });
 });
 registerLeaveGuard(() => {
   const unsaved = dirtyPaths(useModels.getState()).length;
