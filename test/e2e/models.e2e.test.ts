@@ -329,6 +329,33 @@ describe('Models screen in a real browser', () => {
   it('reached the Models screen without console errors or CSP violations', () => {
     expect(e2e.problems).toEqual([]);
   });
+
+  it('retries a 503 while reading the deployment settings and shows no lakehouse warnings on views that do not go to the lakehouse', async () => {
+    const { page, server } = e2e;
+    const id = await createDeployment(server, 'models-e2e-busy');
+    // The service is busy for the first settings read of this deployment only.
+    let reads = 0;
+    const settings = new RegExp(`/deployments/${id}/settings(\\?|$)`);
+    await page.route(settings, async (route) => {
+      reads += 1;
+      if (reads === 1) await route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify({ title: 'Busy', status: 503, code: 'HTTP_503', detail: 'Busy.' }) });
+      else await route.continue();
+    });
+    const before = e2e.problems.length;
+    try {
+      await page.goto(`${server.url}/models/${id}`);
+      await fileItem(page, 'orders.yml').waitFor();
+      // Checked again once the retried read answered: the status line no longer says the checks wait.
+      await problems(page).getByText(/^\s*11 files · [\d.]+ ms$/).waitFor();
+      await expect(problems(page).getByText('Lakehouse publish').count()).resolves.toBe(0);
+      expect(reads).toBe(2);
+      await problems(page).getByText('Warehouse push').first().waitFor();
+    } finally {
+      await page.unroute(settings);
+    }
+    // The one console error is the browser's log of the 503.
+    expect(e2e.problems.slice(before).filter((p) => !/status of 503/.test(p))).toEqual([]);
+  });
 });
 
 /** Replaces one file on a branch with the chunked upload API (it commits directly, as a CI upload would). */
