@@ -11,8 +11,17 @@ export interface CachedPrincipal {
 
 interface Entry extends CachedPrincipal {
   epoch: number;
-  /** `performance.now()` when resolved: entries are never older than `maxAgeMs`. */
+  /** `monotonicMs()` when resolved: entries are never older than `maxAgeMs`. */
   at: number;
+}
+
+/**
+ * Milliseconds on a monotonic clock, as `performance.now()` counts them but without loading
+ * node:perf_hooks, which nothing else a start of the service runs needs (start time, issue 10).
+ */
+function monotonicMs(): number {
+  const [seconds, nanoseconds] = process.hrtime();
+  return seconds * 1e3 + nanoseconds / 1e6;
 }
 
 /** How many credentials are remembered (least recently used dropped first). */
@@ -52,7 +61,7 @@ export class PrincipalCache {
   get(key: string, epoch: number): CachedPrincipal | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.epoch !== epoch || performance.now() - entry.at > MAX_AGE_MS) {
+    if (entry.epoch !== epoch || monotonicMs() - entry.at > MAX_AGE_MS) {
       this.entries.delete(key);
       return undefined;
     }
@@ -62,7 +71,7 @@ export class PrincipalCache {
   /** `epoch` is the value read before the principal was resolved, so a write in between is never masked. */
   set(key: string, epoch: number, value: CachedPrincipal): Principal {
     const principal = freezePrincipal(value.principal);
-    this.entries.set(key, { principal, expiresAt: value.expiresAt, epoch, at: performance.now() });
+    this.entries.set(key, { principal, expiresAt: value.expiresAt, epoch, at: monotonicMs() });
     return principal;
   }
 }
