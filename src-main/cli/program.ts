@@ -46,7 +46,12 @@ function integer(name: string, min = 0) {
 
 type Opts = Omit<ConnectionOptions, 'sources'> & Record<string, unknown>;
 
-export function buildProgram(setExit: (code: number) => void, setJson: (json: boolean) => void): Command {
+/**
+ * The command table. With `only: 'serve'` (what runCli passes when the command line starts with
+ * `serve`) the table stops after that command: the service's start does not build the options of
+ * the twenty other commands (start time, issue 10); `drydock serve --help` reads the same.
+ */
+export function buildProgram(setExit: (code: number) => void, setJson: (json: boolean) => void, only?: 'serve'): Command {
   const program = new Command('drydock')
     .description('Drydock: the local analytics platform service, and a command line for scripts and CI.')
     .version(DRYDOCK_VERSION, '-V, --version', 'print the version')
@@ -94,6 +99,7 @@ Every command has --help. Exit codes: 0 done, 1 failure (the problem's code is p
       await runServe(opts);
       setExit(-1);
     });
+  if (only === 'serve') return program;
 
   program
     .command('login-link')
@@ -255,6 +261,7 @@ export async function runCli(argv: string[]): Promise<number> {
   const program = buildProgram(
     (code) => (exitCode = code),
     (value) => (json = value),
+    argv[0] === 'serve' ? 'serve' : undefined,
   );
   try {
     await program.parseAsync(argv, { from: 'user' });
