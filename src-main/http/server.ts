@@ -1,7 +1,6 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
-import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { UiFiles } from './ui-files';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -37,6 +36,40 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
   "form-action 'self'",
 ].join('; ');
+
+type SendFile = (this: FastifyReply, file: string) => FastifyReply;
+
+/**
+ * @fastify/static's `reply.sendFile` for the UI's files under `root`, loaded with the first file
+ * asked for (start time, issue 10): loading the plugin and its MIME table at start was ~7 ms of CPU
+ * that no API request needs. The plugin's own function is run once, with `serve: false` as before,
+ * against a stand-in for the app that keeps the reply methods it decorates (with `serve: false`
+ * that is all it does); the file is then sent by that very method, on the reply. Types, ranges,
+ * validators and errors are the plugin's, as when it was registered.
+ */
+function lazySendFile(root: string): (reply: FastifyReply, file: string) => Promise<FastifyReply> {
+  let loading: Promise<SendFile> | null = null;
+  const load = async (): Promise<SendFile> => {
+    const { fastifyStatic } = await import('@fastify/static');
+    const decorated = new Map<string, unknown>();
+    const app = { decorateReply: (name: string, fn: unknown) => decorated.set(name, fn) };
+    await fastifyStatic(app as unknown as FastifyInstance, {
+      root,
+      serve: false,
+      setHeaders: (res) => res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY),
+    });
+    const sendFile = decorated.get('sendFile');
+    if (typeof sendFile !== 'function') throw new Error('@fastify/static did not decorate sendFile (see lazySendFile in src-main/http/server.ts).');
+    return sendFile as SendFile;
+  };
+  return async (reply, file) => {
+    loading ??= load().catch((error: unknown) => {
+      loading = null;
+      throw error;
+    });
+    return (await loading).call(reply, file);
+  };
+}
 
 export interface HttpServer {
   app: FastifyInstance;
@@ -246,15 +279,9 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
   // The UI's files are served by the not-found handler below from a list read on the first request
   // for one, not by a route per file: @fastify/static's per-file routes (a glob of the folder and
   // two routes for each of its ~70 files) were a sixth of a start (issue 10). The plugin still
-  // sends the files (types, validators, ranges).
+  // sends the files (types, validators, ranges), loaded with the first (lazySendFile).
   const uiFiles = hasRenderer ? new UiFiles(rendererDir) : null;
-  if (hasRenderer) {
-    await app.register(fastifyStatic, {
-      root: rendererDir,
-      serve: false,
-      setHeaders: (res) => res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY),
-    });
-  }
+  const sendFile = hasRenderer ? lazySendFile(rendererDir) : null;
 
   app.setNotFoundHandler(async (request, reply) => {
     const isApi = API_PREFIXES.some((p) => request.url.startsWith(p));
@@ -262,11 +289,11 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
     if (isApi) await authenticator.authenticate(request);
     // A file of the UI, for GET or HEAD (a HEAD request is routed as its GET, see `dispatch`).
     const file = !isApi && (request.method === 'GET' || request.method === 'HEAD') ? uiFiles?.at(request.url) : undefined;
-    if (file !== undefined) return reply.sendFile(file);
-    if (!isApi && hasRenderer && request.method === 'GET') {
+    if (file !== undefined && sendFile) return sendFile(reply, file);
+    if (!isApi && sendFile && request.method === 'GET') {
       // Client-side routes of the single-page UI.
       reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-      return reply.sendFile('index.html');
+      return sendFile(reply, 'index.html');
     }
     reply.code(404).type('application/problem+json');
     return reply.send(problemBody(404, ErrorCodes.ROUTE_NOT_FOUND, `No operation ${request.method} ${request.url.split('?')[0]}.`, request.url));
