@@ -8,5 +8,6 @@ function exitAfterFlush(code: number): void {
   process.stdout.once('drain', () => process.exit(code));
 }
 
-const exitCode = await runCli(process.argv.slice(2));
-if (exitCode >= 0) exitAfterFlush(exitCode);
+void runCli(process.argv.slice(2)).then((exitCode) => {
+  if (exitCode >= 0) exitAfterFlush(exitCode);
+});

@@ -248,9 +248,19 @@ export async function resolve(specifier, context, next) {
   return resolved;
 }\n`);
     writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
+    // out/main is CommonJS (src-main/code-cache.ts): its require() calls go past the hooks above.
+    writeFileSync(join(dir, 'require.cjs'), `const Module = require('node:module');
+const { appendFileSync } = require('node:fs');
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function (...args) {
+  const file = resolveFilename.apply(this, args);
+  appendFileSync(${JSON.stringify(trace)}, file + '\\n');
+  return file;
+};\n`);
     const { spawn } = await import('node:child_process');
     const status = await new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, ['--import', join(dir, 'register.mjs'), BIN, 'validate', SAMPLE, '--format', 'sarif'], { env: cliEnv(), stdio: 'ignore' });
+      const args = ['--import', join(dir, 'register.mjs'), '--require', join(dir, 'require.cjs'), BIN, 'validate', SAMPLE, '--format', 'sarif'];
+      const child = spawn(process.execPath, args, { env: cliEnv(), stdio: 'ignore' });
       child.on('close', resolve);
     });
     expect(status).toBe(0);

@@ -81,4 +81,14 @@ describe('drydock serve', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/--secrets must be/);
   });
+
+  it('compiles its own start code with the code cache the build made, which this Node accepts (src-main/code-cache.ts)', () => {
+    const hook = new URL('../../out/main/code-cache.js', import.meta.url).pathname;
+    const script = `const { cachedFiles, rejectedFiles } = require(${JSON.stringify(hook)}); console.log(JSON.stringify([cachedFiles(), rejectedFiles()]));`;
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    const [cached, rejected] = JSON.parse(result.stdout) as [string[], string[]];
+    expect(cached).toContain('cli.js');
+    expect(cached.some((file) => /^chunks\/server-/.test(file))).toBe(true);
+    expect(rejected).toEqual([]);
+  });
 });

@@ -1,0 +1,105 @@
+// A V8 code cache for the service's own built code (start time, issue 10). Node 20 compiles every
+// module from source at each start and has no compile cache of its own (module.enableCompileCache
+// is Node 22): the ~340 KB of chunks a `drydock serve` start loads were parsed and their functions
+// compiled anew each time. The main build is CommonJS (out/main/package.json says so) so that
+// bin/drydock.js can install this hook before anything else of out/main loads: each file of out/main
+// is compiled as Node's CommonJS loader would, through a vm.Script, with the cache the build made
+// after a warm start (scripts/own-code-cache.js, scripts/warm-own-cache.js). Files the cache does not
+// hold, and any Node whose V8 rejects it (another version, V8 flags), compile exactly as before.
+// vendor.cjs has its own cache (src-main/vendor-runtime.ts).
+import Module, { createRequire } from 'node:module';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { constants, Script } from 'node:vm';
+
+type Compile = (this: Module, content: string, filename: string) => unknown;
+interface Internal {
+  prototype: { _compile: Compile };
+}
+
+/** Node's CommonJS wrapper: the same text at the build and at the start, or V8 rejects the cache. */
+const HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+const TAIL = '\n});';
+
+/** out/main, where this file is built. */
+const root = dirname(fileURLToPath(import.meta.url));
+/** One file for all: [4-byte length of the JSON index][index: { file: [offset, length] }][caches]. */
+const cacheFile = join(root, `code-cache.${process.arch}-v8-${process.versions.v8}.bin`);
+
+let recorded: Map<string, Script> | null = null;
+
+function readCache(): { index: Record<string, [number, number]>; data: Buffer } | null {
+  try {
+    const blob = readFileSync(cacheFile);
+    const length = blob.readUInt32LE(0);
+    return { index: JSON.parse(blob.toString('latin1', 4, 4 + length)) as Record<string, [number, number]>, data: blob.subarray(4 + length) };
+  } catch {
+    return null;
+  }
+}
+
+function compile(content: string, filename: string, cachedData?: Buffer): Script {
+  return new Script(HEAD + content + TAIL, {
+    filename,
+    ...(cachedData ? { cachedData } : {}),
+    // `import()` of the drivers (DuckDB, Snowflake…) as in any module of the main context.
+    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+}
+
+/**
+ * Compiles the files of out/main with the build's code cache from now on. `record`: compile every
+ * file of out/main this way, cache or not, and keep their scripts for writeCodeCache (the build).
+ */
+export function installCodeCache(record = false): void {
+  const cache = record ? null : readCache();
+  if (!cache && !record) return;
+  if (record) recorded = new Map();
+  const prototype = (Module as unknown as Internal).prototype;
+  const original = prototype._compile;
+  prototype._compile = function (this: Module, content: string, filename: string) {
+    const key = filename.startsWith(root + sep) ? relative(root, filename) : null;
+    const entry = key === null ? undefined : cache?.index[key];
+    if (key === null || (!entry && !recorded)) return original.call(this, content, filename);
+    const script = compile(content, filename, entry ? cache!.data.subarray(entry[0], entry[0] + entry[1]) : undefined);
+    recorded?.set(key, script);
+    const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
+    return wrapper.call(this.exports, this.exports, createRequire(filename), this, filename, dirname(filename));
+  };
+}
+
+/** Writes the cache of every file compiled since installCodeCache(true), with what ran so far. */
+export function writeCodeCache(): string {
+  if (!recorded) throw new Error('writeCodeCache: installCodeCache(true) was not called.');
+  const index: Record<string, [number, number]> = {};
+  const parts: Buffer[] = [];
+  let offset = 0;
+  for (const [key, script] of recorded) {
+    const data = script.createCachedData();
+    index[key] = [offset, data.length];
+    parts.push(data);
+    offset += data.length;
+  }
+  const json = Buffer.from(JSON.stringify(index), 'latin1');
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(json.length);
+  const temporary = `${cacheFile}.${process.pid}.tmp`;
+  writeFileSync(temporary, Buffer.concat([length, json, ...parts]), { mode: 0o644 });
+  renameSync(temporary, cacheFile);
+  return cacheFile;
+}
+
+/** The files of out/main the cache holds. */
+export function cachedFiles(): string[] {
+  return Object.keys(readCache()?.index ?? {});
+}
+
+/** The files whose cache this V8 rejects (the build checks it in a fresh process; none is right). */
+export function rejectedFiles(): string[] {
+  const cache = readCache();
+  if (!cache) return ['(no cache file)'];
+  return Object.entries(cache.index)
+    .filter(([key, [start, length]]) => compile(readFileSync(join(root, key), 'utf8'), join(root, key), cache.data.subarray(start, start + length)).cachedDataRejected !== false)
+    .map(([key]) => key);
+}
