@@ -58,6 +58,12 @@ while (!(status = await get())) {
 }
 if (status !== 200) throw new Error(`warm-own-cache: the service answered ${status}`);
 if (mode !== '--seed') {
+  // The areas not needed for the first answer load in the background just after it (about 2 MB of
+  // chunks, src-main/features/areas.ts): wait until no more files load, so that they have a cache too.
+  for (let count = -1; count !== hook.recordedCount() && Date.now() - started < 60_000; ) {
+    count = hook.recordedCount();
+    await new Promise((done) => setTimeout(done, 500));
+  }
   const file = hook.writeCodeCache();
   rmSync(data, { recursive: true, force: true });
   spawnSync(process.execPath, [SELF, outDir, '--check'], { stdio: 'inherit' });

@@ -8,7 +8,7 @@
 // hold, and any Node whose V8 rejects it (another version, V8 flags), compile exactly as before.
 // vendor.cjs has its own cache (src-main/vendor-runtime.ts).
 import Module, { createRequire } from 'node:module';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { constants, Script } from 'node:vm';
@@ -69,6 +69,11 @@ export function installCodeCache(record = false): void {
   };
 }
 
+/** How many files were compiled since installCodeCache(true). */
+export function recordedCount(): number {
+  return recorded?.size ?? 0;
+}
+
 /** Writes the cache of every file compiled since installCodeCache(true), with what ran so far. */
 export function writeCodeCache(): string {
   if (!recorded) throw new Error('writeCodeCache: installCodeCache(true) was not called.');
@@ -85,7 +90,8 @@ export function writeCodeCache(): string {
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length);
   const temporary = `${cacheFile}.${process.pid}.tmp`;
-  writeFileSync(temporary, Buffer.concat([length, json, ...parts]), { mode: 0o644 });
+  writeFileSync(temporary, Buffer.concat([length, json, ...parts]));
+  chmodSync(temporary, 0o644); // readable by whoever runs the service, whatever the build's umask
   renameSync(temporary, cacheFile);
   return cacheFile;
 }
