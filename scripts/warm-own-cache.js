@@ -58,6 +58,7 @@ while (!(status = await get())) {
 }
 if (status !== 200) throw new Error(`warm-own-cache: the service answered ${status}`);
 if (mode !== '--seed') {
+  hook.freezeCodeCache();
   // The areas not needed for the first answer load in the background just after it (about 2 MB of
   // chunks, src-main/features/areas.ts): wait until no more files load, so that they have a cache too.
   for (let count = -1; count !== hook.recordedCount() && Date.now() - started < 60_000; ) {

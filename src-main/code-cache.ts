@@ -58,6 +58,7 @@ export function installCodeCache(record = false): void {
   if (record) recorded = new Map();
   const prototype = (Module as unknown as Internal).prototype;
   const original = prototype._compile;
+  const shared = createRequire(join(root, 'code-cache.js'));
   prototype._compile = function (this: Module, content: string, filename: string) {
     const key = filename.startsWith(root + sep) ? relative(root, filename) : null;
     const entry = key === null ? undefined : cache?.index[key];
@@ -65,13 +66,36 @@ export function installCodeCache(record = false): void {
     const script = compile(content, filename, entry ? cache!.data.subarray(entry[0], entry[0] + entry[1]) : undefined);
     recorded?.set(key, script);
     const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
-    return wrapper.call(this.exports, this.exports, createRequire(filename), this, filename, dirname(filename));
+    return wrapper.call(this.exports, this.exports, requireOf(this, shared), this, filename, dirname(filename));
   };
+}
+
+/**
+ * `require` as Node's loader gives it to a module (createRequire would make a second Module and its
+ * lookup paths for each file, 0.05 ms each); resolve() is built on first use only.
+ */
+function requireOf(module: Module, shared: NodeJS.Require): NodeJS.Require {
+  let resolver: NodeJS.Require | undefined;
+  const resolve = (request: string, options?: { paths?: string[] }) => (resolver ??= createRequire(module.filename)).resolve(request, options);
+  resolve.paths = (request: string) => (resolver ??= createRequire(module.filename)).resolve.paths(request);
+  return Object.assign((id: string) => module.require(id) as unknown, { resolve, cache: shared.cache, extensions: shared.extensions, main: shared.main });
 }
 
 /** How many files were compiled since installCodeCache(true). */
 export function recordedCount(): number {
   return recorded?.size ?? 0;
+}
+
+/** Caches taken before the end (by freezeCodeCache), which writeCodeCache keeps. */
+const frozen = new Map<string, Buffer>();
+
+/**
+ * Takes the cache of the files compiled so far, with what ran so far (the build calls it at the first
+ * answer): their cache then holds what a start runs before that answer and no more, as each function
+ * in a cache is deserialised with it (the start files' caches were 470 KB so, 525 KB if taken later).
+ */
+export function freezeCodeCache(): void {
+  for (const [key, script] of recorded ?? []) if (!frozen.has(key)) frozen.set(key, script.createCachedData());
 }
 
 /** Writes the cache of every file compiled since installCodeCache(true), with what ran so far. */
@@ -81,7 +105,7 @@ export function writeCodeCache(): string {
   const parts: Buffer[] = [];
   let offset = 0;
   for (const [key, script] of recorded) {
-    const data = script.createCachedData();
+    const data = frozen.get(key) ?? script.createCachedData();
     index[key] = [offset, data.length];
     parts.push(data);
     offset += data.length;
