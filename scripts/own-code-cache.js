@@ -31,7 +31,9 @@ export function ownCodeCache() {
       // A cache of an older build could be taken for this one's (V8 checks the source's length only).
       for (const name of readdirSync(dir)) if (/^code-cache\..*\.bin$/.test(name)) rmSync(join(dir, name));
       const result = spawnSync(process.execPath, [WARM, dir], { stdio: ['ignore', 'ignore', 'inherit'] });
-      if (result.status !== 0) throw new Error(`warm-own-cache.js failed (exit ${result.status})`);
+      // Not a build failure: without the cache the service compiles its code at start, as before (a
+      // start that fails here, e.g. SQLite's addon rebuilt for Electron, fails the same way at run time).
+      if (result.status !== 0) this.warn(`warm-own-cache.js failed (exit ${result.status}): out/main has no code cache; the service will start slower.`);
     },
   };
 }

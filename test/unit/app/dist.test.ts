@@ -75,7 +75,8 @@ describe('what the package holds', () => {
     // …which the build emits there, and the package takes.
     const vite = readFileSync(join(ROOT, 'electron.vite.config.ts'), 'utf8');
     expect(vite).toMatch(/'service-process': at\('src-main\/service-process\.ts'\)/);
-    for (const built of ['out/main/index.js', 'out/main/service-process.js', 'out/main/cli.js', 'out/preload/index.cjs', 'out/renderer/index.html']) {
+    // out/main/package.json makes the main build's .js files CommonJS (the root one says "type": "module").
+    for (const built of ['out/main/index.js', 'out/main/package.json', 'out/main/service-process.js', 'out/main/cli.js', 'out/preload/index.cjs', 'out/renderer/index.html']) {
       expect(packed(built), built).toBe(true);
     }
   });
