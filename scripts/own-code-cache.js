@@ -30,6 +30,8 @@ export function ownCodeCache() {
       const dir = options.dir ?? outDir;
       // A cache of an older build could be taken for this one's (V8 checks the source's length only).
       for (const name of readdirSync(dir)) if (/^code-cache\..*\.bin$/.test(name)) rmSync(join(dir, name));
+      // Not in `electron-vite dev` (a start of the service at each rebuild): files then compile as before.
+      if (this.meta.watchMode) return;
       const result = spawnSync(process.execPath, [WARM, dir], { stdio: ['ignore', 'ignore', 'inherit'] });
       // Not a build failure: without the cache the service compiles its code at start, as before (a
       // start that fails here, e.g. SQLite's addon rebuilt for Electron, fails the same way at run time).
