@@ -11,7 +11,7 @@ import Module, { createRequire } from 'node:module';
 import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { constants, Script } from 'node:vm';
+import { Script } from 'node:vm';
 
 type Compile = (this: Module, content: string, filename: string) => unknown;
 interface Internal {
@@ -40,13 +40,17 @@ function readCache(): { index: Record<string, [number, number]>; data: Buffer } 
 }
 
 function compile(content: string, filename: string, cachedData?: Buffer): Script {
-  return new Script(HEAD + content + TAIL, {
-    filename,
-    ...(cachedData ? { cachedData } : {}),
-    // `import()` of the drivers (DuckDB, Snowflake…) as in any module of the main context.
-    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  return new Script(HEAD + content + TAIL, { filename, ...(cachedData ? { cachedData } : {}) });
 }
+
+/**
+ * Whether a file must be left to Node's own compile: it may call `import()` (the drivers, DuckDB,
+ * ora — ES-module packages a CommonJS file can only import). On Node 20 a vm.Script compiled from a
+ * code cache loses its dynamic-import callback (`import()` then rejects with "A dynamic import
+ * callback was not specified", even with vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER, which also
+ * prints an ExperimentalWarning), so such files are never cached. None of them loads at start.
+ */
+const leftToNode = (content: string) => content.includes('import(');
 
 /**
  * Compiles the files of out/main with the build's code cache from now on. `record`: compile every
@@ -62,7 +66,7 @@ export function installCodeCache(record = false): void {
   prototype._compile = function (this: Module, content: string, filename: string) {
     const key = filename.startsWith(root + sep) ? relative(root, filename) : null;
     const entry = key === null ? undefined : cache?.index[key];
-    if (key === null || (!entry && !recorded)) return original.call(this, content, filename);
+    if (key === null || (!entry && !recorded) || leftToNode(content)) return original.call(this, content, filename);
     const script = compile(content, filename, entry ? cache!.data.subarray(entry[0], entry[0] + entry[1]) : undefined);
     recorded?.set(key, script);
     const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
