@@ -74,6 +74,8 @@ export default defineConfig({
           'vendor-runtime': at('src-main/vendor-runtime.ts'),
           // Loaded first by bin/drydock.js: compiles the rest of out/main with its code cache.
           'code-cache': at('src-main/code-cache.ts'),
+          // Loaded first by each worker thread of such a service: the same hook in that thread.
+          'worker-boot': at('src-main/workers/thread-boot.ts'),
         },
         output: {
           format: 'cjs',

@@ -2,10 +2,13 @@
 // Makes the V8 code cache of out/main's own files (see scripts/own-code-cache.js): starts the built
 // `drydock serve` in this process on a data directory a first start made (the case a cache is for:
 // an existing data directory), waits for its first authenticated answer, then writes the cache of
-// every file of out/main compiled so far, with the functions that start ran. A fresh process then
-// checks that V8 accepts it. Usage: warm-own-cache.js <out/main> [--seed <data dir> | --check].
+// every file of out/main compiled so far, with the functions that start ran. It then validates the
+// data model of a deployment the first start created (the sample project), so that the worker
+// threads' entries, which record too (src-main/workers/thread-boot.ts), have their cache, with the
+// functions the first validate runs. A fresh process then checks that V8 accepts it.
+// Usage: warm-own-cache.js <out/main> [--seed <data dir> | --check].
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -37,14 +40,21 @@ const port = await new Promise((done) => {
     server.close(() => done(port));
   });
 });
-const get = () =>
+const call = (method, path, body) =>
   new Promise((done) => {
-    const request = http.get({ host: '127.0.0.1', port, path: '/api/v1/users/me', agent: false, headers: { authorization: `Api-Key ${KEY}` } }, (response) => {
-      response.resume();
-      response.on('end', () => done(response.statusCode));
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers = { authorization: `Api-Key ${KEY}`, ...(payload ? { 'content-type': 'application/json' } : {}) };
+    const request = http.request({ host: '127.0.0.1', port, method, path, agent: false, headers }, (response) => {
+      let text = '';
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => done({ status: response.statusCode, text }));
     });
-    request.on('error', () => done(null));
+    request.on('error', () => done({ status: null, text: '' }));
+    request.end(payload);
   });
+const get = async () => (await call('GET', '/api/v1/users/me')).status;
+/** The deployment the first start created, whose model the warm start validates. */
+const deploymentFile = `${data}.deployment`;
 
 process.env.DRYDOCK_BOOTSTRAP_API_KEY = KEY;
 process.argv = [process.argv[0], join(outDir, 'cli.js'), 'serve', '--data-dir', data, '--secrets', 'file', '--port', String(port), '--no-login-link'];
@@ -57,7 +67,12 @@ while (!(status = await get())) {
   await new Promise((done) => setTimeout(done, 20));
 }
 if (status !== 200) throw new Error(`warm-own-cache: the service answered ${status}`);
-if (mode !== '--seed') {
+if (mode === '--seed') {
+  // New deployments start with the sample project (resources/sample-project) as their model.
+  const created = await call('POST', '/build/api/v1/deployments/', { name: 'warm', cloudProvider: 'aws', creationMethod: 'upload', deployMode: 'cli', storageProvider: { type: 'local' } });
+  if (created.status !== 201) throw new Error(`warm-own-cache: creating a deployment answered ${created.status} ${created.text}`);
+  writeFileSync(deploymentFile, String(JSON.parse(created.text).id));
+} else {
   hook.freezeCodeCache();
   // The areas not needed for the first answer load in the background just after it (about 2 MB of
   // chunks, src-main/features/areas.ts): wait until no more files load, so that they have a cache too.
@@ -65,8 +80,18 @@ if (mode !== '--seed') {
     count = hook.recordedCount();
     await new Promise((done) => setTimeout(done, 500));
   }
+  // The first validate: a model shard thread starts, loads model-worker and compiles the model.
+  const id = readFileSync(deploymentFile, 'utf8').trim();
+  const validated = await call('GET', `/build/api/v1/deployments/${id}/data-model/validate?branchName=main`);
+  if (validated.status !== 200) throw new Error(`warm-own-cache: validating answered ${validated.status} ${validated.text}`);
+  // A JSON body of 256 KB or more is read on a compute thread (http/json-parser.ts): one loads
+  // compute-worker. The body is not a valid one for the route (400): nothing is written.
+  await call('PUT', `/build/api/v1/deployments/${id}/data-model/files?branchName=main`, { pad: 'x'.repeat(300 * 1024) });
+  const fromWorkers = await hook.collectWorkerCaches();
+  if (fromWorkers < 2) throw new Error(`warm-own-cache: the worker threads sent the code cache of ${fromWorkers} file(s), not 2 (model-worker, compute-worker)`);
   const file = hook.writeCodeCache();
   rmSync(data, { recursive: true, force: true });
+  rmSync(deploymentFile, { force: true });
   spawnSync(process.execPath, [SELF, outDir, '--check'], { stdio: 'inherit' });
   console.error(`warm-own-cache: wrote ${file}`);
 }

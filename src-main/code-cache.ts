@@ -6,12 +6,15 @@
 // is compiled as Node's CommonJS loader would, through a vm.Script, with the cache the build made
 // after a warm start (scripts/own-code-cache.js, scripts/warm-own-cache.js). Files the cache does not
 // hold, and any Node whose V8 rejects it (another version, V8 flags), compile exactly as before.
-// vendor.cjs has its own cache (src-main/vendor-runtime.ts).
+// vendor.cjs has its own cache (src-main/vendor-runtime.ts). The hook is per thread: the worker
+// threads of a service that installed it install it too, first thing (workerBoot below), so their
+// entries (compute-worker, model-worker, ~1.9 MB) are compiled with the cache as well.
 import Module, { createRequire } from 'node:module';
 import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
+import { BroadcastChannel, isMainThread } from 'node:worker_threads';
 
 type Compile = (this: Module, content: string, filename: string) => unknown;
 interface Internal {
@@ -28,6 +31,12 @@ const root = dirname(fileURLToPath(import.meta.url));
 const cacheFile = join(root, `code-cache.${process.arch}-v8-${process.versions.v8}.bin`);
 
 let recorded: Map<string, Script> | null = null;
+/** Caches taken before the end (by freezeCodeCache) or sent by worker threads, which writeCodeCache keeps. */
+const frozen = new Map<string, Buffer>();
+/** Whether this thread compiles out/main through the hook ('record': for the build's warm start). */
+let installed: 'cache' | 'record' | null = null;
+/** Where recording worker threads send their caches when the warm start asks (collectWorkerCaches). */
+const CHANNEL = 'drydock:own-code-cache';
 
 function readCache(): { index: Record<string, [number, number]>; data: Buffer } | null {
   try {
@@ -49,8 +58,10 @@ function compile(content: string, filename: string, cachedData?: Buffer): Script
  * code cache loses its dynamic-import callback (`import()` then rejects with "A dynamic import
  * callback was not specified", even with vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER, which also
  * prints an ExperimentalWarning), so such files are never cached. None of them loads at start.
+ * `import()` with nothing inside is not a call (acorn's "Trailing comma is not allowed in import()",
+ * bundled in both worker entries): those files are cached (test/api/cli.test.ts holds the rule).
  */
-const leftToNode = (content: string) => content.includes('import(');
+const leftToNode = (content: string) => /\bimport\s*\((?!\s*\))/.test(content);
 
 /**
  * Compiles the files of out/main with the build's code cache from now on. `record`: compile every
@@ -59,7 +70,10 @@ const leftToNode = (content: string) => content.includes('import(');
 export function installCodeCache(record = false): void {
   const cache = record ? null : readCache();
   if (!cache && !record) return;
+  if (installed) return;
+  installed = record ? 'record' : 'cache';
   if (record) recorded = new Map();
+  if (record && !isMainThread) answerCollects();
   const prototype = (Module as unknown as Internal).prototype;
   const original = prototype._compile;
   const shared = createRequire(join(root, 'code-cache.js'));
@@ -72,6 +86,57 @@ export function installCodeCache(record = false): void {
     const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
     return wrapper.call(this.exports, this.exports, requireOf(this, shared), this, filename, dirname(filename));
   };
+}
+
+/**
+ * What a worker thread loads first when this thread compiles with the hook, so that the thread does
+ * too (Module._compile is per thread); null when it does not (Electron, a cache V8 would not take,
+ * the service run from source): the threads then load their entry as before. `record`: the thread
+ * records its files for the build (see collectWorkerCaches).
+ */
+export function workerBoot(): { filename: string; workerData: { recordCodeCache: boolean } } | null {
+  return installed ? { filename: join(root, 'worker-boot.js'), workerData: { recordCodeCache: installed === 'record' } } : null;
+}
+
+/** In a recording worker thread: sends the caches of its files, with what ran so far, when asked. */
+function answerCollects(): void {
+  const channel = new BroadcastChannel(CHANNEL);
+  channel.unref(); // an idle thread still ends when its pool lets it go
+  channel.onmessage = (event: unknown) => {
+    if ((event as { data: unknown }).data !== 'collect') return;
+    channel.postMessage([...(recorded ?? [])].map(([key, script]) => [key, script.createCachedData()]));
+  };
+}
+
+/**
+ * For the build's warm start: asks the recording worker threads of this process for the caches of
+ * the files they compiled (the worker entries) and keeps them for writeCodeCache; resolves with the
+ * number of files received once no thread has answered for `quietMs`. The threads must not block in
+ * Atomics.wait while idle (the pools open with atomics disabled when recording) to hear the request.
+ */
+export async function collectWorkerCaches(quietMs = 500): Promise<number> {
+  const channel = new BroadcastChannel(CHANNEL);
+  let count = 0;
+  let timer: NodeJS.Timeout | undefined;
+  await new Promise<void>((done) => {
+    const quiet = () => {
+      clearTimeout(timer);
+      timer = setTimeout(done, quietMs);
+    };
+    channel.onmessage = (event: unknown) => {
+      for (const [key, data] of (event as { data: [string, Uint8Array][] }).data) {
+        // A file the main thread compiled keeps its cache; of two threads' caches, the first.
+        if (recorded?.has(key) || frozen.has(key)) continue;
+        frozen.set(key, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+        count++;
+      }
+      quiet();
+    };
+    channel.postMessage('collect');
+    quiet();
+  });
+  channel.close();
+  return count;
 }
 
 /**
@@ -90,8 +155,6 @@ export function recordedCount(): number {
   return recorded?.size ?? 0;
 }
 
-/** Caches taken before the end (by freezeCodeCache), which writeCodeCache keeps. */
-const frozen = new Map<string, Buffer>();
 
 /**
  * Takes the cache of the files compiled so far, with what ran so far (the build calls it at the first
@@ -108,8 +171,9 @@ export function writeCodeCache(): string {
   const index: Record<string, [number, number]> = {};
   const parts: Buffer[] = [];
   let offset = 0;
-  for (const [key, script] of recorded) {
-    const data = frozen.get(key) ?? script.createCachedData();
+  const caches = new Map(frozen);
+  for (const [key, script] of recorded) if (!caches.has(key)) caches.set(key, script.createCachedData());
+  for (const [key, data] of caches) {
     index[key] = [offset, data.length];
     parts.push(data);
     offset += data.length;

@@ -17,6 +17,7 @@ import { JobRunner } from './platform/jobs';
 import type { SecretStore } from './platform/secrets';
 import { TokenService } from './platform/tokens/tokens';
 import { WorkerPools } from './platform/workers/pools';
+import { workerBoot } from './code-cache';
 import computeEntry from './workers/compute-worker?modulePath';
 import modelEntry from './workers/model-worker?modulePath';
 import type { Service, ServiceOptions } from './service';
@@ -55,7 +56,8 @@ export async function assembleService({ options, clock, log, secrets, db, listen
   const jobs = new JobRunner({ db, clock, log, ...(jobLeaseMs ? { leaseMs: jobLeaseMs } : {}) });
   ctx.services.jobs = jobs;
   // CPU-heavy work runs on worker threads; they start on first use.
-  const workers = new WorkerPools({ computeEntry, modelEntry });
+  // Threads of a built service compile their entry with the code cache, as this thread does.
+  const workers = new WorkerPools({ computeEntry, modelEntry, threadBoot: workerBoot() });
   ctx.services.workers = workers;
   closers.push(() => workers.close());
   try {
