@@ -80,6 +80,9 @@ if (mode === '--seed') {
     count = hook.recordedCount();
     await new Promise((done) => setTimeout(done, 500));
   }
+  // The main thread's files keep the caches of a start and what loads after it (as if no validate
+  // followed); files the validate and the body below load are cached at the end.
+  hook.freezeCodeCache();
   // The first validate: a model shard thread starts, loads model-worker and compiles the model.
   const id = readFileSync(deploymentFile, 'utf8').trim();
   const validated = await call('GET', `/build/api/v1/deployments/${id}/data-model/validate?branchName=main`);

@@ -29,18 +29,25 @@ const TAIL = '\n});';
 const root = dirname(fileURLToPath(import.meta.url));
 /** One file for all: [4-byte length of the JSON index][index: { file: [offset, length] }][caches]. */
 const cacheFile = join(root, `code-cache.${process.arch}-v8-${process.versions.v8}.bin`);
+/**
+ * The worker threads' files (their entries), in a file of their own: a start reads only what its
+ * thread compiles (each page a process first touches costs ~16 µs on this kind of host).
+ */
+const workerCacheFile = join(root, `code-cache.${process.arch}-v8-${process.versions.v8}.workers.bin`);
 
 let recorded: Map<string, Script> | null = null;
-/** Caches taken before the end (by freezeCodeCache) or sent by worker threads, which writeCodeCache keeps. */
+/** Caches taken before the end (by freezeCodeCache), which writeCodeCache keeps. */
 const frozen = new Map<string, Buffer>();
+/** Caches the worker threads sent (collectWorkerCaches), for workerCacheFile. */
+const fromWorkers = new Map<string, Buffer>();
 /** Whether this thread compiles out/main through the hook ('record': for the build's warm start). */
 let installed: 'cache' | 'record' | null = null;
 /** Where recording worker threads send their caches when the warm start asks (collectWorkerCaches). */
 const CHANNEL = 'drydock:own-code-cache';
 
-function readCache(): { index: Record<string, [number, number]>; data: Buffer } | null {
+function readCache(file: string): { index: Record<string, [number, number]>; data: Buffer } | null {
   try {
-    const blob = readFileSync(cacheFile);
+    const blob = readFileSync(file);
     const length = blob.readUInt32LE(0);
     return { index: JSON.parse(blob.toString('latin1', 4, 4 + length)) as Record<string, [number, number]>, data: blob.subarray(4 + length) };
   } catch {
@@ -68,7 +75,7 @@ const leftToNode = (content: string) => /\bimport\s*\((?!\s*\))/.test(content);
  * file of out/main this way, cache or not, and keep their scripts for writeCodeCache (the build).
  */
 export function installCodeCache(record = false): void {
-  const cache = record ? null : readCache();
+  const cache = record ? null : readCache(isMainThread ? cacheFile : workerCacheFile);
   if (!cache && !record) return;
   if (installed) return;
   installed = record ? 'record' : 'cache';
@@ -125,9 +132,9 @@ export async function collectWorkerCaches(quietMs = 500): Promise<number> {
     };
     channel.onmessage = (event: unknown) => {
       for (const [key, data] of (event as { data: [string, Uint8Array][] }).data) {
-        // A file the main thread compiled keeps its cache; of two threads' caches, the first.
-        if (recorded?.has(key) || frozen.has(key)) continue;
-        frozen.set(key, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+        // Of two threads' caches of a file, the first.
+        if (fromWorkers.has(key)) continue;
+        fromWorkers.set(key, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
         count++;
       }
       quiet();
@@ -165,14 +172,23 @@ export function freezeCodeCache(): void {
   for (const [key, script] of recorded ?? []) if (!frozen.has(key)) frozen.set(key, script.createCachedData());
 }
 
-/** Writes the cache of every file compiled since installCodeCache(true), with what ran so far. */
+/**
+ * Writes the cache of every file compiled since installCodeCache(true), with what ran so far, and
+ * the worker threads' caches (collectWorkerCaches) in their own file.
+ */
 export function writeCodeCache(): string {
   if (!recorded) throw new Error('writeCodeCache: installCodeCache(true) was not called.');
+  const caches = new Map(frozen);
+  for (const [key, script] of recorded) if (!caches.has(key)) caches.set(key, script.createCachedData());
+  writeCache(cacheFile, caches);
+  if (fromWorkers.size) writeCache(workerCacheFile, fromWorkers);
+  return cacheFile;
+}
+
+function writeCache(file: string, caches: Map<string, Buffer>): void {
   const index: Record<string, [number, number]> = {};
   const parts: Buffer[] = [];
   let offset = 0;
-  const caches = new Map(frozen);
-  for (const [key, script] of recorded) if (!caches.has(key)) caches.set(key, script.createCachedData());
   for (const [key, data] of caches) {
     index[key] = [offset, data.length];
     parts.push(data);
@@ -181,23 +197,24 @@ export function writeCodeCache(): string {
   const json = Buffer.from(JSON.stringify(index), 'latin1');
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length);
-  const temporary = `${cacheFile}.${process.pid}.tmp`;
+  const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, Buffer.concat([length, json, ...parts]));
   chmodSync(temporary, 0o644); // readable by whoever runs the service, whatever the build's umask
-  renameSync(temporary, cacheFile);
-  return cacheFile;
+  renameSync(temporary, file);
 }
 
-/** The files of out/main the cache holds. */
+/** The files of out/main the caches hold (the worker threads' too). */
 export function cachedFiles(): string[] {
-  return Object.keys(readCache()?.index ?? {});
+  return [cacheFile, workerCacheFile].flatMap((file) => Object.keys(readCache(file)?.index ?? {}));
 }
 
 /** The files whose cache this V8 rejects (the build checks it in a fresh process; none is right). */
 export function rejectedFiles(): string[] {
-  const cache = readCache();
-  if (!cache) return ['(no cache file)'];
-  return Object.entries(cache.index)
-    .filter(([key, [start, length]]) => compile(readFileSync(join(root, key), 'utf8'), join(root, key), cache.data.subarray(start, start + length)).cachedDataRejected !== false)
-    .map(([key]) => key);
+  return [cacheFile, workerCacheFile].flatMap((file) => {
+    const cache = readCache(file);
+    if (!cache) return [`(no ${relative(root, file)})`];
+    return Object.entries(cache.index)
+      .filter(([key, [start, length]]) => compile(readFileSync(join(root, key), 'utf8'), join(root, key), cache.data.subarray(start, start + length)).cachedDataRejected !== false)
+      .map(([key]) => key);
+  });
 }
