@@ -13,7 +13,7 @@ import { preparePrivateDataDir } from './platform/files/private-data-dir';
 import { openSecretStore, type SecretStore, type SecretsBackend } from './platform/secrets';
 import type { BootstrapResult } from './features/system/bootstrap';
 import type { AreaLoading } from './features/areas';
-import { prefetchVendor } from './vendor-runtime';
+import { prefetchVendor, vendorPrefetched } from './vendor-runtime';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -81,6 +81,8 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   let listener: EarlyListener | null = null;
   try {
     listener = await listenEarly(options.port ?? 0, version);
+    // The reads prefetchVendor started are handed over at a turn of the event loop: give it one.
+    await vendorPrefetched();
     const { assembleService } = await import('./service-app');
     return await assembleService({ options, clock, log, secrets, db, listener });
   } catch (error) {
