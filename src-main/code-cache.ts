@@ -14,12 +14,17 @@ import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
-import { BroadcastChannel, isMainThread } from 'node:worker_threads';
 
 type Compile = (this: Module, content: string, filename: string) => unknown;
 interface Internal {
   prototype: { _compile: Compile };
 }
+
+/**
+ * node:worker_threads, loaded only where it is used (a worker thread, the build's warm start):
+ * loading it is 7–16 ms that a start of the service does not otherwise spend (measured here).
+ */
+const workerThreads = () => createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
 
 /** Node's CommonJS wrapper: the same text at the build and at the start, or V8 rejects the cache. */
 const HEAD = '(function (exports, require, module, __filename, __dirname) { ';
@@ -73,8 +78,10 @@ const leftToNode = (content: string) => /\bimport\s*\((?!\s*\))/.test(content);
 /**
  * Compiles the files of out/main with the build's code cache from now on. `record`: compile every
  * file of out/main this way, cache or not, and keep their scripts for writeCodeCache (the build).
+ * `thread`: which cache to read, the main thread's (bin/drydock.js) or the workers' (worker-boot).
  */
-export function installCodeCache(record = false): void {
+export function installCodeCache(record = false, thread: 'main' | 'worker' = 'main'): void {
+  const isMainThread = thread === 'main';
   const cache = record ? null : readCache(isMainThread ? cacheFile : workerCacheFile);
   if (!cache && !record) return;
   if (installed) return;
@@ -107,7 +114,7 @@ export function workerBoot(): { filename: string; workerData: { recordCodeCache:
 
 /** In a recording worker thread: sends the caches of its files, with what ran so far, when asked. */
 function answerCollects(): void {
-  const channel = new BroadcastChannel(CHANNEL);
+  const channel = new (workerThreads().BroadcastChannel)(CHANNEL);
   channel.unref(); // an idle thread still ends when its pool lets it go
   channel.onmessage = (event: unknown) => {
     if ((event as { data: unknown }).data !== 'collect') return;
@@ -122,7 +129,7 @@ function answerCollects(): void {
  * Atomics.wait while idle (the pools open with atomics disabled when recording) to hear the request.
  */
 export async function collectWorkerCaches(quietMs = 500): Promise<number> {
-  const channel = new BroadcastChannel(CHANNEL);
+  const channel = new (workerThreads().BroadcastChannel)(CHANNEL);
   let count = 0;
   let timer: NodeJS.Timeout | undefined;
   await new Promise<void>((done) => {

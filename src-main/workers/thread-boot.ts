@@ -6,7 +6,7 @@
 import { workerData } from 'node:worker_threads';
 import { installCodeCache } from '../code-cache';
 
-installCodeCache((workerData as { recordCodeCache?: boolean } | null)?.recordCodeCache === true);
+installCodeCache((workerData as { recordCodeCache?: boolean } | null)?.recordCodeCache === true, 'worker');
 
 /** What piscina loads when the thread starts (WARM_UP_EXPORT); tasks name their entry's file. */
 export function ready(): true {
