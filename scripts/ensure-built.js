@@ -31,6 +31,7 @@ export const SOURCES = [
   'scripts/warm-vendor-cache.js',
   'scripts/own-code-cache.js',
   'scripts/warm-own-cache.js',
+  'scripts/warm-start.js',
 ];
 
 /** Newest modification time under `path` (a file or a folder, recursively), or 0 if absent. */

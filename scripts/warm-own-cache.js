@@ -8,17 +8,10 @@
 // functions the first validate runs. A fresh process then checks that V8 accepts it.
 // Usage: warm-own-cache.js <out/main> [--seed <data dir> | --check].
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import { createRequire } from 'node:module';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { caller, freePort, seededDataDir, serveInProcess, warmArguments } from './warm-start.js';
 
-const SELF = process.argv[1];
-const outDir = resolve(process.argv[2] ?? 'out/main');
-const mode = process.argv[3];
-const require = createRequire(join(outDir, 'cli.js'));
+const { self: SELF, outDir, mode, require } = warmArguments();
 const hook = require('./code-cache.js');
 
 if (mode === '--check') {
@@ -28,45 +21,14 @@ if (mode === '--check') {
 }
 
 const KEY = 'dd_warm_own_cache_key_abcdefghijklmnopqrstuvwxyz0123456789';
-const data = mode === '--seed' ? process.argv[4] : mkdtempSync(join(tmpdir(), 'drydock-warm-own-'));
-if (mode !== '--seed') {
-  const seed = spawnSync(process.execPath, [SELF, outDir, '--seed', data], { stdio: ['ignore', 'ignore', 'inherit'] });
-  if (seed.status !== 0) throw new Error(`warm-own-cache: the first start failed (exit ${seed.status})`);
-}
-
-const port = await new Promise((done) => {
-  const server = net.createServer().listen(0, '127.0.0.1', () => {
-    const { port } = server.address();
-    server.close(() => done(port));
-  });
-});
-const call = (method, path, body) =>
-  new Promise((done) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers = { authorization: `Api-Key ${KEY}`, ...(payload ? { 'content-type': 'application/json' } : {}) };
-    const request = http.request({ host: '127.0.0.1', port, method, path, agent: false, headers }, (response) => {
-      let text = '';
-      response.on('data', (chunk) => (text += chunk));
-      response.on('end', () => done({ status: response.statusCode, text }));
-    });
-    request.on('error', () => done({ status: null, text: '' }));
-    request.end(payload);
-  });
-const get = async () => (await call('GET', '/api/v1/users/me')).status;
+const data = seededDataDir({ self: SELF, outDir, mode, label: 'warm-own-cache' });
+const port = await freePort();
+const call = caller(port, KEY);
 /** The deployment the first start created, whose model the warm start validates. */
 const deploymentFile = `${data}.deployment`;
 
-process.env.DRYDOCK_BOOTSTRAP_API_KEY = KEY;
-process.argv = [process.argv[0], join(outDir, 'cli.js'), 'serve', '--data-dir', data, '--secrets', 'file', '--port', String(port), '--no-login-link'];
 if (mode !== '--seed') hook.installCodeCache(true);
-require('./cli.js');
-const started = Date.now();
-let status;
-while (!(status = await get())) {
-  if (Date.now() - started > 60_000) throw new Error('warm-own-cache: the service did not answer within 60 s');
-  await new Promise((done) => setTimeout(done, 20));
-}
-if (status !== 200) throw new Error(`warm-own-cache: the service answered ${status}`);
+const started = await serveInProcess({ require, outDir, data, port, key: KEY, label: 'warm-own-cache' });
 if (mode === '--seed') {
   // New deployments start with the sample project (resources/sample-project) as their model.
   const created = await call('POST', '/build/api/v1/deployments/', { name: 'warm', cloudProvider: 'aws', creationMethod: 'upload', deployMode: 'cli', storageProvider: { type: 'local' } });

@@ -10,17 +10,11 @@
 // are compiled on the first UI file. A second process checks that V8 accepts the cache.
 // Usage: warm-vendor-cache.js <out/main> [--seed <data dir> | --check].
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import { createRequire } from 'node:module';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { caller, freePort, seededDataDir, serveInProcess, warmArguments } from './warm-start.js';
 
-const SELF = process.argv[1];
-const outDir = resolve(process.argv[2] ?? 'out/main');
-const mode = process.argv[3];
-const require = createRequire(join(outDir, 'cli.js'));
+const { self: SELF, outDir, mode, require } = warmArguments();
 const runtime = require('./vendor-runtime.js');
 
 if (mode === '--check') {
@@ -32,44 +26,14 @@ if (mode === '--check') {
 rmSync(join(outDir, `vendor.cjs.${process.arch}-v8-${process.versions.v8}.cache`), { force: true });
 
 const KEY = 'dd_warm_vendor_cache_key_abcdefghijklmnopqrstuvwxyz0123456789';
-const data = mode === '--seed' ? process.argv[4] : mkdtempSync(join(tmpdir(), 'drydock-warm-vendor-'));
-if (mode !== '--seed') {
-  const seed = spawnSync(process.execPath, [SELF, outDir, '--seed', data], { stdio: ['ignore', 'ignore', 'inherit'] });
-  if (seed.status !== 0) throw new Error(`warm-vendor-cache: the first start failed (exit ${seed.status})`);
-}
-
-const port = await new Promise((done) => {
-  const server = net.createServer().listen(0, '127.0.0.1', () => {
-    const { port } = server.address();
-    server.close(() => done(port));
-  });
-});
-const send = (method, path, body) =>
-  new Promise((done) => {
-    const headers = { authorization: `Api-Key ${KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) };
-    const request = http.request({ host: '127.0.0.1', port, method, path, agent: false, headers }, (response) => {
-      response.resume();
-      response.on('end', () => done(response.statusCode));
-    });
-    request.on('error', () => done(null));
-    request.end(body);
-  });
-
-process.env.DRYDOCK_BOOTSTRAP_API_KEY = KEY;
-process.argv = [process.argv[0], join(outDir, 'cli.js'), 'serve', '--data-dir', data, '--secrets', 'file', '--port', String(port), '--no-login-link'];
-require('./cli.js');
-const started = Date.now();
-let status;
-while (!(status = await send('GET', '/api/v1/users/me'))) {
-  if (Date.now() - started > 60_000) throw new Error('warm-vendor-cache: the service did not answer within 60 s');
-  await new Promise((done) => setTimeout(done, 20));
-}
-if (status !== 200) throw new Error(`warm-vendor-cache: the service answered ${status}`);
+const data = seededDataDir({ self: SELF, outDir, mode, label: 'warm-vendor-cache' });
+const port = await freePort();
+await serveInProcess({ require, outDir, data, port, key: KEY, label: 'warm-vendor-cache' });
 if (mode === '--seed') process.exit(0);
 
 // A body the contract refuses (a name must be a string): Ajv compiles the route's validator and
 // reports the error, as for any first validated request.
-const refused = await send('POST', '/api/v1/api-keys', '{"name":5}');
+const { status: refused } = await caller(port, KEY)('POST', '/api/v1/api-keys', '{"name":5}');
 if (refused !== 400) throw new Error(`warm-vendor-cache: POST /api/v1/api-keys with an invalid body answered ${refused}, not 400`);
 
 const cacheFile = runtime.writeVendorCodeCache();
