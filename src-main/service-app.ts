@@ -14,6 +14,7 @@ import { createHttpServer } from './http/server';
 import type { Clock } from './platform/clock';
 import type { Db } from './platform/db/connection';
 import { JobRunner } from './platform/jobs';
+import { yieldToEventLoop } from './platform/jobs/types';
 import type { SecretStore } from './platform/secrets';
 import { TokenService } from './platform/tokens/tokens';
 import { WorkerPools } from './platform/workers/pools';
@@ -63,6 +64,10 @@ export async function assembleService({ options, clock, log, secrets, db, listen
   try {
     const bootstrap = bootstrapTenant(ctx, options.bootstrapApiKey);
     const { app, setPort, dispatch, warmup } = await createHttpServer(ctx, listener);
+    // The port is open and answers health meanwhile (EarlyListener), but only when the event loop
+    // turns: the framework, the contract and the route table load synchronously (CommonJS), so give it
+    // a turn between those stages — a health probe waited ~100 ms for all of them otherwise.
+    await yieldToEventLoop();
     const router = createApi(app, ctx, warmup);
     // What an area starts (schedulers) runs once the service serves; an area loaded later starts its own at once.
     let serving = false;
@@ -73,6 +78,7 @@ export async function assembleService({ options, clock, log, secrets, db, listen
     };
     const areas = new AreaLoader(router, AREAS, runStarters);
     areas.declareAll();
+    await yieldToEventLoop();
     ctx.services.loadAllAreas = () => areas.loadAll();
     await app.ready();
     // Areas register only operations and job kinds, never hooks: Fastify is ready before any loads.
