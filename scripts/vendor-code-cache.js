@@ -4,8 +4,6 @@
 // build makes right after (scripts/warm-vendor-cache.js): parsing and compiling those 1.7 MB was a
 // fifth of a start. The service's own imports of these packages are rewritten to read them from
 // that file; the packages themselves are bundled exactly as before, only in another file.
-import { spawnSync } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +13,7 @@ import { batchedRouteSteps } from './batched-route-steps.js';
 import { lazyFastifyRequires } from './lazy-fastify-requires.js';
 import { leanRouteContexts } from './lean-route-contexts.js';
 import { lazyRouterCompiles } from './lazy-router-compiles.js';
+import { warmCodeCache } from './warm-start.js';
 
 const VIRTUAL = '\0drydock-vendor:';
 const WARM = fileURLToPath(new URL('./warm-vendor-cache.js', import.meta.url));
@@ -116,18 +115,9 @@ export function vendorCodeCache({ root, packages, runtime }) {
     },
     writeBundle(options, output) {
       if (!output['vendor-runtime.js']) return;
-      const dir = options.dir ?? outDir;
-      // A cache of an older bundle could be taken for this one's (V8 checks the source's length only).
-      for (const name of readdirSync(dir)) if (/^vendor\.cjs\..*\.cache$/.test(name)) rmSync(join(dir, name));
-      // Not in `electron-vite dev` (a start of the service at each rebuild; Electron's V8 would reject
-      // the cache anyway): the bundle then compiles without it.
-      if (this.meta.watchMode) return;
       // The code cache: made by this Node, at a start's first answer (see warm-vendor-cache.js; the
       // start's own output is not the build's).
-      const result = spawnSync(process.execPath, [WARM, dir], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-      // Not a build failure: without the cache the service compiles the bundle at start, as before (a
-      // start that fails here, e.g. SQLite's addon rebuilt for Electron, fails the same way at run time).
-      if (result.status !== 0) this.warn(`warm-vendor-cache.js failed (exit ${result.status}): vendor.cjs has no code cache; the service will start slower.`);
+      warmCodeCache(this, { dir: options.dir ?? outDir, script: WARM, stale: /^vendor\.cjs\..*\.cache$/, what: 'vendor.cjs', cwd: root });
     },
   };
 }

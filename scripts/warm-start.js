@@ -1,14 +1,15 @@
-// What the build's two warm starts share (warm-vendor-cache.js, warm-own-cache.js): each runs the
+// What the build's two warm starts share (warm-vendor-cache.js, warm-own-cache.js, and the plugins that
+// run them: warmCodeCache at the end): each runs the
 // built `drydock serve` in its own process on a data directory a first start made (the case a code
 // cache is for: an existing data directory), waits for the first authenticated answer and talks to
 // the service over HTTP, then takes its cache.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 /**
  * The command line of a warm-up script, `<script> <out/main> [--seed <data dir> | --check]`, and a
@@ -74,4 +75,19 @@ export async function serveInProcess({ require, outDir, data, port, key, label }
   }
   if (status !== 200) throw new Error(`${label}: the service answered ${status}`);
   return started;
+}
+
+/**
+ * The build side of a warm start, as the vendor-code-cache and own-code-cache plugins run it after
+ * writing the bundle to `dir`: removes the caches `stale` matches (V8 checks only a source's length,
+ * so an older build's cache could be taken for this one's), then, unless this is `electron-vite dev`
+ * (a start of the service at each rebuild), runs `script` on `dir`. A failure only warns: without
+ * the cache, `what` compiles at start as before (a start that fails here, e.g. SQLite's addon rebuilt
+ * for Electron, fails the same way at run time).
+ */
+export function warmCodeCache(plugin, { dir, script, stale, what, cwd }) {
+  for (const name of readdirSync(dir)) if (stale.test(name)) rmSync(join(dir, name));
+  if (plugin.meta.watchMode) return;
+  const result = spawnSync(process.execPath, [script, dir], { ...(cwd ? { cwd } : {}), stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0) plugin.warn(`${basename(script)} failed (exit ${result.status}): ${what} has no code cache; the service will start slower.`);
 }
