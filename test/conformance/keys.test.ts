@@ -1,6 +1,6 @@
 // Key by key, the model compiler accepts exactly the keys the platform's validator accepts in each
-// part of a definition (read from the validator's own schemas), and the README's table of the
-// keys checked is the one these sets give.
+// part of a definition (read from the validator's own schemas), and the table of the keys checked in
+// docs/fidelity.md is the one these sets give.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileModel } from '../../src-shared/model';
@@ -28,8 +28,8 @@ describe('model keys match the platform validator, part by part', () => {
     expect(result.diagnostics.find((d) => d.code === 'MODEL_IGNORED_PROPERTY')).toMatchObject({ severity: 'warning', member: 'v', line: 9 });
   });
 
-  it('the README table lists the keys checked, as the validator gives them', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme).toContain(keysTable(platformSnake));
+  it('the table in docs/fidelity.md lists the keys checked, as the validator gives them', () => {
+    const doc = readFileSync(new URL('../../docs/fidelity.md', import.meta.url), 'utf8');
+    expect(doc).toContain(keysTable(platformSnake));
   });
 });

@@ -1,10 +1,10 @@
 // Each part of a definition, paired: the platform validator's path (platform-keys.ts) and the set
 // of keys Drydock's compiler accepts there (src-shared/model/normalize/keys.ts). The key test and
-// the README's table are built from this list.
+// the keys table in docs/fidelity.md are built from this list.
 import * as K from '../../src-shared/model/normalize/keys';
 
 export interface KeyedPart {
-  /** As the README names it. */
+  /** As docs/fidelity.md names it. */
   part: string;
   /** Platform validator path. */
   path: string;
@@ -42,7 +42,7 @@ export const camelToSnake = (key: string): string => key.replace(/[A-Z]/g, (c) =
 /** Keys the platform's compiler adds to definitions itself (never written by users). */
 export const INTERNAL_KEYS = new Set(['fileName', 'allDefinitions', 'rawFolders', 'rawCubes', 'isView']);
 
-/** The README's table: per part, the keys accepted (the platform's, which Drydock's equal). */
+/** The table in docs/fidelity.md: per part, the keys accepted (the platform's, which Drydock's equal). */
 export function keysTable(platformSnake: (path: string) => Set<string>): string {
   const rows = KEYED_PARTS.map((part) => {
     const keys = [...platformSnake(part.path)].sort();
