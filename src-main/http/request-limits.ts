@@ -91,7 +91,10 @@ export function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: u
       body = problemBody(431, LimitCodes.HEADERS_TOO_LARGE, 'The request headers are too large.');
     }
   }
-  if (socket.writable) {
+  // An answer already under way on this connection (Node's request timeout can strike while a
+  // stalled body is being answered) is not interrupted by a second status line.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
     const text = JSON.stringify(body);
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
