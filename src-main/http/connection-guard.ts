@@ -12,8 +12,9 @@
  * buffer of the body is full), the clock does not run.
  *
  * Over `softMaxConnections`, connections that are stalled (nothing received for `stalledAfterMs`:
- * a body or headers that stopped, an idle keep-alive) are closed, oldest first, so a new client is
- * still answered; `maxConnections` is the hard cap past which Node refuses connections. A
+ * a body or headers that stopped, an idle keep-alive) are closed, oldest first and without an
+ * answer, so a new client is still answered; `maxConnections` is the hard cap past which Node
+ * refuses connections. A
  * connection whose request is complete and whose answer is under way (the live-events stream, a
  * download) is never timed out nor closed here, however long it lasts.
  *
@@ -57,7 +58,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   keepAliveTimeoutMs: 10_000,
   softMaxConnections: 1_024,
   maxConnections: 16_384,
-  stalledAfterMs: 1_000,
+  stalledAfterMs: 500,
   checkIntervalMs: 1_000,
 };
 
@@ -108,6 +109,8 @@ interface Connection {
   response: ServerResponse | null;
   /** Answers begun on this connection and not finished (more than one when requests are pipelined). */
   answering: number;
+  /** Since when no request has been under way (since the connection opened or the last answer went). */
+  idleSince: number;
 }
 
 export interface ConnectionGuard {
@@ -124,7 +127,8 @@ export function guardConnections(server: Server, limits: HttpLimits): Connection
 
   server.on('connection', (socket: Socket) => {
     const now = Date.now();
-    connections.set(socket, { socket, bytes: 0, progressAt: now, windowAt: now, windowBytes: 0, request: null, response: null, answering: 0 });
+    const connection: Connection = { socket, bytes: 0, progressAt: now, windowAt: now, windowBytes: 0, request: null, response: null, answering: 0, idleSince: now };
+    connections.set(socket, connection);
     socket.once('close', () => connections.delete(socket));
     // A connection over the soft cap makes room by closing a stalled one (a few are looked at, the
     // oldest; the sweep goes through all of them).
@@ -143,31 +147,60 @@ export function guardConnections(server: Server, limits: HttpLimits): Connection
     connection.windowBytes = connection.socket.bytesRead;
     let counted = true;
     const finished = () => {
-      if (counted) connection.answering--;
+      if (counted && --connection.answering === 0) connection.idleSince = Date.now();
       counted = false;
     };
     response.once('finish', finished);
     response.once('close', finished);
   });
 
+  /** Reads how many bytes the connection received; notes when that count last grew. */
+  const look = (c: Connection, now: number) => {
+    const bytes = c.socket.bytesRead;
+    if (bytes !== c.bytes) {
+      c.bytes = bytes;
+      c.progressAt = now;
+    }
+    return bytes;
+  };
+
+  /** The service is not reading the body (its buffer of it is full): the client is not the one delaying. */
+  const serviceIsBehind = (request: IncomingMessage) => request.readableLength >= request.readableHighWaterMark;
+
   /** True while the body of the connection's latest request is still to come. */
   const receivingBody = (c: Connection) => c.request !== null && !c.request.complete;
 
-  /** Stalled: nothing received lately, and no answer under way for a complete request. */
-  const isStalled = (c: Connection, now: number) => (receivingBody(c) || c.answering === 0) && now - c.progressAt >= limits.stalledAfterMs;
+  /**
+   * Stalled, i.e. closed first over the soft cap: a body that received nothing for
+   * `stalledAfterMs` or is behind the minimum rate; a connection with no request under way for that
+   * long (headers that do not come, or trickle; an idle keep-alive). Never one whose request is
+   * complete and whose answer is under way.
+   */
+  function isStalled(c: Connection, now: number): boolean {
+    const bytes = look(c, now);
+    if (receivingBody(c)) {
+      if (serviceIsBehind(c.request!)) return false;
+      if (now - c.progressAt >= limits.stalledAfterMs) return true;
+      const elapsed = now - c.windowAt;
+      return elapsed >= limits.stalledAfterMs && bytes - c.windowBytes < (limits.bodyMinBytesPerWindow * elapsed) / limits.bodyRateWindowMs;
+    }
+    return c.answering === 0 && now - c.idleSince >= limits.stalledAfterMs;
+  }
 
   function closeStalled(count: number, now: number, lookAt = Number.POSITIVE_INFINITY): void {
     let looked = 0;
     for (const c of connections.values()) {
       if (count <= 0 || looked++ >= lookAt) return;
       if (!isStalled(c, now)) continue;
-      close(c);
+      // Shedding load: no answer is written (a write per connection is most of what one costs).
+      connections.delete(c.socket);
+      c.socket.destroy();
       count--;
     }
   }
 
-  /** Ends a connection: a 408 when its body stalled and no answer began, else just closed. */
-  function close(c: Connection): void {
+  /** Ends a connection whose body stalled: a 408 when no answer began, else just closed. */
+  function timeOut(c: Connection): void {
     connections.delete(c.socket);
     const { request, response } = c;
     if (!request || request.complete || !response || response.headersSent) {
@@ -187,23 +220,18 @@ export function guardConnections(server: Server, limits: HttpLimits): Connection
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const c of connections.values()) {
-      const bytes = c.socket.bytesRead;
-      if (bytes !== c.bytes) {
-        c.bytes = bytes;
-        c.progressAt = now;
-      }
+      const bytes = look(c, now);
       if (!receivingBody(c)) continue;
       const request = c.request!;
-      // The service is not reading (its buffer of the body is full): not the client's delay.
-      if (request.readableLength >= request.readableHighWaterMark) {
+      if (serviceIsBehind(request)) {
         c.progressAt = now;
         c.windowAt = now;
         c.windowBytes = bytes;
         continue;
       }
-      if (now - c.progressAt >= limits.bodyIdleTimeoutMs) close(c);
+      if (now - c.progressAt >= limits.bodyIdleTimeoutMs) timeOut(c);
       else if (now - c.windowAt >= limits.bodyRateWindowMs) {
-        if (bytes - c.windowBytes < limits.bodyMinBytesPerWindow) close(c);
+        if (bytes - c.windowBytes < limits.bodyMinBytesPerWindow) timeOut(c);
         c.windowAt = now;
         c.windowBytes = bytes;
       }

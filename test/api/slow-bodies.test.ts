@@ -205,22 +205,38 @@ describe('over the soft connection cap', () => {
   }, 60_000);
   afterAll(async () => capped?.stop());
 
-  it('stalled connections are closed oldest first, down to the cap, and a new client is answered', { timeout: 60_000 }, async () => {
+  it('stalled and trickling bodies are closed, oldest first, down to the cap; a new client is answered and a live-events stream is kept', { timeout: 60_000 }, async () => {
+    const stream = await openEventStream(capped.url, `Api-Key ${ADMIN_KEY}`);
     const raws: RawExchange[] = [];
-    for (let i = 0; i < 120; i++) raws.push(await openRaw(capped.port, postHead(capped.port, ANNOUNCED), '{"email": "'));
-    // Stalled for longer than `stalledAfterMs`: eligible to be closed.
-    await sleep(LIMITS.stalledAfterMs * 3);
-    const answered = await timedGet(capped);
-    expect(answered.status).toBe(200);
-    expect(answered.ms).toBeLessThan(1_000);
-    await sleep(500);
-    const open = raws.map((r, i) => (r.isClosed() ? -1 : i)).filter((i) => i >= 0);
-    expect(open.length).toBeLessThanOrEqual(40);
-    expect(open.length).toBeGreaterThan(0);
-    // The ones still open are the newest.
-    expect(Math.min(...open)).toBeGreaterThanOrEqual(120 - open.length - 1);
-    const closedOnes = raws.filter((r) => r.isClosed());
-    expect(closedOnes.every((r) => r.status() === 408 && r.problem()?.code === 'REQUEST_TIMEOUT')).toBe(true);
-    for (const r of raws) r.socket.destroy();
+    const trickles: NodeJS.Timeout[] = [];
+    try {
+      for (let i = 0; i < 120; i++) {
+        const raw = await openRaw(capped.port, postHead(capped.port, ANNOUNCED), '{"email": "');
+        // Every other one trickles a byte every 100 ms: never silent, far below the minimum rate.
+        if (i % 2 === 1) trickles.push(setInterval(() => raw.socket.write(' '), 100));
+        raws.push(raw);
+      }
+      // Behind for longer than `stalledAfterMs`: eligible to be closed.
+      await sleep(LIMITS.stalledAfterMs * 3);
+      const answered = await timedGet(capped);
+      expect(answered.status).toBe(200);
+      expect(answered.ms).toBeLessThan(1_000);
+      await sleep(500);
+      const open = raws.map((r, i) => (r.isClosed() ? -1 : i)).filter((i) => i >= 0);
+      expect(open.length).toBeLessThanOrEqual(40);
+      expect(open.length).toBeGreaterThan(0);
+      // The ones still open are the newest.
+      expect(Math.min(...open)).toBeGreaterThanOrEqual(120 - open.length - 1);
+      // Shed without an answer (writing one to each is most of what a stalled connection costs).
+      expect(raws.filter((r) => r.isClosed() && r.received() !== '').map((r) => r.received().slice(0, 40))).toEqual([]);
+      // The stream (an answer under way) was never a candidate.
+      const created = await capped.call('POST', '/api/v1/users/', { body: { email: 'over-the-cap@example.com', name: 'Capped', role: 'viewer' } });
+      expect(created.status).toBe(201);
+      expect((await stream.next((e) => e.type === 'write', 5_000)).type).toBe('write');
+    } finally {
+      for (const t of trickles) clearInterval(t);
+      for (const r of raws) r.socket.destroy();
+      stream.close();
+    }
   });
 });
