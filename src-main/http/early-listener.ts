@@ -12,7 +12,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { guardConnections, httpLimits, serverOptions, type HttpLimits } from './connection-guard';
-import { answerClientError } from './request-limits';
+import { answerClientError, answerExpectationFailed } from './request-limits';
 
 export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -73,6 +73,7 @@ export async function listenEarly(port: number, version: string, limits: Partial
   server.setTimeout(0);
   guardConnections(server, chosen);
   server.on('clientError', answerClientError);
+  server.on('checkExpectation', answerExpectationFailed);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
