@@ -11,12 +11,13 @@
  * connection closes. Only the client is held to this: while the service itself is not reading (its
  * buffer of the body is full), the clock does not run.
  *
- * Over `softMaxConnections`, connections that are stalled (nothing received for `stalledAfterMs`:
- * a body or headers that stopped, an idle keep-alive) are closed, oldest first and without an
- * answer, so a new client is still answered; `maxConnections` is the hard cap past which Node
- * refuses connections. A
- * connection whose request is complete and whose answer is under way (the live-events stream, a
- * download) is never timed out nor closed here, however long it lasts.
+ * Over `softMaxConnections`, stalled connections are closed, oldest first and without an answer,
+ * so a new client is still answered: a body that received nothing for `stalledAfterMs` or is behind
+ * the minimum rate, a connection with no request under way for that long (headers that do not
+ * come, an idle keep-alive). `maxConnections` is the hard cap past which Node refuses connections
+ * (reached only when connections come faster than stalled ones can be told apart). A connection
+ * whose request is complete and whose answer is under way (the live-events stream, a download) is
+ * never timed out nor closed here, however long it lasts.
  *
  * One sweep over the connections runs every `checkIntervalMs` (it reads each socket's byte count:
  * no listener is added to a body, so reading it stays the parser's business).
@@ -43,9 +44,12 @@ export interface HttpLimits {
   softMaxConnections: number;
   /** Connections past this many are refused (Node's `server.maxConnections`). */
   maxConnections: number;
-  /** A connection that received nothing for this long counts as stalled when over the soft cap. */
+  /** Over the soft cap, a connection counts as stalled after this long without progress (see the module comment). */
   stalledAfterMs: number;
-  /** How often connections are checked (also Node's `connectionsCheckingInterval`). */
+  /**
+   * How often connections are checked (also Node's `connectionsCheckingInterval`); unless given, a
+   * quarter of the shortest timeout, and no longer than `stalledAfterMs` or 1 s.
+   */
   checkIntervalMs: number;
 }
 
@@ -57,12 +61,12 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   bodyMinBytesPerWindow: 64 * 1024,
   keepAliveTimeoutMs: 10_000,
   softMaxConnections: 1_024,
-  maxConnections: 16_384,
+  maxConnections: 8_192,
   stalledAfterMs: 500,
   checkIntervalMs: 1_000,
 };
 
-/** The limits with `overrides` applied; the check interval follows the shortest timeout unless given. */
+/** The limits with `overrides` applied. */
 export function httpLimits(overrides: Partial<HttpLimits> = {}): HttpLimits {
   const limits = { ...DEFAULT_HTTP_LIMITS, ...overrides };
   // Node refuses a headers timeout longer than the request timeout: the whole request includes them.
