@@ -7,8 +7,10 @@
 // Targets: service RSS ≤ 300 MB throughout; every GET answered within 1 s; every stalled connection
 // answered 408 REQUEST_TIMEOUT (or closed) — none left open.
 //
-// Options: `--connections=N` (default 8000), `--trickle`. Each connection is a file descriptor in
-// both processes: the machine's limit (`ulimit -n`, printed) must allow N plus a few hundred.
+// Options: `--connections=N` (default 8000), `--trickle`, `--warm` (the service first reads twenty
+// real 5 MB bodies, as a long-running one has: its RSS starts higher, about 250–320 MB). Each
+// connection is a file descriptor in both processes: the machine's limit (`ulimit -n`, printed)
+// must allow N plus a few hundred.
 // Needs the build: it is brought up to date first (scripts/ensure-built.js).
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -26,6 +28,8 @@ const ANNOUNCED = 5_000_000;
 /** Connections being opened at once. */
 const OPENING = 200;
 const PROBE_EVERY_MS = 250;
+/** Bodies of the announced size actually sent before measuring. */
+const WARM_UP_BODIES = 20;
 /** How long to wait for every connection to end once all are open. */
 const DRAIN_LIMIT_MS = 60_000;
 
@@ -97,6 +101,7 @@ function fdLimit(): string {
 export async function run(): Promise<void> {
   const connections = Number(process.argv.find((a) => a.startsWith('--connections='))?.split('=')[1]) || 8_000;
   const trickle = process.argv.includes('--trickle');
+  const warm = process.argv.includes('--warm');
   const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'ensure-built.js')], { stdio: 'inherit' });
   if (built.status !== 0) {
     console.log('skipped: the build failed (npm run build)');
@@ -121,6 +126,13 @@ export async function run(): Promise<void> {
     while ((await get(port, '/api/v1/deployments')).status !== 200) {
       if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`drydock serve did not answer:\n${stderr}`);
       await sleep(50);
+    }
+    // `--warm`: a service that has read large bodies before (issue 23 saw 1.3–7 GB on a fresh
+    // service, 15–18 GB on a long-running one, where the allocator had to clear what it reused).
+    const large = JSON.stringify({ email: 'warm@example.com', name: 'x'.repeat(ANNOUNCED - 100) });
+    for (let i = 0; i < (warm ? WARM_UP_BODIES : 0); i++) {
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/users/`, { method: 'POST', headers: { authorization: `Api-Key ${KEY}`, 'content-type': 'application/json' }, body: large });
+      await res.arrayBuffer();
     }
     await sleep(2_000);
     const idleRss = rssMb(proc.pid!)!;
@@ -176,7 +188,7 @@ export async function run(): Promise<void> {
     const figures = (ms: number[]) => `p50 ${percentile(ms, 50).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms, max ${Math.max(...ms).toFixed(0)} ms`;
     const slowest = probes.reduce((a, b) => (b.ms > a.ms ? b : a), probes[0]!);
     console.log(`  opened in ${(openedMs / 1000).toFixed(1)} s; open right after: ${openAfterOpening}; all ended ${(allClosedMs / 1000).toFixed(1)} s after the first`);
-    console.log(`  service RSS: idle ${idleRss.toFixed(0)} MB, all opened ${rssOpen.toFixed(0)} MB, peak ${peakRss.toFixed(0)} MB, 3 s after the last closed ${rssAfter.toFixed(0)} MB, 15 s after ${rssLater.toFixed(0)} MB   target ≤ 300 MB`);
+    console.log(`  service RSS: before ${warm ? `(after ${WARM_UP_BODIES} real 5 MB bodies) ` : '(fresh) '}${idleRss.toFixed(0)} MB, all opened ${rssOpen.toFixed(0)} MB, peak ${peakRss.toFixed(0)} MB, 3 s after the last closed ${rssAfter.toFixed(0)} MB, 15 s after ${rssLater.toFixed(0)} MB   target ≤ 300 MB`);
     console.log(
       `  authenticated GET meanwhile (fresh connection each ${PROBE_EVERY_MS} ms): ${answered.length}/${probes.length} answered 200, ` +
         `while they were being opened ${figures(whileOpening)}; once all were opened ${figures(whileOpen)}   target ≤ 1000 ms`,
