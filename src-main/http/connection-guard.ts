@@ -117,14 +117,8 @@ interface Connection {
   idleSince: number;
 }
 
-export interface ConnectionGuard {
-  /** Open connections (for tests and benches). */
-  readonly size: number;
-  stop(): void;
-}
-
 /** Watches every connection of `server` by `limits` (see the module comment). */
-export function guardConnections(server: Server, limits: HttpLimits): ConnectionGuard {
+export function guardConnections(server: Server, limits: HttpLimits): void {
   // Insertion order is connection age: the first ones a sweep meets are the oldest.
   const connections = new Map<Socket, Connection>();
   server.maxConnections = limits.maxConnections;
@@ -221,9 +215,19 @@ export function guardConnections(server: Server, limits: HttpLimits): Connection
     else answerStalled(response, request.url ?? '/');
   }
 
+  let lastSweep = Date.now();
   const sweep = setInterval(() => {
     const now = Date.now();
+    // While this thread did not run (a long turn of the event loop), the bytes that came were not
+    // read either: that time is not the clients' delay.
+    const stopped = Math.max(0, now - lastSweep - 2 * limits.checkIntervalMs);
+    lastSweep = now;
     for (const c of connections.values()) {
+      if (stopped > 0) {
+        c.progressAt = Math.min(now, c.progressAt + stopped);
+        c.windowAt = Math.min(now, c.windowAt + stopped);
+        c.idleSince = Math.min(now, c.idleSince + stopped);
+      }
       const bytes = look(c, now);
       if (!receivingBody(c)) continue;
       const request = c.request!;
@@ -244,13 +248,6 @@ export function guardConnections(server: Server, limits: HttpLimits): Connection
   }, limits.checkIntervalMs);
   sweep.unref();
   server.once('close', () => clearInterval(sweep));
-
-  return {
-    get size() {
-      return connections.size;
-    },
-    stop: () => clearInterval(sweep),
-  };
 }
 
 /** The 408 of a stalled body whose reader registered no answer of its own. */

@@ -130,6 +130,24 @@ describe('a body that stops or trickles', () => {
     expect([raw.status(), raw.problem()?.code]).toEqual([400, 'VALIDATION_FAILED']);
   });
 
+  it('a body that arrived while the service’s event loop was blocked is read, not timed out (the client was not slow)', async () => {
+    const body = Buffer.from(JSON.stringify({ email: 'blocked-loop@example.com', name: 'Blocked', role: 'viewer', x: 'a'.repeat(50_000) }));
+    const raw = await openRaw(svc.port, postHead(svc.port, body.length), body.subarray(0, 1_000).toString('latin1'));
+    await sleep(300);
+    await new Promise<void>((resolve) =>
+      // After this turn the timers run before the sockets are read again.
+      setImmediate(() => {
+        // The rest goes to the kernel now; this thread (the service's too) then does nothing else for 2.5 s.
+        raw.socket.write(body.subarray(1_000));
+        const until = Date.now() + 2.5 * LIMITS.bodyIdleTimeoutMs;
+        while (Date.now() < until);
+        resolve();
+      }),
+    );
+    await Promise.race([raw.closed, sleep(3_000)]);
+    expect([raw.status(), raw.problem()?.code]).toEqual([400, 'VALIDATION_FAILED']);
+  });
+
   it('headers that never end answer 408 REQUEST_TIMEOUT after the headers timeout', async () => {
     const raw = await openRaw(svc.port, `GET /api/v1/deployments HTTP/1.1\r\nHost: 127.0.0.1:${svc.port}\r\nAuthorization: Api-`);
     const ms = await Promise.race([raw.closed, sleep(6_000).then(() => -1)]);
@@ -171,13 +189,25 @@ describe('long answers are not bodies', () => {
 });
 
 describe('500 bodies announced at 5 MB and never sent', () => {
+  // Its own service, with an idle timeout long enough to open all 500 on a loaded machine first.
+  let many: TestService;
+  const IDLE_MS = 5_000;
+  beforeAll(async () => {
+    many = await startTestService({ http: { ...LIMITS, bodyIdleTimeoutMs: IDLE_MS, bodyRateWindowMs: IDLE_MS } });
+  }, 60_000);
+  afterAll(async () => many?.stop());
+
   it('reserve no body memory, leave every other client answered within a second, and each answers 408 after the idle timeout', { timeout: 60_000 }, async () => {
     global.gc?.();
     const before = process.memoryUsage();
     const raws: RawExchange[] = [];
-    for (let i = 0; i < 500; i++) raws.push(await openRaw(svc.port, postHead(svc.port, ANNOUNCED), '{"email": "'));
-    // Every request has reached its body reader once an authenticated request sent after them is answered.
-    const during = await timedGet(svc);
+    for (let batch = 0; batch < 5; batch++) {
+      raws.push(...(await Promise.all(Array.from({ length: 100 }, () => openRaw(many.port, postHead(many.port, ANNOUNCED), '{"email": "')))));
+    }
+    // Every request has reached its body reader once an authenticated request sent after them is
+    // answered; the next one is timed while all 500 are open.
+    await timedGet(many);
+    const during = await timedGet(many);
     const after = process.memoryUsage();
     console.log(
       `500 stalled 5 MB bodies: authenticated GET answered in ${during.ms.toFixed(0)} ms; ` +
@@ -190,7 +220,7 @@ describe('500 bodies announced at 5 MB and never sent', () => {
     expect((after.arrayBuffers - before.arrayBuffers) / 2 ** 20).toBeLessThan(16);
     expect((after.rss - before.rss) / 2 ** 20).toBeLessThan(100);
 
-    const closed = await Promise.race([Promise.all(raws.map((r) => r.closed)), sleep(15_000).then(() => null)]);
+    const closed = await Promise.race([Promise.all(raws.map((r) => r.closed)), sleep(IDLE_MS + 10_000).then(() => null)]);
     expect(closed, 'every stalled connection is closed').not.toBeNull();
     const answers = new Map<string, number>();
     for (const r of raws) answers.set(`${r.status()} ${r.problem()?.code}`, (answers.get(`${r.status()} ${r.problem()?.code}`) ?? 0) + 1);
