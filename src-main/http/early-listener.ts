@@ -7,8 +7,8 @@
  * held, unread, and handed to the full server in arrival order once it is ready. Nothing is answered
  * differently: a held request simply waits for the service to finish starting.
  *
- * This module stays light on purpose (node:http and the problem helpers only): it is what a start
- * loads before the port opens.
+ * This module stays light on purpose (node:http, the problem helpers and the connection guard
+ * only): it is what a start loads before the port opens.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { guardConnections, httpLimits, serverOptions, type HttpLimits } from './connection-guard';
