@@ -122,7 +122,7 @@ export async function assembleService({ options, clock, log, secrets, db, listen
           server.closeIdleConnections();
           // A kept-alive connection whose request was still under way becomes idle only when its
           // answer is sent (a first request that waits for its area to load can take a while);
-          // close those as they go idle instead of waiting out the 72 s keep-alive.
+          // close those as they go idle instead of waiting out the keep-alive timeout.
           const sweep = setInterval(() => server.closeIdleConnections(), 50);
           try {
             await app.close();

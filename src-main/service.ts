@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { ServiceContext, Logger } from './context';
 import type { RouteEntry } from './http/route';
 import { listenEarly, type EarlyListener } from './http/early-listener';
+import type { HttpLimits } from './http/connection-guard';
 import { version } from '../package.json';
 import { systemClock, type Clock } from './platform/clock';
 import { openDatabase } from './platform/db/connection';
@@ -40,6 +41,8 @@ export interface ServiceOptions {
   areas?: AreaLoading;
   /** With `areas: 'on-first-use'`: when the areas not asked for start loading (default 500 ms after start; null: never, tests). */
   loadRestAfterMs?: number | null;
+  /** Request timeouts and connection caps (http/connection-guard.ts), each defaulting to DEFAULT_HTTP_LIMITS. */
+  http?: Partial<HttpLimits>;
 }
 
 export interface Service {
@@ -80,7 +83,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const db = openDatabase(join(options.dataDir, 'drydock.sqlite'), { statementCache: 1000 });
   let listener: EarlyListener | null = null;
   try {
-    listener = await listenEarly(options.port ?? 0, version);
+    listener = await listenEarly(options.port ?? 0, version, options.http);
     // The reads prefetchVendor started are handed over at a turn of the event loop: give it one.
     await vendorPrefetched();
     const { assembleService } = await import('./service-app');

@@ -7,11 +7,12 @@
  * held, unread, and handed to the full server in arrival order once it is ready. Nothing is answered
  * differently: a held request simply waits for the service to finish starting.
  *
- * This module stays light on purpose (node:http and the problem helpers only): it is what a start
- * loads before the port opens.
+ * This module stays light on purpose (node:http, the problem helpers and the connection guard
+ * only): it is what a start loads before the port opens.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { answerClientError } from './request-limits';
+import { guardConnections, httpLimits, serverOptions, type HttpLimits } from './connection-guard';
+import { answerClientError, answerExpectationFailed } from './request-limits';
 
 export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -44,10 +45,11 @@ function answerHealth(response: ServerResponse, body: string): void {
 }
 
 /**
- * Binds 127.0.0.1:`port` (0: any free port). Timeouts are the full server's (Fastify's defaults:
- * keep-alive 72 s, no request or connection timeout), so a connection opened early behaves the same.
+ * Binds 127.0.0.1:`port` (0: any free port). The server's timeouts and connection caps are set here,
+ * once, for the full server too (connection-guard.ts; `limits` override the defaults): a connection
+ * opened early behaves the same.
  */
-export async function listenEarly(port: number, version: string): Promise<EarlyListener> {
+export async function listenEarly(port: number, version: string, limits: Partial<HttpLimits> = {}): Promise<EarlyListener> {
   const healthBody = JSON.stringify({ status: 'ok', version });
   const held: [IncomingMessage, ServerResponse][] = [];
   let allowedHosts = new Set<string>();
@@ -60,15 +62,18 @@ export async function listenEarly(port: number, version: string): Promise<EarlyL
     request.headers.origin === undefined &&
     allowedHosts.has((request.headers.host ?? '').toLowerCase());
 
-  const server = createServer((request, response) => {
+  const chosen = httpLimits(limits);
+  const server = createServer(serverOptions(chosen), (request, response) => {
     if (handler) handler(request, response);
     else if (isPlainHealthProbe(request)) answerHealth(response, healthBody); // Node sends no body to HEAD
     else held.push([request, response]);
   });
-  server.keepAliveTimeout = 72_000;
-  server.requestTimeout = 0;
+  // No inactivity timeout on sockets: a long answer (the live-events stream, a download) may be
+  // quiet for a while; requests are bounded by the timeouts above and the guard.
   server.setTimeout(0);
+  guardConnections(server, chosen);
   server.on('clientError', answerClientError);
+  server.on('checkExpectation', answerExpectationFailed);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

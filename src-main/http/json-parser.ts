@@ -1,20 +1,22 @@
 /**
- * The service's `application/json` body parser (issue 10: event-loop delay of the HTTP thread).
+ * The service's `application/json` body parser (issue 10: event-loop delay of the HTTP thread;
+ * issue 23: memory and time a body may take).
  *
- * A body that announces (Content-Length) 256 KB or more is never joined on the HTTP thread: each
- * piece is copied, as it arrives, into a shared buffer of the announced size, and the whole body is
- * read on a compute thread from that buffer (parsed, and an upload chunk's base64 field decoded;
- * see platform/json/base64-field.ts). Fastify's own reading joined the pieces of a 5.6 MB chunk
- * into one new buffer in a single turn of the event loop — with its page faults and the garbage
- * collection of megabyte buffers, the longest stretch left on the HTTP thread during an upload.
- * Bodies without a Content-Length (chunked) and small ones are read as Fastify reads them.
+ * A body is kept as its bytes arrive, never reserved at the length it announces (body-bytes.ts).
+ * From 256 KB received on, it is never joined on the HTTP thread: each piece is copied, as it
+ * arrives, into shared segments, and the whole body is read on a compute thread from them (parsed,
+ * and an upload chunk's base64 field decoded; see platform/json/base64-field.ts). Fastify's own
+ * reading joined the pieces of a 5.6 MB chunk into one new buffer in a single turn of the event
+ * loop — with its page faults and the garbage collection of megabyte buffers, the longest stretch
+ * left on the HTTP thread during an upload. Small bodies are joined and read here.
  *
- * The answers are Fastify's rawBody reader's, whichever way a body is read: an announced length
- * over the route's body limit → 413 before anything is read, more bytes than the limit → 413, a
- * stream error → its status (400 unless it names one ≥ 400), a length that differs from the
- * announced one → 400 FST_ERR_CTP_INVALID_CONTENT_LENGTH; then the JSON rules of
- * platform/json/body.ts (blank → no body, too deep → 400 JSON_TOO_DEEP, malformed or poisoned →
- * 400 MALFORMED_JSON). A handler only ever sees a complete body.
+ * The answers are Fastify's rawBody reader's: an announced length over the route's body limit →
+ * 413 before anything is read, more bytes than the limit → 413, a stream error → its status (400
+ * unless it names one ≥ 400), a length that differs from the announced one → 400
+ * FST_ERR_CTP_INVALID_CONTENT_LENGTH; then the JSON rules of platform/json/body.ts (blank → no body,
+ * too deep → 400 JSON_TOO_DEEP, malformed or poisoned → 400 MALFORMED_JSON). A body that stops
+ * arriving, or trickles, answers 408 REQUEST_TIMEOUT (connection-guard.ts decides when). A handler
+ * only ever sees a complete body.
  */
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
@@ -25,6 +27,8 @@ import type { Base64BodyResult } from '../platform/json/base64-field';
 import { rememberDecoded } from '../platform/json/decoded-fields';
 import type { SharedJsonBody } from '../platform/json/shared-body';
 import { WorkerPools } from '../platform/workers/pools';
+import { BodyBytes } from './body-bytes';
+import { BODY_STALLED, onBodyStall } from './connection-guard';
 import { LimitCodes, MAX_JSON_DEPTH } from './request-limits';
 import { ApiError } from './problem';
 
@@ -32,11 +36,6 @@ import { ApiError } from './problem';
 export const OFF_THREAD_JSON_BYTES = 256 * 1024;
 
 type Done = (error: Error | null, body?: unknown) => void;
-
-/** What the pieces of a body are gathered into: a list joined at the end, or a shared buffer filled as they come. */
-interface Sink {
-  add(piece: Buffer, receivedBefore: number): void;
-}
 
 export function registerJsonParser(app: FastifyInstance, ctx: ServiceContext): void {
   app.removeContentTypeParser('application/json');
@@ -64,48 +63,37 @@ function readJsonBody(request: FastifyRequest, payload: IncomingMessage & { rece
     done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
     return;
   }
-  const shared = workers && contentLength >= OFF_THREAD_JSON_BYTES ? new SharedArrayBuffer(contentLength) : undefined;
-  const pieces: Buffer[] = [];
-  const sink: Sink = shared
-    ? {
-        // A piece past the announced length is not kept; the length check at the end refuses the body.
-        add: (piece, before) => {
-          if (before + piece.byteLength <= shared.byteLength) piece.copy(new Uint8Array(shared), before);
-        },
-      }
-    : { add: (piece) => pieces.push(piece) };
-  let received = 0;
-
-  const stop = () => {
+  const body = new BodyBytes(workers ? OFF_THREAD_JSON_BYTES : null, Number.isNaN(contentLength) ? limit : contentLength);
+  let finished = false;
+  const finish = (error: Error | null) => {
+    finished = true;
     payload.removeListener('data', onData);
     payload.removeListener('end', onEnd);
     payload.removeListener('error', onEnd);
+    if (error) done(error, undefined);
   };
+  onBodyStall(request.raw, () => {
+    if (!finished) finish(new ApiError(408, LimitCodes.REQUEST_TIMEOUT, BODY_STALLED));
+  });
+
   function onData(chunk: Buffer | string) {
-    const piece = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    const before = received;
-    received += piece.byteLength;
+    body.add(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     // The body must not grow past the limit, whatever it announced.
-    if (received > limit || (payload.receivedEncodedLength ?? 0) > limit) {
-      stop();
-      done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
-      return;
-    }
-    sink.add(piece, before);
+    if (body.received > limit || (payload.receivedEncodedLength ?? 0) > limit) finish(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
   }
   function onEnd(error?: Error & { statusCode?: number }) {
-    stop();
     if (error != null) {
       if (!(typeof error.statusCode === 'number' && error.statusCode >= 400)) error.statusCode = 400;
-      done(error, undefined);
+      finish(error);
       return;
     }
-    if (!Number.isNaN(contentLength) && (payload.receivedEncodedLength || received) !== contentLength) {
-      done(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH(), undefined);
+    if (!Number.isNaN(contentLength) && (payload.receivedEncodedLength || body.received) !== contentLength) {
+      finish(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
       return;
     }
-    if (shared) readOffThread(request, { shared, length: received }, workers!, done);
-    else readPieces(request, Buffer.concat(pieces, received), workers, done);
+    finish(null);
+    if (body.shared) readOffThread(request, body.sharedBody(), workers!, done);
+    else answer(parseJsonBody(body.joined()), done);
   }
   payload.on('data', onData);
   payload.on('end', onEnd);
@@ -113,29 +101,17 @@ function readJsonBody(request: FastifyRequest, payload: IncomingMessage & { rece
   payload.resume();
 }
 
-/** A body whose length was not announced, joined here: read here when small, else on a compute thread. */
-function readPieces(request: FastifyRequest, bytes: Buffer, workers: WorkerPools | undefined, done: Done): void {
-  if (bytes.byteLength < OFF_THREAD_JSON_BYTES || !workers) {
-    answer(parseJsonBody(bytes), done);
-    return;
-  }
-  // Buffer.concat made a buffer of its own (never a view of the socket's) at this size: it moves with the task.
-  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
-  readOffThread(request, { bytes: own }, workers, done);
-}
-
 /** Reads the body on a compute thread; an upload chunk's base64 field is decoded there too. */
 function readOffThread(request: FastifyRequest, body: SharedJsonBody, workers: WorkerPools, done: Done): void {
-  const transfer = 'bytes' in body ? { transferList: [body.bytes.buffer as ArrayBuffer] } : {};
   const field = request.base64Field;
   const failed = (error: unknown) => done(error as Error, undefined);
   if (field) {
     // Its megabytes of base64 never become a string here; the decoded bytes move back.
-    workers.runCompute<Base64BodyResult>('readSharedBase64Body', { body, ...field }, transfer).then(({ read, decoded }) => {
+    workers.runCompute<Base64BodyResult>('readSharedBase64Body', { body, ...field }).then(({ read, decoded }) => {
       if (decoded && read.kind === 'value') rememberDecoded(read.value as object, decoded);
       answer(read, done);
     }, failed);
     return;
   }
-  workers.runCompute<JsonBody>('readSharedJsonBody', body, transfer).then((read) => answer(read, done), failed);
+  workers.runCompute<JsonBody>('readSharedJsonBody', body).then((read) => answer(read, done), failed);
 }

@@ -17,6 +17,7 @@ const TITLES: Record<number, string> = {
   413: 'Payload Too Large',
   414: 'URI Too Long',
   415: 'Unsupported Media Type',
+  417: 'Expectation Failed',
   421: 'Misdirected Request',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',

@@ -3,7 +3,7 @@
  * for requests that break them at the HTTP layer (Node's parser, Fastify's router), where the
  * usual error handler never runs.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problemBody } from './problem';
@@ -19,6 +19,7 @@ export const LimitCodes = {
   HEADERS_TOO_LARGE: 'HEADERS_TOO_LARGE',
   MALFORMED_REQUEST: 'MALFORMED_REQUEST',
   REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
+  EXPECTATION_FAILED: 'EXPECTATION_FAILED',
   ABSOLUTE_FORM_REFUSED: 'ABSOLUTE_FORM_REFUSED',
   INVALID_URL: 'INVALID_URL',
 } as const;
@@ -91,7 +92,10 @@ export function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: u
       body = problemBody(431, LimitCodes.HEADERS_TOO_LARGE, 'The request headers are too large.');
     }
   }
-  if (socket.writable) {
+  // An answer already under way on this connection (Node's request timeout can strike while a
+  // stalled body is being answered) is not interrupted by a second status line.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
     const text = JSON.stringify(body);
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
@@ -99,4 +103,19 @@ export function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: u
     );
   }
   socket.destroy(error);
+}
+
+/**
+ * Node's `checkExpectation`: an `Expect` header other than `100-continue` answers 417 as
+ * problem+json (Node's own answer has no body). The body, if one follows, is not read.
+ */
+export function answerExpectationFailed(request: IncomingMessage, response: ServerResponse): void {
+  const text = JSON.stringify(problemBody(417, LimitCodes.EXPECTATION_FAILED, 'Only the expectation 100-continue is supported.', (request.url ?? '/').slice(0, 200)));
+  response.writeHead(417, {
+    'content-type': 'application/problem+json',
+    'content-length': Buffer.byteLength(text),
+    'x-content-type-options': 'nosniff',
+    connection: 'close',
+  });
+  response.end(text);
 }

@@ -7,12 +7,15 @@ import { createDeployment } from '../support/deployments';
 import { fuzz, operationsOf, ResponseChecker, type Operation } from '../support/fuzz';
 import { ADMIN_KEY, startTestService, type TestService } from '../support/service';
 
+const FUZZ_LIMITS = { headersTimeoutMs: 1_000, bodyIdleTimeoutMs: 1_000, bodyRateWindowMs: 1_000, bodyMinBytesPerWindow: 4_096 };
+
 let svc: TestService;
 let ops: Operation[];
 let known: Record<string, string>;
 
 beforeAll(async () => {
-  svc = await startTestService();
+  // Short body and header timeouts, so the raw body tricks that wait one out end within seconds.
+  svc = await startTestService({ http: FUZZ_LIMITS });
   const spec = await svc.call('GET', '/api/v1/spec', { auth: null });
   ops = operationsOf(spec.body);
   const deploymentId = await createDeployment(svc, 'fuzzed');
@@ -28,7 +31,7 @@ describe('hostile requests over every operation', () => {
   it('never answer 5xx; refusals are problem+json with a stable code; successes match their schema; the service stays up', { timeout: 120_000 + requested * 60 }, async () => {
     const requests = Math.max(requested, ops.length);
     const began = Date.now();
-    const report = await fuzz({ url: svc.url, adminAuth: `Api-Key ${ADMIN_KEY}`, known, protectedIds: ['id', 'userId'] }, ops, { requests, seed });
+    const report = await fuzz({ url: svc.url, adminAuth: `Api-Key ${ADMIN_KEY}`, known, protectedIds: ['id', 'userId'] }, ops, { requests, seed, trickTimeoutMs: 10_000 });
     console.log(
       `fuzz: ${report.requests} requests in ${((Date.now() - began) / 1000).toFixed(1)} s over ${report.operationsReached}/${report.operations} operations (seed ${seed}); ` +
         `statuses ${JSON.stringify(report.byStatus)}; ${report.failures.length} failures`,

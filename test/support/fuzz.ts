@@ -9,6 +9,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { generateSync } from 'json-schema-faker';
+import { BODY_TRICKS, sendBodyTrick } from './fuzz-tricks-bodies';
 
 type Schema = Record<string, unknown>;
 
@@ -305,7 +306,11 @@ export class ResponseChecker {
  * Sends `requests` generated requests, round-robin over the operations so each is reached, one at a
  * time. Returns the tally and every rule broken (not stopping at the first).
  */
-export async function fuzz(target: FuzzTarget, ops: Operation[], options: { requests: number; seed: number; timeoutMs?: number }): Promise<FuzzReport> {
+export async function fuzz(
+  target: FuzzTarget,
+  ops: Operation[],
+  options: { requests: number; seed: number; timeoutMs?: number; /** How long a body trick may go unanswered (the service's timeouts plus slack). */ trickTimeoutMs?: number },
+): Promise<FuzzReport> {
   const checker = new ResponseChecker();
   const report: FuzzReport = { requests: 0, operations: ops.length, operationsReached: 0, byStatus: {}, failures: [], slowest: [], seed: options.seed };
   const reached = new Set<string>();
@@ -319,6 +324,21 @@ export async function fuzz(target: FuzzTarget, ops: Operation[], options: { requ
       let status = 0;
       let text = '';
       let contentType = '';
+      // One body-carrying request in twenty is a hostile framing of its body over a raw socket (fuzz-tricks-bodies.ts).
+      const trick = req.method !== 'GET' && req.method !== 'DELETE' && g(fc.integer, { min: 0, max: 19 }) === 0 ? g(fc.constantFrom, ...BODY_TRICKS) : null;
+      if (trick) {
+        const url = new URL(req.url);
+        const outcome = await sendBodyTrick(Number(url.port), trick, { method: req.method, path: `${url.pathname}${url.search}`, host: url.host, auth: target.adminAuth }, options.trickTimeoutMs ?? 30_000);
+        report.requests++;
+        reached.add(op.operationId);
+        const trickLabel = `${trick.name}: ${label}`;
+        if (outcome.kind === 'hung') report.failures.push({ request: trickLabel, status: 0, why: `no answer and not closed after ${outcome.ms} ms`, body: '' });
+        if (outcome.kind !== 'answered') return true;
+        report.byStatus[outcome.status] = (report.byStatus[outcome.status] ?? 0) + 1;
+        const why = checker.check(op, outcome.status, outcome.contentType, outcome.text, true);
+        if (why) report.failures.push({ request: trickLabel, status: outcome.status, why, body: outcome.text.slice(0, 400) });
+        return true;
+      }
       try {
         const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: AbortSignal.timeout(options.timeoutMs ?? 30_000), redirect: 'manual' });
         status = res.status;

@@ -1,15 +1,30 @@
 /**
- * A request body handed to a compute thread (see http/json-parser.ts): the bytes of a shared
- * buffer the HTTP thread filled as the body arrived (nothing copied in the hand-off), or a buffer
- * of its own that moved with the task.
+ * A request body handed to a compute thread (see http/json-parser.ts): the shared segments the
+ * HTTP thread filled as the body arrived (http/body-bytes.ts). Nothing is copied in the hand-off;
+ * several segments are joined here, off the HTTP thread.
  */
 import type { JsonBody } from './body';
 import { parseJsonBody } from './body';
 import { readBase64BodyMoving, type Base64BodyResult } from './base64-field';
 
-export type SharedJsonBody = { shared: SharedArrayBuffer; length: number } | { bytes: Uint8Array };
+export interface SharedJsonBody {
+  segments: SharedArrayBuffer[];
+  /** Bytes of the body, from the start of the first segment on. */
+  length: number;
+}
 
-const bytesOf = (body: SharedJsonBody): Uint8Array => ('bytes' in body ? body.bytes : new Uint8Array(body.shared, 0, body.length));
+function bytesOf(body: SharedJsonBody): Uint8Array {
+  const [first] = body.segments;
+  if (body.segments.length === 1 && first) return new Uint8Array(first, 0, body.length);
+  const joined = new Uint8Array(body.length);
+  let offset = 0;
+  for (const segment of body.segments) {
+    const count = Math.min(segment.byteLength, body.length - offset);
+    joined.set(new Uint8Array(segment, 0, count), offset);
+    offset += count;
+  }
+  return joined;
+}
 
 /** Compute task: the body read by the JSON rules of body.ts. */
 export function readSharedJsonBody(body: SharedJsonBody): JsonBody {
