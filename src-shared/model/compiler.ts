@@ -78,7 +78,10 @@ class Engine {
   private cached: CompileResult | null = null;
   private cachedVerdict: CompileVerdict | null = null;
 
-  constructor(private readonly options: CompileOptions) {}
+  constructor(
+    private readonly options: CompileOptions,
+    private readonly hooks: CompilerHooks = {},
+  ) {}
 
   stats() {
     return { lastRecheckedEntities: this.lastRechecked };
@@ -117,10 +120,12 @@ class Engine {
       }
       const source = this.sources.get(path);
       if (!source || leftOut.paths.has(path)) continue;
+      this.hooks.onRead?.(path);
       const state = loadModelFile({ path, ...source });
       this.files.set(path, state);
       this.register(state, changed);
     }
+    if (touched.size > 0) this.hooks.onRead?.(null);
     if (touched.size === 0 && !diagnosticChanged && (this.cached || this.cachedVerdict)) {
       this.lastRechecked = 0;
       return;
@@ -420,8 +425,17 @@ class Engine {
 
 }
 
-export function createIncrementalCompiler(options: CompileOptions = {}): IncrementalCompiler {
-  const engine = new Engine(options);
+/** What a caller may follow of a compile while it runs. */
+export interface CompilerHooks {
+  /**
+   * Called before a file is read (parsed and normalized), and with null once every changed file
+   * is read: a thread that dies of a file knows which one it was (issue 23).
+   */
+  onRead?: (path: string | null) => void;
+}
+
+export function createIncrementalCompiler(options: CompileOptions = {}, hooks: CompilerHooks = {}): IncrementalCompiler {
+  const engine = new Engine(options, hooks);
   return {
     update(file) {
       engine.apply([{ path: file.path, content: file.content }]);

@@ -57,20 +57,30 @@ export class NodeBudget {
   ) {}
 
   take(line: number, column: number): void {
-    if (++this.nodes > this.maxNodes) {
-      throw new ModelFileTooComplex(`${this.what} has more than ${this.maxNodes.toLocaleString('en-US')} values`, line, column);
-    }
+    if (++this.nodes > this.maxNodes) throw this.tooMany(line, column);
+  }
+
+  private tooMany(line: number, column: number): ModelFileTooComplex {
+    return new ModelFileTooComplex(`${this.what} has more than ${this.maxNodes.toLocaleString('en-US')} values`, line, column);
+  }
+
+  private tooManyAliased(line: number, column: number): ModelFileTooComplex {
+    return new ModelFileTooComplex(
+      `${this.what} expands its aliases into more than ${this.maxAliased.toLocaleString('en-US')} values (an anchor repeated through aliases that repeat it again)`,
+      line,
+      column,
+    );
+  }
+
+  /** Refuses at once a document known to expand into `nodes` values, `aliased` of them from aliases. */
+  expect(nodes: number, aliased: number, line: number, column: number): void {
+    if (aliased > this.maxAliased) throw this.tooManyAliased(line, column);
+    if (nodes > this.maxNodes) throw this.tooMany(line, column);
   }
 
   /** A node made by repeating an anchor's content (a YAML alias). */
   takeAliased(line: number, column: number): void {
-    if (++this.aliased > this.maxAliased) {
-      throw new ModelFileTooComplex(
-        `${this.what} expands its aliases into more than ${this.maxAliased.toLocaleString('en-US')} values (an anchor repeated through aliases that repeat it again)`,
-        line,
-        column,
-      );
-    }
+    if (++this.aliased > this.maxAliased) throw this.tooManyAliased(line, column);
     this.take(line, column);
   }
 }

@@ -3,11 +3,12 @@
 // rest of the file still parses; values touched by Jinja become opaque. JS: `acorn` in parse-js.ts; only top-level
 // `cube(name, {...})` / `view(name, {...})` calls with static object literals are evaluated, anything else is opaque.
 
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, visit } from 'yaml';
-import type { Alias, Document, Node as YamlNode } from 'yaml';
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import type { Alias, Node as YamlNode } from 'yaml';
 import { DiagnosticCodes as C } from './codes';
 import { codeFrame, lineStartsOf, positionAt } from './frame';
 import { ModelFileTooComplex, NodeBudget } from './limits';
+import { aliasTargets, expansionOf } from './yaml-aliases';
 import { fastParseYaml } from './yaml-fast';
 import { markTemplatedEntities, type JinjaRegion } from './jinja-scope';
 import { parseJsFile } from './parse-js';
@@ -116,7 +117,15 @@ export function yamlRawTree(
     return { line: p.line, column: p.col };
   };
   const errors = doc.errors.map((e) => ({ code: e.code, message: e.message, pos: posOf(e.pos[0]) }));
-  const root = doc.contents ? new YamlConverter(doc, posOf, jinja, budget).convert(doc.contents, 0) : null;
+  let root: RawNode | null = null;
+  if (doc.contents) {
+    const targets = aliasTargets(doc);
+    // Counted on the document first: a file past a limit is refused before any of it is expanded.
+    const { nodes, aliased } = expansionOf(doc.contents as YamlNode, targets);
+    const at = posOf(doc.contents.range?.[0] ?? 0);
+    budget.expect(nodes, aliased, at.line, at.column);
+    root = new YamlConverter(posOf, jinja, budget, targets).convert(doc.contents, 0);
+  }
   return { root, errors };
 }
 
@@ -187,10 +196,10 @@ function parseYamlFile(file: ModelFile): ParsedFile {
 
 class YamlConverter {
   constructor(
-    private readonly doc: Document,
     private readonly posOf: (offset: number) => RawPos,
     private readonly jinja: JinjaRegion[],
     private readonly budget: NodeBudget,
+    private readonly targets: Map<Alias, YamlNode | undefined>,
   ) {}
 
   private touchesJinja(start: number, end: number): boolean {
@@ -201,35 +210,12 @@ class YamlConverter {
     return false;
   }
 
-  /** Alias → the node it names, for the whole document at once (see `resolve`). */
-  private targets: Map<Alias, YamlNode | undefined> | null = null;
-
-  /**
-   * The node an alias names: the last node before it (in document order) with that anchor, as
-   * `Alias.resolve` finds it. That walks the whole document for every alias; one walk for all of
-   * them keeps a file of many aliases linear.
-   */
-  private resolve(alias: Alias): YamlNode | undefined {
-    if (!this.targets) {
-      const targets = new Map<Alias, YamlNode | undefined>();
-      const anchors = new Map<string, YamlNode>();
-      visit(this.doc, {
-        Node: (_key, node) => {
-          if (isAlias(node)) targets.set(node, anchors.get(node.source));
-          else if (node.anchor) anchors.set(node.anchor, node);
-        },
-      });
-      this.targets = targets;
-    }
-    return this.targets.get(alias);
-  }
-
   /** `aliased`: the node is reached through an alias, so it is a copy the file did not write out. */
   convert(node: YamlNode | null | undefined, fallbackOffset: number, depth = 0, aliased = false): RawNode {
     if (node == null || depth > 64) return { kind: 'scalar', value: null, ...this.posOf(fallbackOffset) };
     const start = node.range?.[0] ?? fallbackOffset;
     if (isAlias(node)) {
-      const target = this.resolve(node);
+      const target = this.targets.get(node);
       return target ? this.convert(target as YamlNode, start, depth + 1, true) : { kind: 'scalar', value: null, ...this.posOf(start) };
     }
     const pos = this.posOf(start);
