@@ -24,7 +24,12 @@ import type {
   RawPos,
 } from './types';
 
-const TOP_LEVEL_KEYS: Record<string, RawEntity['kind']> = { cubes: 'cube', views: 'view', view_groups: 'view_group' };
+// A Map, not an object: a top-level key such as `constructor` must not find Object.prototype's (issue 23).
+const TOP_LEVEL_KEYS = new Map<string, RawEntity['kind']>([
+  ['cubes', 'cube'],
+  ['views', 'view'],
+  ['view_groups', 'view_group'],
+]);
 
 /** Model format of a path, or null when the file is not a model file (e.g. `globals.py`, `README.md`). */
 export function modelFormatOf(path: string): ModelFormat | null {
@@ -269,7 +274,7 @@ class YamlConverter {
 function collectEntities(parsed: ParsedFile, root: RawMap): void {
   let index = 0;
   for (const entry of root.entries) {
-    const kind = TOP_LEVEL_KEYS[entry.key];
+    const kind = TOP_LEVEL_KEYS.get(entry.key);
     if (!kind) {
       parsed.diagnostics.push(
         diag(
