@@ -5,8 +5,8 @@
 export const PROTOTYPE_NAMES = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'] as const;
 
 /**
- * One YAML file of a cube per name over `table`: each with a primary key, a dimension and a measure
- * named like its cube, and `count`.
+ * One YAML file of a cube per name over `table`: each with a primary key, a dimension named like
+ * its cube, `created_at`, `count` and `valueOf_total`.
  */
 export function prototypeNamedCubesYaml(table: string, names: readonly string[] = PROTOTYPE_NAMES): string {
   const cube = (name: string) => `  - name: ${name}
@@ -19,6 +19,9 @@ export function prototypeNamedCubesYaml(table: string, names: readonly string[] 
       - name: ${name}
         sql: status
         type: string
+      - name: created_at
+        sql: created_at
+        type: time
     measures:
       - name: count
         type: count
