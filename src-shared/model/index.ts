@@ -3,6 +3,7 @@
 export { compileModel, createIncrementalCompiler } from './compiler';
 export type { CompilerHooks, FileChange, IncrementalCompiler } from './compiler';
 export { MODEL_LIMITS } from './limits';
+export { dict, own } from './dict';
 export { analyzeWarehousePush, analyzeLakehousePublish, analyzeWarehousePushWith, analyzeLakehousePublishWith, lookupOf, usesDataSource, viewDataSources } from './analyze';
 export type { LakehouseOptions, LakehousePublishAnalysis, ModelLookup, SkippedFeature, WarehousePushAnalysis } from './analyze';
 export { DiagnosticCodes } from './codes';
