@@ -5,6 +5,7 @@ import { compileModel, createIncrementalCompiler, DiagnosticCodes as C, type Com
 import { MODEL_LIMITS, ModelFileTooComplex, NodeBudget } from '../../../src-shared/model/limits';
 import { yamlRawTree } from '../../../src-shared/model/parse';
 import { fastParseYaml } from '../../../src-shared/model/yaml-fast';
+import { JS_BOMBS, YAML_BOMBS } from '../../support/fuzz-tricks-model';
 import { jsDeepNesting, jsStringBomb, yamlAliasBomb, yamlDeepNesting } from '../../support/model-bombs';
 import { ORDERS, CUSTOMERS } from './helpers';
 
@@ -166,4 +167,15 @@ describe('sizes of files and of the model', () => {
     expect(back.diagnostics.map((d) => d.code)).toContain(C.UNRESOLVED_REFERENCE);
     expect(back.diagnostics.map((d) => d.code)).not.toContain(C.TOO_LARGE);
   });
+});
+
+describe('the fuzzer’s model bombs', () => {
+  it.each([...YAML_BOMBS.map((text, i) => [`model/bomb${i}.yml`, text]), ...JS_BOMBS.map((text, i) => [`model/bomb${i}.js`, text])])(
+    '%s compiles without an exception, in bounded time, and touches no other file',
+    (path, content) => {
+      const { value: result, ms } = timed(() => compileModel([{ path, content }, { path: 'model/orders.yml', content: ORDERS }, { path: 'model/customers.yml', content: CUSTOMERS }]));
+      expect(ms).toBeLessThan(5000);
+      expect(result.diagnostics.filter((d) => d.file !== path)).toEqual([]);
+    },
+  );
 });
