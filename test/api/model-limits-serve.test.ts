@@ -2,7 +2,8 @@
 // CLI (issue 23). A 390-byte YAML alias bomb used to hold validate for minutes, grow the service by
 // gigabytes and end in a 500, on every validate; now it is one diagnostic on its file, answered in
 // well under a second, the other files still checked, and the service's memory barely moves.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiagnosticCodes as C } from '../../src-shared/model';
 import { cliEnv, jsonOf, runCli } from '../support/cli';
@@ -113,13 +114,17 @@ describe('validate through a real service', () => {
 });
 
 describe('drydock validate (offline)', () => {
-  it('reports the YAML and JS bombs on their files with exit code 1, other files still checked', async () => {
+  it('reports the YAML and JS bombs and a 30 MB file on their files with exit code 1, other files still checked', async () => {
     const dir = writeProject({
       'model/cubes/orders.yml': ORDERS,
       'model/cubes/broken.yml': BROKEN,
       'model/cubes/bomb.yml': yamlAliasBomb(),
       'model/cubes/strings.js': jsStringBomb(),
     });
+    // 30 MB (sparse): past the 8 MiB limit however it is encoded, so it is refused by its size, unread.
+    const huge = join(dir, 'model/cubes/huge.yml');
+    writeFileSync(huge, '');
+    truncateSync(huge, 30 * 1024 * 1024);
     try {
       const started = performance.now();
       const run = await runCli(['validate', dir, '--format', 'json'], { env: cliEnv() });
@@ -129,6 +134,7 @@ describe('drydock validate (offline)', () => {
       const byFile = (file: string) => report.diagnostics.filter((d) => d.file.endsWith(file)).map((d) => d.code);
       expect(byFile('model/cubes/bomb.yml')).toEqual([C.FILE_TOO_COMPLEX]);
       expect(byFile('model/cubes/strings.js')).toEqual([C.FILE_TOO_COMPLEX]);
+      expect(byFile('model/cubes/huge.yml')).toEqual([C.FILE_TOO_LARGE]);
       expect(byFile('model/cubes/broken.yml')).toEqual([C.UNRESOLVED_REFERENCE]);
       // The whole process, start included.
       expect(ms).toBeLessThan(5000);
