@@ -8,7 +8,16 @@
 // and merges therefore invalidate exactly what they changed, whoever made them.
 import { LRUCache } from 'lru-cache';
 import type { ValidationResult } from '../../src-shared/api/data-model';
-import { createIncrementalCompiler, diagnosticJson, isModelSourcePath, type CompileVerdict, type IncrementalCompiler } from '../../src-shared/model';
+import {
+  createIncrementalCompiler,
+  DiagnosticCodes,
+  diagnosticJson,
+  isModelSourcePath,
+  type CompileVerdict,
+  type Diagnostic,
+  type IncrementalCompiler,
+} from '../../src-shared/model';
+import { markReading, type ReadMarker } from '../platform/workers/read-marker';
 import { blobIdOf, modelTreeOf, readBlobs } from './model-source';
 
 export interface ValidateInput {
@@ -18,6 +27,13 @@ export interface ValidateInput {
   commit: string;
   /** Uncommitted edits: path → content (null: deleted). */
   edits: [string, string | null][];
+  /** Where this thread marks the file it reads (see platform/workers/read-marker.ts). */
+  marker?: ReadMarker;
+  /**
+   * Blob ids of files that stopped a thread before (out of heap or time), with why: they are not
+   * read again while their content is the same, and each is an error on its file.
+   */
+  skip?: [string, string][];
 }
 
 export type ValidateOutput = Omit<ValidationResult, 'branchName' | 'commit'> & {
@@ -32,6 +48,8 @@ interface BranchModel {
   /** Total length of the source held. */
   bytes: number;
   output: Omit<ValidateOutput, 'changedFiles'> | null;
+  /** The paths `skip` left out when `output` was made. */
+  skipped: string;
 }
 
 const MAX_BRANCHES = Number(process.env.DRYDOCK_MODEL_CACHE_BRANCHES) || 8;
@@ -44,8 +62,41 @@ const branches = new LRUCache<string, BranchModel>({
   sizeCalculation: (model) => Math.max(1, model.bytes),
 });
 
-function outputOf(result: CompileVerdict, fileCount: number): Omit<ValidateOutput, 'changedFiles'> {
-  const { diagnostics, valid } = result;
+/**
+ * The request this shard serves: where to mark the file being read and the blob id of each file it
+ * changes. A shard runs one task at a time (see pools.ts), so one slot serves every compiler here.
+ */
+const reading: { marker: ReadMarker | null; ids: Map<string, string> } = { marker: null, ids: new Map() };
+
+function onRead(path: string | null): void {
+  if (!reading.marker) return;
+  markReading(reading.marker, path === null ? null : { path, id: reading.ids.get(path) ?? '' });
+}
+
+/** Takes the files `skip` names out of `wanted`; one error on each. */
+function leaveOutSkipped(wanted: Map<string, string>, skip: Map<string, string>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  if (skip.size === 0) return out;
+  for (const [path, id] of wanted) {
+    const why = skip.get(id);
+    if (why === undefined) continue;
+    wanted.delete(path);
+    out.push({
+      severity: 'error',
+      code: DiagnosticCodes.FILE_TOO_COMPLEX,
+      message: `${path} is too complex to read: ${why}; it is not read again until it changes`,
+      file: path,
+      line: 1,
+      column: 1,
+    });
+  }
+  return out;
+}
+
+function outputOf(result: CompileVerdict, fileCount: number, skipped: Diagnostic[]): Omit<ValidateOutput, 'changedFiles'> {
+  // A stable sort by file keeps each file's own order, as the compiler gave it.
+  const diagnostics = skipped.length === 0 ? result.diagnostics : [...skipped, ...result.diagnostics].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const valid = result.valid && skipped.length === 0;
   return {
     valid,
     fileCount,
@@ -69,13 +120,15 @@ export async function validate(input: ValidateInput): Promise<ValidateOutput> {
       editTexts.set(id, content);
     }
   }
+  const skipped = leaveOutSkipped(wanted, new Map(input.skip ?? []));
+  const skippedKey = skipped.map((d) => d.file).join('\n');
 
   let model = branches.get(input.key);
-  if (!model) model = { compiler: createIncrementalCompiler(), files: new Map(), bytes: 0, output: null };
+  if (!model) model = { compiler: createIncrementalCompiler({}, { onRead }), files: new Map(), bytes: 0, output: null, skipped: '' };
   const held = model.files;
   const removed = [...held.keys()].filter((path) => !wanted.has(path));
   const changed = [...wanted].filter(([path, id]) => held.get(path)?.id !== id);
-  if (removed.length === 0 && changed.length === 0 && model.output) return { ...model.output, changedFiles: 0 };
+  if (removed.length === 0 && changed.length === 0 && model.output && model.skipped === skippedKey) return { ...model.output, changedFiles: 0 };
 
   const fromGit = changed.filter(([, id]) => !editTexts.has(id));
   const texts = new Map<string, string>(editTexts);
@@ -83,6 +136,8 @@ export async function validate(input: ValidateInput): Promise<ValidateOutput> {
   fromGit.forEach(([, id], i) => texts.set(id, read[i]!));
 
   let result: CompileVerdict;
+  reading.marker = input.marker ?? null;
+  reading.ids = new Map(changed);
   try {
     result = model.compiler.check([
       ...removed.map((path) => ({ path, content: null })),
@@ -92,6 +147,8 @@ export async function validate(input: ValidateInput): Promise<ValidateOutput> {
     // A compiler that failed half-way is not trusted again: the next request starts afresh.
     branches.delete(input.key);
     throw error;
+  } finally {
+    reading.marker = null;
   }
   for (const path of removed) {
     model.bytes -= held.get(path)!.length;
@@ -102,7 +159,8 @@ export async function validate(input: ValidateInput): Promise<ValidateOutput> {
     model.bytes += length - (held.get(path)?.length ?? 0);
     held.set(path, { id, length });
   }
-  model.output = outputOf(result, wanted.size);
+  model.output = outputOf(result, wanted.size + skipped.length, skipped);
+  model.skipped = skippedKey;
   branches.set(input.key, model);
   return { ...model.output, changedFiles: removed.length + changed.length };
 }

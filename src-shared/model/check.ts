@@ -252,10 +252,10 @@ function checkCrossKindDuplicates(cube: CompiledCube, diagnostics: Diagnostic[])
   // Each member is compared with the kinds before its own; plain key lookups, no intermediate collections.
   for (let k = 1; k < kinds.length; k++) {
     const [kind, members] = kinds[k]!;
-    for (const name in members) {
+    for (const name of Object.keys(members)) {
       for (let p = 0; p < k; p++) {
         const [previous, earlier] = kinds[p]!;
-        if (!(name in earlier)) continue;
+        if (!Object.hasOwn(earlier, name)) continue;
         const m = members[name]!;
         diagnostics.push(
           diagAt('error', C.DUPLICATE_MEMBER, `'${name}' is defined more than once in cube '${cube.name}' (as a ${previous} and as a ${kind}) (${m.loc.file})`, m.loc, `${cube.name}.${name}`),

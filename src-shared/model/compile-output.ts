@@ -6,6 +6,7 @@ import { DiagnosticCodes as C } from './codes';
 import type { ResolvedView } from './resolve';
 import type { CubeDef, EntityDef, ViewDef, ViewGroupDef } from './schema';
 import type { CompiledCube, CompiledModel, Diagnostic, JoinGraphEdge, ParsedFile, ViewGroup } from './types';
+import { dict } from './dict';
 
 export interface FileState {
   parsed: ParsedFile;
@@ -81,7 +82,7 @@ export function registryDiagnostics(registry: Registry, groupRegistry: GroupRegi
 
 /** The compiled model: the checked winners, their join graph, view groups and per-file facts. */
 export function assembleModel(registry: Registry, groupRegistry: GroupRegistry, entities: Map<string, EntityState>, files: Map<string, FileState>): CompiledModel {
-  const model: CompiledModel = { cubes: {}, views: {}, viewGroups: {}, joinGraph: {}, files: {} };
+  const model: CompiledModel = { cubes: dict(), views: dict(), viewGroups: dict(), joinGraph: dict(), files: dict() };
   const winners = [...registry.values()].map((defs) => defs[0]!).sort(compareDefs);
   for (const def of winners) {
     const state = entities.get(def.name);

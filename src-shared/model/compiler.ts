@@ -9,11 +9,14 @@ import { checkCube, checkView, checkViewGroup } from './check';
 import type { CheckEnv } from './check';
 import { analyzerDiagnostics } from './compile-analyzers';
 import { assembleModel, compareDefs, compareDiagnostics, registryDiagnostics, type EntityState, type FileState, type GroupRegistry, type Registry } from './compile-output';
-import { modelFormatOf, parseModelFile } from './parse';
+import { DiagnosticCodes as C } from './codes';
+import { filesWithinModelLimits, MODEL_LIMITS } from './limits';
+import { loadModelFile } from './load-file';
+import { diag } from './parse-common';
+import { modelFormatOf } from './parse';
 import { resolveCube, resolveView } from './resolve';
 import type { ResolveEnv } from './resolve';
-import { normalizeEntity } from './schema';
-import type { CubeDef, EntityDef, ViewDef, ViewGroupDef } from './schema';
+import type { CubeDef, ViewDef, ViewGroupDef } from './schema';
 import type { CompileOptions, CompileResult, CompileVerdict, Diagnostic, ModelFile } from './types';
 
 const GROUP_PREFIX = '#group:';
@@ -22,21 +25,47 @@ export interface IncrementalCompiler {
   update(file: ModelFile): CompileResult;
   remove(path: string): CompileResult;
   /** Several files at once (`content: null` removes one), re-checking once for all of them. */
-  apply(changes: { path: string; content: string | null }[]): CompileResult;
+  apply(changes: FileChange[]): CompileResult;
   /**
    * Like `apply`, but answers only the verdict (diagnostics and validity) without assembling the
    * compiled model: what a validation needs, and at 1,000 cubes most of the cost of a one-file
    * re-check is building that model object.
    */
-  check(changes: { path: string; content: string | null }[]): CompileVerdict;
+  check(changes: FileChange[]): CompileVerdict;
   result(): CompileResult;
   stats(): { lastRecheckedEntities: number };
 }
 
 
+/** A file's new content (null: the file is removed); `unreadBytes` as in ModelFile. */
+export interface FileChange {
+  path: string;
+  content: string | null;
+  unreadBytes?: number;
+}
+
+interface Source {
+  content: string;
+  unreadBytes?: number;
+}
+
+const sizeOf = (source: Source) => source.unreadBytes ?? source.content.length;
+
+/** What a source adds to the model's size: a file too large on its own is refused and adds nothing. */
+const countedSize = (source: Source) => {
+  const size = sizeOf(source);
+  return size > MODEL_LIMITS.fileChars ? 0 : size;
+};
 
 class Engine {
+  /** The files compiled: every model file given, less those past the model's limits (see `leftOut`). */
   private readonly files = new Map<string, FileState>();
+  /** Every model file given, compiled or not. */
+  private readonly sources = new Map<string, Source>();
+  /** Characters of all `sources` (files too large on their own not counted: they are refused anyway). */
+  private sourceChars = 0;
+  /** Files past MODEL_LIMITS.modelFiles / modelChars (in path order): not compiled, named in one diagnostic. */
+  private leftOut: { paths: Set<string>; diagnostic: Diagnostic | null } = { paths: new Set(), diagnostic: null };
   /** Cube/view name → definitions, first one wins (ordered by file path, then position). */
   private readonly registry: Registry = new Map();
   private readonly groupRegistry: GroupRegistry = new Map();
@@ -49,31 +78,55 @@ class Engine {
   private cached: CompileResult | null = null;
   private cachedVerdict: CompileVerdict | null = null;
 
-  constructor(private readonly options: CompileOptions) {}
+  constructor(
+    private readonly options: CompileOptions,
+    private readonly hooks: CompilerHooks = {},
+  ) {}
 
   stats() {
     return { lastRecheckedEntities: this.lastRechecked };
   }
 
   /** Replace (or, with null content, remove) files, then bring every cache up to date. */
-  apply(changes: { path: string; content: string | null }[]): void {
+  apply(changes: FileChange[]): void {
+    const touched = new Set<string>();
+    for (const { path, content, unreadBytes } of changes) {
+      if (modelFormatOf(path) === null) continue;
+      const old = this.sources.get(path);
+      if (old && content !== null && old.content === content && old.unreadBytes === unreadBytes) continue;
+      if (old) this.sourceChars -= countedSize(old);
+      if (content === null) this.sources.delete(path);
+      else {
+        const source: Source = unreadBytes === undefined ? { content } : { content, unreadBytes };
+        this.sources.set(path, source);
+        this.sourceChars += countedSize(source);
+      }
+      touched.add(path);
+    }
+    // Files whose inclusion flips because the model crossed (or came back under) its limits.
+    const leftOut = this.modelLimits();
+    for (const path of this.leftOut.paths) if (!leftOut.paths.has(path)) touched.add(path);
+    for (const path of leftOut.paths) if (!this.leftOut.paths.has(path)) touched.add(path);
+    const before = this.leftOut.diagnostic;
+    const diagnosticChanged = leftOut.diagnostic?.message !== before?.message || leftOut.diagnostic?.file !== before?.file;
+    this.leftOut = leftOut;
+
     const changed = new Set<string>();
-    let filesChanged = false;
-    for (const { path, content } of changes) {
+    for (const path of touched) {
       const old = this.files.get(path);
-      if (old && content !== null && modelFormatOf(path) !== null && this.contentOf(old) === content) continue;
       if (old) {
         this.unregister(old, changed);
         this.files.delete(path);
-        filesChanged = true;
       }
-      if (content === null || modelFormatOf(path) === null) continue;
-      const state = this.load({ path, content });
+      const source = this.sources.get(path);
+      if (!source || leftOut.paths.has(path)) continue;
+      this.hooks.onRead?.(path);
+      const state = loadModelFile({ path, ...source });
       this.files.set(path, state);
       this.register(state, changed);
-      filesChanged = true;
     }
-    if (!filesChanged && (this.cached || this.cachedVerdict)) {
+    if (touched.size > 0) this.hooks.onRead?.(null);
+    if (touched.size === 0 && !diagnosticChanged && (this.cached || this.cachedVerdict)) {
       this.lastRechecked = 0;
       return;
     }
@@ -85,24 +138,21 @@ class Engine {
     this.recompute(changed, everything);
   }
 
-  private readonly contents = new WeakMap<FileState, string>();
-
-  private contentOf(state: FileState): string | undefined {
-    return this.contents.get(state);
-  }
-
-  private load(file: ModelFile): FileState {
-    const parsed = parseModelFile(file);
-    const diagnostics = [...parsed.diagnostics];
-    const defs: EntityDef[] = [];
-    for (const raw of parsed.entities) {
-      const { def, diagnostics: d } = normalizeEntity(raw, file.path, parsed.format, raw.templated ?? parsed.templated);
-      defs.push(def);
-      diagnostics.push(...d);
-    }
-    const state = { parsed, defs, diagnostics };
-    this.contents.set(state, file.content);
-    return state;
+  /** Which files the model's limits leave out; a sort by path only when the model is past one. */
+  private modelLimits(): { paths: Set<string>; diagnostic: Diagnostic | null } {
+    if (this.sources.size <= MODEL_LIMITS.modelFiles && this.sourceChars <= MODEL_LIMITS.modelChars) return { paths: new Set(), diagnostic: null };
+    const paths = [...this.sources.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const { left, reason } = filesWithinModelLimits(paths.map((path) => ({ path, size: sizeOf(this.sources.get(path)!) })));
+    if (left.length === 0) return { paths: new Set(), diagnostic: null };
+    const first = left[0]!.path;
+    const diagnostic = diag(
+      'error',
+      C.TOO_LARGE,
+      `The model has ${reason}: ${left.length.toLocaleString('en-US')} files, from ${first} on in path order, are not read`,
+      first,
+      { line: 1, column: 1 },
+    );
+    return { paths: new Set(left.map((f) => f.path)), diagnostic };
   }
 
   private register(state: FileState, changed: Set<string>): void {
@@ -349,11 +399,16 @@ class Engine {
     if (this.cachedVerdict) return this.cachedVerdict;
     const diagnostics: Diagnostic[] = [];
     // Most files and entities have none: skipping the empty lists keeps this pass cheap at 1,000s.
-    for (const f of this.files.values()) if (f.diagnostics.length > 0) diagnostics.push(...f.diagnostics);
-    diagnostics.push(...registryDiagnostics(this.registry, this.groupRegistry));
+    // Loops, not push(...list): a list can be longer than a call may have arguments.
+    const add = (list: Diagnostic[]) => {
+      for (const d of list) diagnostics.push(d);
+    };
+    for (const f of this.files.values()) if (f.diagnostics.length > 0) add(f.diagnostics);
+    if (this.leftOut.diagnostic) diagnostics.push(this.leftOut.diagnostic);
+    add(registryDiagnostics(this.registry, this.groupRegistry));
     for (const state of this.entities.values()) {
-      if (state.shapeDiagnostics.length > 0) diagnostics.push(...state.shapeDiagnostics);
-      if (state.checkDiagnostics.length > 0) diagnostics.push(...state.checkDiagnostics);
+      if (state.shapeDiagnostics.length > 0) add(state.shapeDiagnostics);
+      if (state.checkDiagnostics.length > 0) add(state.checkDiagnostics);
     }
     diagnostics.sort(compareDiagnostics);
     this.cachedVerdict = { diagnostics, valid: !diagnostics.some((d) => d.severity === 'error') };
@@ -370,8 +425,17 @@ class Engine {
 
 }
 
-export function createIncrementalCompiler(options: CompileOptions = {}): IncrementalCompiler {
-  const engine = new Engine(options);
+/** What a caller may follow of a compile while it runs. */
+export interface CompilerHooks {
+  /**
+   * Called before a file is read (parsed and normalized), and with null once every changed file
+   * is read: a thread that dies of a file knows which one it was (issue 23).
+   */
+  onRead?: (path: string | null) => void;
+}
+
+export function createIncrementalCompiler(options: CompileOptions = {}, hooks: CompilerHooks = {}): IncrementalCompiler {
+  const engine = new Engine(options, hooks);
   return {
     update(file) {
       engine.apply([{ path: file.path, content: file.content }]);
@@ -400,6 +464,6 @@ export function createIncrementalCompiler(options: CompileOptions = {}): Increme
 
 export function compileModel(files: ModelFile[], options: CompileOptions = {}): CompileResult {
   const engine = new Engine(options);
-  engine.apply(files.map((f) => ({ path: f.path, content: f.content })));
+  engine.apply(files);
   return engine.result();
 }

@@ -1,7 +1,9 @@
 // Public API of the data-model compiler. Pure TypeScript: runs in the main process and in a renderer worker.
 
 export { compileModel, createIncrementalCompiler } from './compiler';
-export type { IncrementalCompiler } from './compiler';
+export type { CompilerHooks, FileChange, IncrementalCompiler } from './compiler';
+export { MODEL_LIMITS } from './limits';
+export { dict, own } from './dict';
 export { analyzeWarehousePush, analyzeLakehousePublish, analyzeWarehousePushWith, analyzeLakehousePublishWith, lookupOf, usesDataSource, viewDataSources } from './analyze';
 export type { LakehouseOptions, LakehousePublishAnalysis, ModelLookup, SkippedFeature, WarehousePushAnalysis } from './analyze';
 export { DiagnosticCodes } from './codes';

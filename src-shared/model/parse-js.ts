@@ -1,15 +1,21 @@
 // Stage 1 for JavaScript model files (see parse.ts): read with `acorn`; only top-level
 // `cube(name, {...})` / `view(name, {...})` calls with static object literals are evaluated,
 // anything else is opaque.
-import { parse as acornParse } from 'acorn';
+import { Parser } from 'acorn';
 import type * as ESTree from 'acorn';
 import { DiagnosticCodes as C } from './codes';
 import { codeFrame } from './frame';
+import { MODEL_LIMITS, ModelFileTooComplex } from './limits';
 import { CONTEXT_VARIABLES } from './references';
 import { diag, emptyParsed } from './parse-common';
 import type { ModelFile, ParsedFile, RawEntity, RawEntry, RawMap, RawNode, RawPos } from './types';
 
-const ENTITY_FUNCTIONS: Record<string, RawEntity['kind']> = { cube: 'cube', view: 'view', view_group: 'view_group', viewGroup: 'view_group' };
+const ENTITY_FUNCTIONS = new Map<string, RawEntity['kind']>([
+  ['cube', 'cube'],
+  ['view', 'view'],
+  ['view_group', 'view_group'],
+  ['viewGroup', 'view_group'],
+]);
 
 type StaticValue = string | number | boolean | null;
 
@@ -18,8 +24,9 @@ export function parseJsFile(file: ModelFile): ParsedFile {
   const content = file.content;
   let program: ESTree.Program;
   try {
-    program = parseJs(content);
+    program = parseJs(content, file.path);
   } catch (error) {
+    if (error instanceof ModelFileTooComplex) throw error;
     const e = error as { message?: string; loc?: { line: number; column: number } };
     const pos = { line: e.loc?.line ?? 1, column: (e.loc?.column ?? 0) + 1 };
     const message = (e.message ?? 'syntax error').replace(/\s*\(\d+:\d+\)$/, '');
@@ -31,14 +38,14 @@ export function parseJsFile(file: ModelFile): ParsedFile {
     return parsed;
   }
 
-  const converter = new JsConverter(parsed, content);
+  const converter = new JsConverter(parsed, content, file.path);
   const handledCalls = new Set<ESTree.Node>();
   let index = 0;
   for (const statement of program.body) {
     if (statement.type === 'VariableDeclaration' && statement.kind === 'const') {
       for (const d of statement.declarations) {
         if (d.id.type === 'Identifier' && d.init) {
-          const value = staticValue(d.init, converter.constants);
+          const value = staticValue(d.init, converter.constants, file.path);
           if (value !== undefined) converter.constants.set(d.id.name, value);
         }
       }
@@ -47,11 +54,11 @@ export function parseJsFile(file: ModelFile): ParsedFile {
     if (statement.type !== 'ExpressionStatement') continue;
     const call = statement.expression;
     if (call.type !== 'CallExpression' || call.callee.type !== 'Identifier') continue;
-    const kind = ENTITY_FUNCTIONS[call.callee.name];
+    const kind = ENTITY_FUNCTIONS.get(call.callee.name);
     if (!kind) continue;
     handledCalls.add(call);
     const [nameArg, defArg] = call.arguments;
-    const name = nameArg && nameArg.type !== 'SpreadElement' ? staticValue(nameArg, converter.constants) : undefined;
+    const name = nameArg && nameArg.type !== 'SpreadElement' ? staticValue(nameArg, converter.constants, file.path) : undefined;
     if (typeof name !== 'string') {
       parsed.dynamic = true;
       parsed.opaqueDefinitions = true;
@@ -75,7 +82,7 @@ export function parseJsFile(file: ModelFile): ParsedFile {
       node.type === 'CallExpression' &&
       !handledCalls.has(node) &&
       (node as ESTree.CallExpression).callee.type === 'Identifier' &&
-      ((node as ESTree.CallExpression).callee as ESTree.Identifier).name in ENTITY_FUNCTIONS
+      ENTITY_FUNCTIONS.has(((node as ESTree.CallExpression).callee as ESTree.Identifier).name)
     ) {
       parsed.dynamic = true;
       parsed.opaqueDefinitions = true;
@@ -89,17 +96,84 @@ export function parseJsFile(file: ModelFile): ParsedFile {
   return parsed;
 }
 
-function parseJs(content: string): ESTree.Program {
-  const options = { ecmaVersion: 'latest' as const, locations: true, allowHashBang: true };
+/**
+ * AST nodes acorn made in the current parse. Parsing is synchronous, so one counter serves every
+ * parse of this thread; CountingParser throws once the file's budget (MODEL_LIMITS.fileNodes) is
+ * spent, before the tree of a file written to be huge takes the memory (issue 23).
+ */
+let nodesMade = 0;
+let nodesAllowed: number = MODEL_LIMITS.fileNodes;
+let nodesFile = '';
+
+/** The parts of acorn's parser its typings leave out: where a node starts, and the two node constructors. */
+interface ParserInternals {
+  startLoc?: { line: number; column: number };
+  startNode(): unknown;
+  startNodeAt(pos: number, loc: unknown): unknown;
+}
+
+function countNode(parser: ParserInternals): void {
+  if (++nodesMade <= nodesAllowed) return;
+  const loc = parser.startLoc;
+  throw new ModelFileTooComplex(`${nodesFile} has more than ${nodesAllowed.toLocaleString('en-US')} values`, loc?.line ?? 1, (loc?.column ?? 0) + 1);
+}
+
+const CountingParser = Parser.extend((Base) => {
+  const Internal = Base as unknown as new (...args: unknown[]) => ParserInternals;
+  class Counting extends Internal {
+    override startNode(): unknown {
+      countNode(this);
+      return super.startNode();
+    }
+    override startNodeAt(pos: number, loc: unknown): unknown {
+      countNode(this);
+      return super.startNodeAt(pos, loc);
+    }
+  }
+  return Counting as unknown as typeof Parser;
+});
+
+/** The message acorn raises when the nesting is deeper than the stack (it catches the RangeError itself). */
+const STACK_EXHAUSTED = /Not enough stack space/;
+
+function parseWith(content: string, sourceType: 'module' | 'script', path: string): ESTree.Program {
+  nodesMade = 0;
+  nodesAllowed = MODEL_LIMITS.fileNodes;
+  nodesFile = path;
   try {
-    return acornParse(content, { ...options, sourceType: 'module' });
+    return CountingParser.parse(content, { ecmaVersion: 'latest', locations: true, allowHashBang: true, sourceType });
+  } catch (error) {
+    if (error instanceof SyntaxError && STACK_EXHAUSTED.test(error.message)) {
+      const loc = (error as { loc?: { line: number; column: number } }).loc;
+      throw new ModelFileTooComplex(`${path} nests its values too deeply to be read`, loc?.line ?? 1, (loc?.column ?? 0) + 1);
+    }
+    throw error;
+  }
+}
+
+function parseJs(content: string, path: string): ESTree.Program {
+  try {
+    return parseWith(content, 'module', path);
   } catch (moduleError) {
+    if (moduleError instanceof ModelFileTooComplex) throw moduleError;
     try {
-      return acornParse(content, { ...options, sourceType: 'script' });
-    } catch {
+      return parseWith(content, 'script', path);
+    } catch (scriptError) {
+      if (scriptError instanceof ModelFileTooComplex) throw scriptError;
       throw moduleError;
     }
   }
+}
+
+/** A string built from constants, refused past MODEL_LIMITS.jsStringChars (templates of templates double at each step). */
+function boundedString(value: string, node: ESTree.Node, path: string): string {
+  if (value.length <= MODEL_LIMITS.jsStringChars) return value;
+  const pos = posOfNode(node);
+  throw new ModelFileTooComplex(
+    `${path} builds a string of more than ${MODEL_LIMITS.jsStringChars.toLocaleString('en-US')} characters from its constants`,
+    pos.line,
+    pos.column,
+  );
 }
 
 function posOfNode(node: ESTree.Node): RawPos {
@@ -123,7 +197,7 @@ function walkJs(node: unknown, visit: (node: ESTree.Node) => void): void {
 }
 
 /** Value of a static expression (literal, template without substitutions, known constant, negative number). */
-function staticValue(node: ESTree.Node, constants: Map<string, StaticValue>): StaticValue | undefined {
+function staticValue(node: ESTree.Node, constants: Map<string, StaticValue>, path: string): StaticValue | undefined {
   switch (node.type) {
     case 'Literal': {
       const v = (node as ESTree.Literal).value;
@@ -133,9 +207,9 @@ function staticValue(node: ESTree.Node, constants: Map<string, StaticValue>): St
       const t = node as ESTree.TemplateLiteral;
       let out = t.quasis[0]?.value.cooked ?? '';
       for (let i = 0; i < t.expressions.length; i++) {
-        const v = staticValue(t.expressions[i]!, constants);
+        const v = staticValue(t.expressions[i]!, constants, path);
         if (v === undefined) return undefined;
-        out += String(v) + (t.quasis[i + 1]?.value.cooked ?? '');
+        out = boundedString(out + String(v) + (t.quasis[i + 1]?.value.cooked ?? ''), node, path);
       }
       return out;
     }
@@ -143,7 +217,7 @@ function staticValue(node: ESTree.Node, constants: Map<string, StaticValue>): St
       return constants.get((node as ESTree.Identifier).name);
     case 'UnaryExpression': {
       const u = node as ESTree.UnaryExpression;
-      const v = staticValue(u.argument, constants);
+      const v = staticValue(u.argument, constants, path);
       if (u.operator === '-' && typeof v === 'number') return -v;
       if (u.operator === '!' && typeof v === 'boolean') return !v;
       return undefined;
@@ -181,6 +255,7 @@ class JsConverter {
   constructor(
     private readonly parsed: ParsedFile,
     private readonly content: string,
+    private readonly path: string,
   ) {}
 
   private opaque(node: ESTree.Node): RawNode {
@@ -240,14 +315,14 @@ class JsConverter {
         return this.template(node as ESTree.TemplateLiteral);
       case 'Identifier':
       case 'MemberExpression': {
-        const constant = staticValue(node, this.constants);
+        const constant = staticValue(node, this.constants, this.path);
         if (constant !== undefined) return { kind: 'scalar', value: constant, ...pos };
         // A bare reference such as `extends: orders` or `drill_members: [id, users.city]`.
         const path = memberPath(node);
         return path ? { kind: 'scalar', value: path.join('.'), ...pos } : this.opaque(node);
       }
       default: {
-        const v = staticValue(node, this.constants);
+        const v = staticValue(node, this.constants, this.path);
         return v === undefined ? this.opaque(node) : { kind: 'scalar', value: v, ...pos };
       }
     }
@@ -258,7 +333,7 @@ class JsConverter {
     let out = node.quasis[0]?.value.cooked ?? '';
     for (let i = 0; i < node.expressions.length; i++) {
       const expr = node.expressions[i]!;
-      const constant = staticValue(expr, this.constants);
+      const constant = staticValue(expr, this.constants, this.path);
       let piece: string | null = null;
       if (constant !== undefined) piece = String(constant);
       else {
@@ -275,7 +350,7 @@ class JsConverter {
         }
       }
       if (piece === null) return this.opaque(node);
-      out += piece + (node.quasis[i + 1]?.value.cooked ?? '');
+      out = boundedString(out + piece + (node.quasis[i + 1]?.value.cooked ?? ''), node, this.path);
     }
     return { kind: 'scalar', value: out, ...posOfNode(node) };
   }

@@ -4,9 +4,11 @@
 // `cube(name, {...})` / `view(name, {...})` calls with static object literals are evaluated, anything else is opaque.
 
 import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import type { Document, Node as YamlNode } from 'yaml';
+import type { Alias, Node as YamlNode } from 'yaml';
 import { DiagnosticCodes as C } from './codes';
 import { codeFrame, lineStartsOf, positionAt } from './frame';
+import { ModelFileTooComplex, NodeBudget } from './limits';
+import { aliasTargets, expansionOf } from './yaml-aliases';
 import { fastParseYaml } from './yaml-fast';
 import { markTemplatedEntities, type JinjaRegion } from './jinja-scope';
 import { parseJsFile } from './parse-js';
@@ -22,7 +24,12 @@ import type {
   RawPos,
 } from './types';
 
-const TOP_LEVEL_KEYS: Record<string, RawEntity['kind']> = { cubes: 'cube', views: 'view', view_groups: 'view_group' };
+// A Map, not an object: a top-level key such as `constructor` must not find Object.prototype's (issue 23).
+const TOP_LEVEL_KEYS = new Map<string, RawEntity['kind']>([
+  ['cubes', 'cube'],
+  ['views', 'view'],
+  ['view_groups', 'view_group'],
+]);
 
 /** Model format of a path, or null when the file is not a model file (e.g. `globals.py`, `README.md`). */
 export function modelFormatOf(path: string): ModelFormat | null {
@@ -65,6 +72,7 @@ export function parseModelFile(file: ModelFile): ParsedFile {
 
 
 const JINJA_OPEN = /\{[{%#]/g;
+const STACK_EXHAUSTED = /call stack size exceeded|stack overflow/i;
 
 function findJinjaRegions(content: string): JinjaRegion[] {
   const regions: JinjaRegion[] = [];
@@ -97,10 +105,15 @@ function maskJinja(content: string, regions: JinjaRegion[]): string {
   return out + content.slice(last);
 }
 
-/** Raw tree of YAML text read with the `yaml` library (the reference reader), with its errors. */
+/**
+ * Raw tree of YAML text read with the `yaml` library (the reference reader), with its errors.
+ * Aliases are expanded here, not by the library, so the tree is bounded by MODEL_LIMITS: a file
+ * whose aliases would expand past it throws ModelFileTooComplex (issue 23).
+ */
 export function yamlRawTree(
   text: string,
   jinja: JinjaRegion[] = [],
+  budget = new NodeBudget('The YAML file'),
 ): { root: RawNode | null; errors: { code: string; message: string; pos: RawPos }[] } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, merge: true, prettyErrors: false });
@@ -109,7 +122,15 @@ export function yamlRawTree(
     return { line: p.line, column: p.col };
   };
   const errors = doc.errors.map((e) => ({ code: e.code, message: e.message, pos: posOf(e.pos[0]) }));
-  const root = doc.contents ? new YamlConverter(doc, posOf, jinja).convert(doc.contents, 0) : null;
+  let root: RawNode | null = null;
+  if (doc.contents) {
+    const targets = aliasTargets(doc);
+    // Counted on the document first: a file past a limit is refused before any of it is expanded.
+    const { nodes, aliased } = expansionOf(doc.contents as YamlNode, targets);
+    const at = posOf(doc.contents.range?.[0] ?? 0);
+    budget.expect(nodes, aliased, at.line, at.column);
+    root = new YamlConverter(posOf, jinja, budget, targets).convert(doc.contents, 0);
+  }
   return { root, errors };
 }
 
@@ -119,11 +140,14 @@ function parseYamlFile(file: ModelFile): ParsedFile {
   const regions = content.includes('{') ? findJinjaRegions(content) : [];
   parsed.templated = regions.length > 0;
   // Plain files in the common subset take the fast reader; everything else (and every error) goes through `yaml`.
-  const fast = parsed.templated ? undefined : fastParseYaml(content);
-  const { root, errors } = fast !== undefined ? { root: fast, errors: [] } : yamlRawTree(parsed.templated ? maskJinja(content, regions) : content, regions);
+  const fast = parsed.templated ? undefined : fastParseYaml(content, new NodeBudget(file.path));
+  const { root, errors } =
+    fast !== undefined ? { root: fast, errors: [] } : yamlRawTree(parsed.templated ? maskJinja(content, regions) : content, regions, new NodeBudget(file.path));
 
   for (const error of errors) {
     const pos = error.pos;
+    // The library stops at nesting deeper than the stack and says so as a syntax error: it is a limit, not a typo.
+    if (STACK_EXHAUSTED.test(error.message)) throw new ModelFileTooComplex(`${file.path} nests its values too deeply to be read`, pos.line, pos.column);
     if (parsed.templated) {
       // The rendered template may well be valid YAML; we only know we could not read this one statically.
       parsed.opaqueDefinitions = true;
@@ -177,11 +201,11 @@ function parseYamlFile(file: ModelFile): ParsedFile {
 
 class YamlConverter {
   constructor(
-    private readonly doc: Document,
     private readonly posOf: (offset: number) => RawPos,
     private readonly jinja: JinjaRegion[],
+    private readonly budget: NodeBudget,
+    private readonly targets: Map<Alias, YamlNode | undefined>,
   ) {}
-
 
   private touchesJinja(start: number, end: number): boolean {
     for (const r of this.jinja) {
@@ -191,14 +215,17 @@ class YamlConverter {
     return false;
   }
 
-  convert(node: YamlNode | null | undefined, fallbackOffset: number, depth = 0): RawNode {
+  /** `aliased`: the node is reached through an alias, so it is a copy the file did not write out. */
+  convert(node: YamlNode | null | undefined, fallbackOffset: number, depth = 0, aliased = false): RawNode {
     if (node == null || depth > 64) return { kind: 'scalar', value: null, ...this.posOf(fallbackOffset) };
     const start = node.range?.[0] ?? fallbackOffset;
     if (isAlias(node)) {
-      const target = node.resolve(this.doc);
-      return target ? this.convert(target as YamlNode, start, depth + 1) : { kind: 'scalar', value: null, ...this.posOf(start) };
+      const target = this.targets.get(node);
+      return target ? this.convert(target as YamlNode, start, depth + 1, true) : { kind: 'scalar', value: null, ...this.posOf(start) };
     }
     const pos = this.posOf(start);
+    if (aliased) this.budget.takeAliased(pos.line, pos.column);
+    else this.budget.take(pos.line, pos.column);
     if (isScalar(node)) {
       if (this.jinja.length && this.touchesJinja(start, node.range?.[1] ?? start)) return { kind: 'opaque', reason: 'jinja', ...pos };
       const v = node.value;
@@ -207,7 +234,7 @@ class YamlConverter {
     }
     if (isSeq(node)) {
       const items: RawNode[] = [];
-      for (const item of node.items) items.push(this.convert(item as YamlNode, start, depth + 1));
+      for (const item of node.items) items.push(this.convert(item as YamlNode, start, depth + 1, aliased));
       return { kind: 'seq', items, ...pos };
     }
     if (isMap(node)) {
@@ -218,18 +245,26 @@ class YamlConverter {
         const keyOffset = keyNode?.range?.[0] ?? start;
         const keyPos = this.posOf(keyOffset);
         const valueNode = pair.value as YamlNode | null;
-        const value = this.convert(valueNode, keyNode?.range?.[1] ?? keyOffset, depth + 1);
+        const value = this.convert(valueNode, keyNode?.range?.[1] ?? keyOffset, depth + 1, aliased);
         const rawKey = keyNode && isScalar(keyNode) ? keyNode.value : undefined;
         if (rawKey === '<<' && keyNode && isScalar(keyNode)) {
           // Merge key: entries of the merged map(s) apply unless the map itself sets them.
           const sources = value.kind === 'seq' ? value.items : [value];
-          for (const src of sources) if (src.kind === 'map') merged.push(...src.entries);
+          for (const src of sources) if (src.kind === 'map') for (const e of src.entries) merged.push(e);
           continue;
         }
         const key = rawKey === undefined || rawKey === null ? '' : String(rawKey);
         entries.push({ key, ...keyPos, value });
       }
-      for (const m of merged) if (!entries.some((e) => e.key === m.key)) entries.push(m);
+      if (merged.length > 0) {
+        // A Set, not a scan per key: merges of large aliased maps must stay linear.
+        const keys = new Set(entries.map((e) => e.key));
+        for (const m of merged) {
+          if (keys.has(m.key)) continue;
+          keys.add(m.key);
+          entries.push(m);
+        }
+      }
       return { kind: 'map', entries, ...pos };
     }
     return { kind: 'scalar', value: null, ...pos };
@@ -239,7 +274,7 @@ class YamlConverter {
 function collectEntities(parsed: ParsedFile, root: RawMap): void {
   let index = 0;
   for (const entry of root.entries) {
-    const kind = TOP_LEVEL_KEYS[entry.key];
+    const kind = TOP_LEVEL_KEYS.get(entry.key);
     if (!kind) {
       parsed.diagnostics.push(
         diag(

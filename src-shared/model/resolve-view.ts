@@ -20,6 +20,7 @@ import type {
   ViewMember,
   ViewMemberKind,
 } from './types';
+import { dict } from './dict';
 
 const KIND_ORDER: ViewMemberKind[] = ['hierarchy', 'measure', 'dimension', 'segment'];
 
@@ -69,17 +70,17 @@ export function resolveView(def: ViewDef, env: ResolveEnv): { resolved: Resolved
     public: true,
     extendsChain: chain.slice(0, -1).map((d) => d.name).reverse(),
     cubes: [],
-    members: {},
+    members: dict(),
     joinPaths: [],
     folders: [],
     accessPolicy: [],
-    dimensions: {},
-    measures: {},
-    segments: {},
+    dimensions: dict(),
+    measures: dict(),
+    segments: dict(),
     viewGroups: [],
     templated: false,
     dynamic: false,
-    props: {},
+    props: dict(),
   };
   if (def.extends) view.extends = def.extends.name;
   const cubeDefs: ViewCubeDef[] = [];
@@ -206,12 +207,12 @@ function newSplitView(name: string, parent: CompiledView): CompiledView {
     name,
     splitOf: parent.name,
     cubes: [],
-    members: {},
+    members: dict(),
     joinPaths: [],
     folders: [],
-    dimensions: {},
-    measures: {},
-    segments: {},
+    dimensions: dict(),
+    measures: dict(),
+    segments: dict(),
     extendsChain: [],
     extends: undefined,
   };

@@ -5,6 +5,7 @@
 import { byName, extendsChain, mergeCommon, type ResolveEnv } from './resolve-extends';
 import type { CubeDef } from './schema';
 import type { CompiledCube, Diagnostic } from './types';
+import { dict } from './dict';
 
 export type { ResolveEnv, ResolvedView } from './resolve-extends';
 export { levelDimension, resolveView } from './resolve-view';
@@ -21,17 +22,17 @@ export function resolveCube(def: CubeDef, env: ResolveEnv): { cube: CompiledCube
     public: true,
     extendsChain: [],
     joins: [],
-    dimensions: {},
-    measures: {},
-    segments: {},
-    hierarchies: {},
-    preAggregations: {},
+    dimensions: dict(),
+    measures: dict(),
+    segments: dict(),
+    hierarchies: dict(),
+    preAggregations: dict(),
     accessPolicy: [],
     primaryKeys: [],
     templated: def.templated,
     dynamic: def.dynamic,
     opaqueSections: [...def.opaqueSections],
-    props: {},
+    props: dict(),
   };
   if (def.extends) cube.extends = def.extends.name;
   const chain = extendsChain(def, env, diagnostics);
@@ -50,16 +51,16 @@ export function resolveCube(def: CubeDef, env: ResolveEnv): { cube: CompiledCube
     cube.meta = parent.meta;
     cube.refreshKey = parent.refreshKey;
     cube.joins = [...parent.joins];
-    cube.dimensions = { ...parent.dimensions };
-    cube.measures = { ...parent.measures };
-    cube.segments = { ...parent.segments };
-    cube.hierarchies = { ...parent.hierarchies };
-    cube.preAggregations = { ...parent.preAggregations };
+    cube.dimensions = dict(parent.dimensions);
+    cube.measures = dict(parent.measures);
+    cube.segments = dict(parent.segments);
+    cube.hierarchies = dict(parent.hierarchies);
+    cube.preAggregations = dict(parent.preAggregations);
     cube.accessPolicy = parent.accessPolicy;
     cube.templated ||= parent.templated;
     cube.dynamic ||= parent.dynamic;
     for (const s of parent.opaqueSections) if (!cube.opaqueSections.includes(s)) cube.opaqueSections.push(s);
-    cube.props = { ...parent.props };
+    cube.props = dict(parent.props);
   }
   mergeCommon(cube, def);
   if (def.present.has('sql')) {

@@ -41,6 +41,11 @@ export function diagnosticJson(d: Diagnostic): Diagnostic {
 export interface ModelFile {
   path: string;
   content: string;
+  /**
+   * Size in bytes of a file too large to be read at all (far past MODEL_LIMITS.fileChars): its
+   * content is then empty and the compiler reports it as too large without reading it.
+   */
+  unreadBytes?: number;
 }
 
 export interface CompileOptions {

@@ -5,6 +5,7 @@
 // returns `undefined` and the caller parses the file with `yaml`, which stays the reference. For accepted input
 // it builds exactly the raw tree (values and positions) the `yaml`-based path builds; a property test checks it.
 
+import type { NodeBudget } from './limits';
 import type { RawMap, RawNode, RawScalar, RawSeq } from './types';
 
 /** Thrown internally to abandon the fast path. */
@@ -24,11 +25,14 @@ function isKeyChar(c: number, first: boolean): boolean {
 }
 const NOT_STRING_KEY = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE|[Nn]ull|NULL)$/;
 
-/** Parsed raw tree, null for an empty document, undefined when the text is outside the subset. */
-export function fastParseYaml(text: string): RawNode | null | undefined {
+/**
+ * Parsed raw tree, null for an empty document, undefined when the text is outside the subset.
+ * Every node built is counted against `budget` (the limit the `yaml`-based path keeps too).
+ */
+export function fastParseYaml(text: string, budget?: NodeBudget): RawNode | null | undefined {
   if (text.includes('\t') || text.includes('\r') || text.charCodeAt(0) === 0xfeff) return undefined;
   try {
-    return new FastReader(text).document();
+    return new FastReader(text, budget).document();
   } catch (e) {
     if (e === BAIL) return undefined;
     throw e;
@@ -38,7 +42,10 @@ export function fastParseYaml(text: string): RawNode | null | undefined {
 class FastReader {
   private readonly lines: Line[] = [];
 
-  constructor(private readonly text: string) {
+  constructor(
+    private readonly text: string,
+    private readonly budget?: NodeBudget,
+  ) {
     let start = 0;
     const n = text.length;
     while (start <= n) {
@@ -51,6 +58,12 @@ class FastReader {
       if (end === n) break;
       start = end + 1;
     }
+  }
+
+  /** `node`, counted against the budget. */
+  private counted<T extends RawNode>(node: T): T {
+    this.budget?.take(node.line, node.column);
+    return node;
   }
 
   private nextContent(i: number): number {
@@ -83,7 +96,7 @@ class FastReader {
   }
 
   private seq(i: number, col: number): [RawSeq, number] {
-    const seq: RawSeq = { kind: 'seq', items: [], line: i + 1, column: col + 1 };
+    const seq: RawSeq = this.counted({ kind: 'seq', items: [], line: i + 1, column: col + 1 });
     let first = true;
     for (;;) {
       const line = this.lines[i]!;
@@ -119,7 +132,7 @@ class FastReader {
   }
 
   private map(i: number, col: number): [RawMap, number] {
-    const map: RawMap = { kind: 'map', entries: [], line: i + 1, column: col + 1 };
+    const map: RawMap = this.counted({ kind: 'map', entries: [], line: i + 1, column: col + 1 });
     let first = true;
     for (;;) {
       const line = this.lines[i]!;
@@ -149,7 +162,7 @@ class FastReader {
           [value, next] = this.node(j, nested.indent);
         } else {
           // `yaml` places an empty value after the spaces that follow the colon (at a trailing comment if any).
-          value = { kind: 'scalar', value: null, line: i + 1, column: v - this.lines[i]!.start + 1 };
+          value = this.counted({ kind: 'scalar', value: null, line: i + 1, column: v - this.lines[i]!.start + 1 });
           next = i + 1;
         }
       } else {
@@ -190,7 +203,7 @@ class FastReader {
       const [value, end] = ch === 34 ? this.doubleQuoted(at, line.end) : this.singleQuoted(at, line.end);
       this.expectLineEnd(end, line.end);
       this.noContinuation(i);
-      return { kind: 'scalar', value, line: pos.line, column: pos.column };
+      return this.counted({ kind: 'scalar', value, line: pos.line, column: pos.column });
     }
     // Indicators that start something other than a plain scalar (or need care we do not take).
     if ('[]{}&*!|>%@`#,?:-'.includes(this.text[at]!)) {
@@ -207,13 +220,13 @@ class FastReader {
     const raw = this.text.slice(at, end);
     if (raw.includes(': ') || raw.endsWith(':') || raw.includes(' #')) throw BAIL;
     this.noContinuation(i);
-    return { kind: 'scalar', value: resolvePlain(raw), line: pos.line, column: pos.column };
+    return this.counted({ kind: 'scalar', value: resolvePlain(raw), line: pos.line, column: pos.column });
   }
 
   /** `[a, "b", 'c']` on one line: scalars only. */
   private flowSequence(i: number, at: number): RawSeq {
     const line = this.lines[i]!;
-    const seq: RawSeq = { kind: 'seq', items: [], line: i + 1, column: at - this.lines[i]!.start + 1 };
+    const seq: RawSeq = this.counted({ kind: 'seq', items: [], line: i + 1, column: at - this.lines[i]!.start + 1 });
     let k = at + 1;
     const skipSpaces = () => {
       while (k < line.end && this.text.charCodeAt(k) === 32) k++;
@@ -230,14 +243,14 @@ class FastReader {
       const pos = this.pos(i, k);
       if (ch === 34 || ch === 39) {
         const [value, end] = ch === 34 ? this.doubleQuoted(k, line.end) : this.singleQuoted(k, line.end);
-        seq.items.push({ kind: 'scalar', value, line: pos.line, column: pos.column });
+        seq.items.push(this.counted({ kind: 'scalar', value, line: pos.line, column: pos.column }));
         k = end;
       } else {
         let end = k;
         while (end < line.end && !',[]{}#'.includes(this.text[end]!)) end++;
         const raw = this.text.slice(k, end).replace(/ +$/, '');
         if (!raw || '&*!|>%@`?:-'.includes(raw[0]!) || raw.includes(': ') || raw.endsWith(':')) throw BAIL;
-        seq.items.push({ kind: 'scalar', value: resolvePlain(raw), line: pos.line, column: pos.column });
+        seq.items.push(this.counted({ kind: 'scalar', value: resolvePlain(raw), line: pos.line, column: pos.column }));
         k = end;
       }
       skipSpaces();
@@ -350,7 +363,7 @@ class FastReader {
     if (folded && content.includes('')) throw BAIL;
     let value = content.join(folded ? ' ' : '\n');
     if (!strip) value += '\n';
-    return [{ kind: 'scalar', value, line: i + 1, column: at - this.lines[i]!.start + 1 }, j];
+    return [this.counted({ kind: 'scalar', value, line: i + 1, column: at - this.lines[i]!.start + 1 }), j];
   }
 }
 

@@ -10,6 +10,7 @@ import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { generateSync } from 'json-schema-faker';
 import { BODY_TRICKS, sendBodyTrick } from './fuzz-tricks-bodies';
+import { MODEL_TRICKS } from './fuzz-tricks-model';
 
 type Schema = Record<string, unknown>;
 
@@ -120,6 +121,8 @@ const HOSTILE_STRINGS = [
   'C:\\Windows',
   'http://evil.example/',
   'javascript:alert(1)',
+  // Model bombs, names of JavaScript's own, absurd date ranges (issue 23).
+  ...MODEL_TRICKS,
 ];
 
 const hostileString = () => fc.oneof(fc.constantFrom(...HOSTILE_STRINGS), fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }));

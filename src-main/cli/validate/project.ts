@@ -1,7 +1,7 @@
 // Reads a project folder and compiles it with the service's own compiler (src-shared/model).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { compileModel, isModelSourcePath, MODEL_FOLDERS, type Diagnostic, type ModelFile } from '../../../src-shared/model';
+import { compileModel, isModelSourcePath, MODEL_FOLDERS, MODEL_LIMITS, type Diagnostic, type ModelFile } from '../../../src-shared/model';
 import { CliError, ExitCodes } from '../output';
 
 export const VALIDATE_FORMATS = ['text', 'json', 'sarif', 'junit'] as const;
@@ -60,7 +60,11 @@ export function readProject(root: string): ModelFile[] {
       if (entry.isDirectory()) walk(full);
       else if (entry.isFile()) {
         const path = relative(root, full).split(sep).join('/');
-        if (isModelSourcePath(path)) files.push({ path, content: readFileSync(full, 'utf8') });
+        if (!isModelSourcePath(path)) continue;
+        // A file that cannot fit the compiler's limit even at 3 bytes a character is refused unread (issue 23).
+        const bytes = statSync(full).size;
+        if (bytes > MODEL_LIMITS.fileChars * 3) files.push({ path, content: '', unreadBytes: bytes });
+        else files.push({ path, content: readFileSync(full, 'utf8') });
       }
     }
   };

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { parse as parseYaml, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+import { parse as parseYaml, type DocumentOptions, type ParseOptions, type SchemaOptions, type ToJSOptions } from 'yaml';
 
 /**
  * The one interface publication talks to, whether the lakehouse is a real Databricks
@@ -124,16 +124,36 @@ export class LakehouseError extends Error {
  * version, not the YAML version.) Drydock still writes `'on'` quoted so that YAML 1.1 readers of
  * the same text get the same key. Duplicate keys are an error, as in a strict parser.
  */
-export const METRIC_VIEW_YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
+export const METRIC_VIEW_YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions = {
   version: '1.2',
   schema: 'core',
   uniqueKeys: true,
   prettyErrors: true,
+  // The library's own bound on alias expansion (its default, said here so it stays): definitions are
+  // read back from the lakehouse, where anyone with access may have written one (issue 23).
+  maxAliasCount: 100,
 };
 
-/** Parses metric view YAML as the lakehouse reads it (see METRIC_VIEW_YAML_OPTIONS). */
+/** Characters of a metric view definition Drydock reads: a definition is a few KB; 8 MiB as for model files. */
+export const MAX_METRIC_VIEW_YAML_CHARS = 8 * 1024 * 1024;
+
+/**
+ * Parses metric view YAML as the lakehouse reads it (see METRIC_VIEW_YAML_OPTIONS), within bounds:
+ * text past MAX_METRIC_VIEW_YAML_CHARS, aliases that expand past `maxAliasCount` or nesting past the
+ * stack are LAKEHOUSE_INVALID_DEFINITION, like any other definition that does not parse.
+ */
 export function parseMetricViewYaml(yaml: string): unknown {
-  return parseYaml(yaml, METRIC_VIEW_YAML_OPTIONS);
+  if (yaml.length > MAX_METRIC_VIEW_YAML_CHARS) {
+    throw new LakehouseError('LAKEHOUSE_INVALID_DEFINITION', `The metric view YAML has ${yaml.length} characters; at most ${MAX_METRIC_VIEW_YAML_CHARS} are read.`);
+  }
+  try {
+    return parseYaml(yaml, METRIC_VIEW_YAML_OPTIONS);
+  } catch (error) {
+    if (error instanceof ReferenceError || error instanceof RangeError) {
+      throw new LakehouseError('LAKEHOUSE_INVALID_DEFINITION', `The metric view YAML is too complex to read: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { checkNamePattern, MAX_VIEWS_PER_SCOPE, type SelectionMode } from '../../../src-shared/api/lakehouse';
-import { usesDataSource, viewDataSources, type CompiledModel } from '../../../src-shared/model';
+import { own, usesDataSource, viewDataSources, type CompiledModel } from '../../../src-shared/model';
 
 export interface ScopeView {
   name: string;
@@ -62,7 +62,7 @@ export function resolveScope(model: ScopeModel, scope: ScopeInput, dataSource: s
     }
   }
   const otherSource = views
-    .map((name) => model.views[name])
+    .map((name) => own(model.views, name))
     .filter((view): view is ScopeView => view !== undefined && !usesDataSource(view.dataSources, dataSource))
     .map((view) => ({ view: view.name, dataSources: view.dataSources }));
   return { views: views.slice(0, MAX_VIEWS_PER_SCOPE), matched: views.length, tooLarge: views.length > MAX_VIEWS_PER_SCOPE, otherSource };

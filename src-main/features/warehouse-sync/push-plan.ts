@@ -1,7 +1,7 @@
 // Planning a push — which views, their data source, their DDL — from the compiled model alone.
 // Pure (data sources come pre-resolved), so it runs on a compute thread (push-tasks.ts).
 import { WarehouseSyncErrorCodes as Codes, type StartPushInput } from '../../../src-shared/api/warehouse-sync';
-import { analyzeWarehousePush, type CompiledModel } from '../../../src-shared/model';
+import { analyzeWarehousePush, own, type CompiledModel } from '../../../src-shared/model';
 import { generateSemanticViewDdl, SemanticViewDdlError, type SemanticViewDdl } from '../../../src-shared/model/generate/semantic-view-ddl';
 
 export interface PlannedView {
@@ -58,9 +58,9 @@ export const requestedPlacement = (request: StartPushInput): PushPlacement => ({
 /** The data source a view's cubes use; null when they use several. */
 function dataSourceOfView(model: CompiledModel, viewName: string): string | null {
   const names = new Set<string>();
-  for (const path of model.views[viewName]?.joinPaths ?? []) {
+  for (const path of own(model.views, viewName)?.joinPaths ?? []) {
     for (const cube of path) {
-      const source = model.cubes[cube]?.dataSource;
+      const source = own(model.cubes, cube)?.dataSource;
       if (source) names.add(source);
     }
   }
@@ -89,7 +89,7 @@ export function planPushOf(
   const planned: PlannedView[] = [];
   for (const [index, viewName] of request.viewNames.entries()) {
     const pointer = `/body/viewNames/${index}`;
-    if (!model.views[viewName]) {
+    if (!own(model.views, viewName)) {
       const known = Object.keys(model.views);
       missing.push({
         pointer,

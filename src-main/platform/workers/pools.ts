@@ -11,6 +11,10 @@
  * Threads start on first use and end after a while without work, so an idle service holds none.
  * A task aborted through its signal leaves the queue, or, when already running, its thread is
  * terminated and replaced (the work stops at once).
+ *
+ * Every thread has a heap limit (issue 23): model files are user input, and a thread that runs out
+ * ends with ERR_WORKER_OUT_OF_MEMORY, rejecting its task, instead of taking the service with it;
+ * piscina starts a new thread for the next task.
  */
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
@@ -39,7 +43,19 @@ export interface WorkerPoolsOptions {
   modelShards?: number;
   /** How long a model shard keeps its branches without any request (default 10 minutes). */
   modelIdleMs?: number;
+  /** Old-generation heap of each thread in MB (default workerHeapMb()). */
+  heapMb?: number;
 }
+
+/**
+ * Heap of one worker thread, 3 GB unless DRYDOCK_WORKER_HEAP_MB says otherwise (read when a pool
+ * opens): compiling takes about 20 times the model's source, and a model may have 128 MiB
+ * (MODEL_LIMITS.modelChars).
+ */
+export const workerHeapMb = (): number => Number(process.env.DRYDOCK_WORKER_HEAP_MB) || 3072;
+
+/** True for the rejection of a task whose thread ran out of heap. */
+export const isOutOfMemory = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
 
 export interface RunOptions {
   signal?: AbortSignal | null;
@@ -123,6 +139,7 @@ export class WorkerPools {
     // With a boot file, a thread loads it first and its entry at its first task (which names the entry's file).
     const boot = this.options.threadBoot;
     const start = boot ? { filename: boot.filename, workerData: boot.workerData, ...(boot.workerData.recordCodeCache ? { atomics: 'disabled' as const } : {}) } : {};
-    return new Pool({ ...options, name: WARM_UP_EXPORT, ...start, execArgv: [], closeTimeout: 1_000 });
+    const resourceLimits = { maxOldGenerationSizeMb: this.options.heapMb ?? workerHeapMb() };
+    return new Pool({ ...options, name: WARM_UP_EXPORT, ...start, execArgv: [], closeTimeout: 1_000, resourceLimits });
   }
 }

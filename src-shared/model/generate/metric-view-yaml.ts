@@ -19,6 +19,7 @@ import { DiagnosticCodes as C } from '../codes';
 import type { CompiledModel, Diagnostic } from '../types';
 import { Generator } from './metric-view/generator';
 import { renderMetricViewYaml, type MetricViewIssue, type MetricViewSpec } from './metric-view/spec';
+import { own } from '../dict';
 
 export {
   METRIC_VIEW_SPEC_VERSION,
@@ -62,7 +63,7 @@ export interface MetricViewYaml {
 export function generateMetricViewYaml(model: CompiledModel, viewName: string, options: MetricViewYamlOptions = {}): MetricViewYaml {
   const catalog = options.catalog?.trim() ? options.catalog.trim() : null;
   const rootSource = options.rootSource?.trim() ? options.rootSource.trim() : null;
-  const view = model.views[viewName];
+  const view = own(model.views, viewName);
   const analysis = options.analysis ?? analyzeLakehousePublish(model, viewName, { catalogConfigured: catalog !== null, dataSource: options.dataSource });
   const blockedReasons = analysis.blockedReasons
     // An explicit root source stands in for the root cube's table, so its missing catalog does not matter.

@@ -15,6 +15,7 @@ import { analyzeWarehousePush } from '../analyze';
 import type { CompiledModel } from '../types';
 import { Generator } from './semantic-view/generator';
 import { SemanticViewDdlError, type SemanticViewDdl, type SemanticViewDdlOptions } from './semantic-view/result';
+import { own } from '../dict';
 
 export {
   columnOf,
@@ -36,7 +37,7 @@ export { HELPER_VIEW_PREFIX, SemanticViewDdlError, type HelperViewDdl, type Sema
  * analyzer's reasons when the view is not pushable.
  */
 export function generateSemanticViewDdl(model: CompiledModel, viewName: string, options: SemanticViewDdlOptions): SemanticViewDdl {
-  const view = model.views[viewName];
+  const view = own(model.views, viewName);
   if (!view) throw new SemanticViewDdlError('UNKNOWN_VIEW', `The model has no view named '${viewName}'.`);
   const analysis = options.analysis ?? analyzeWarehousePush(model, viewName);
   if (!analysis.pushable) {

@@ -16,6 +16,7 @@ import type {
   SourceLocation,
 } from '../types';
 import { IDENTIFIER } from './defs';
+import { dict } from '../dict';
 
 export function camelToSnake(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -204,7 +205,7 @@ export function plain(node: RawNode): PlainValue {
     case 'seq':
       return node.items.map(plain);
     case 'map': {
-      const out: Record<string, PlainValue> = {};
+      const out: Record<string, PlainValue> = dict();
       for (const e of node.entries) if (e.key !== '...') out[e.key] = plain(e.value);
       return out;
     }
@@ -214,7 +215,7 @@ export function plain(node: RawNode): PlainValue {
 }
 
 export function propsOf(fields: Map<string, RawEntry>): Record<string, PlainValue> {
-  const out: Record<string, PlainValue> = {};
+  const out: Record<string, PlainValue> = dict();
   for (const [key, entry] of fields) out[key] = plain(entry.value);
   return out;
 }

@@ -52,7 +52,7 @@ export function readJoins(maps: RawMap[], ctx: Ctx, cubeName: string, what: stri
     const relWritten = ctx.string(relEntry, jwhat, cubeName);
     let relationship: Relationship | undefined;
     if (relWritten !== undefined) {
-      relationship = RELATIONSHIPS[normalizeEnum(relWritten)];
+      relationship = RELATIONSHIPS.get(normalizeEnum(relWritten));
       if (!relationship) {
         ctx.error(C.INVALID_RELATIONSHIP, `Invalid relationship '${relWritten}' for ${jwhat}; expected one_to_one, one_to_many or many_to_one (or has_one, has_many, belongs_to)`, relEntry!.value, cubeName);
       }

@@ -20,14 +20,15 @@ export const MEASURE_TYPES = new Set<MeasureType>([
   'boolean',
 ]);
 export const MULTI_STAGE_ONLY_TYPES = new Set<MeasureType>(['number_agg', 'rank']);
-export const RELATIONSHIPS: Record<string, Relationship> = {
-  one_to_one: 'one_to_one',
-  has_one: 'one_to_one',
-  one_to_many: 'one_to_many',
-  has_many: 'one_to_many',
-  many_to_one: 'many_to_one',
-  belongs_to: 'many_to_one',
-};
+/** Written relationship → the one it means. A Map: `constructor` is not a relationship (issue 23). */
+export const RELATIONSHIPS = new Map<string, Relationship>([
+  ['one_to_one', 'one_to_one'],
+  ['has_one', 'one_to_one'],
+  ['one_to_many', 'one_to_many'],
+  ['has_many', 'one_to_many'],
+  ['many_to_one', 'many_to_one'],
+  ['belongs_to', 'many_to_one'],
+]);
 export const PRE_AGGREGATION_TYPES = new Set(['rollup', 'original_sql', 'rollup_join', 'rollup_lambda', 'auto_rollup']);
 export const ROLLING_WINDOW_TYPES = new Set(['fixed', 'year_to_date', 'quarter_to_date', 'month_to_date', 'to_date']);
 export const TIME_INTERVAL = /^-?\d+ (minute|hour|day|week|month|quarter|year)s?$/;

@@ -28,7 +28,8 @@ function contextValue(security: QuerySecurity, path: string): unknown {
       : head === 'userAttributes' || head === 'user_attributes'
         ? security.userAttributes
         : undefined;
-  for (const key of rest) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  // Own entries only: `{ securityContext.constructor }` must not find Object's constructor and grant access.
+  for (const key of rest) value = value !== null && typeof value === 'object' && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
   return value;
 }
 

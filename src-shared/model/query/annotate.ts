@@ -4,13 +4,14 @@ import type { CompiledModel, Dimension, Measure } from '../types';
 import { humanize, type ResolvedMember } from './members';
 import type { GranularityPlan } from './time';
 import type { MemberAnnotation, QueryAnnotation } from './types';
+import { own } from '../dict';
 
 const NUMERIC = new Set(['count', 'count_distinct', 'count_distinct_approx', 'sum', 'avg', 'min', 'max', 'number', 'number_agg', 'rank']);
 
 /** The member's own title: the view's alias title, the member's title, or its name made readable. */
 export function memberTitle(m: ResolvedMember): string {
   const short = m.name.slice(m.name.indexOf('.') + 1);
-  const viewTitle = m.view?.members[short]?.title;
+  const viewTitle = m.view ? own(m.view.members, short)?.title : undefined;
   return viewTitle ?? m.def.title ?? humanize(short);
 }
 

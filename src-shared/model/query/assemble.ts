@@ -10,6 +10,7 @@ import { noKey, rollingGroupSql, type RollingTime } from './rolling';
 import { valueTypeOf, type LeafMeasure, type PlanState } from './state';
 import type { CheckedQuery } from './validate';
 import { QueryError, QueryErrorCodes, type OrderDirection, type QueryFilter } from './types';
+import { own } from '../dict';
 
 interface Group {
   kind: 'direct' | 'keys' | 'rolling';
@@ -42,7 +43,7 @@ function neededCubes(state: PlanState, texts: string[]): Set<string> {
     const edge = parentOf.get(c);
     if (!edge) continue;
     pending.push(edge.parent);
-    const joinSql = renderSql(rc, model.cubes[edge.parent]!, edge.join.sql, true);
+    const joinSql = renderSql(rc, own(model.cubes, edge.parent)!, edge.join.sql, true);
     for (const other of tree.cubes) if (!needed.has(other) && joinSql.includes(`${dialect.quote(other)}.`)) pending.push(other);
   }
   return needed;
@@ -56,10 +57,10 @@ const restrict = (tree: JoinTree, needed: Set<string>): JoinTree => ({
 
 function fromClause(state: PlanState, needed: Set<string>): string {
   const { rc, model, tree } = state;
-  let sql = cubeSource(rc, model.cubes[tree.root]!);
+  let sql = cubeSource(rc, own(model.cubes, tree.root)!);
   for (const e of tree.edges) {
     if (!needed.has(e.child)) continue;
-    sql += ` LEFT JOIN ${cubeSource(rc, model.cubes[e.child]!)} ON ${renderSql(rc, model.cubes[e.parent]!, e.join.sql, true)}`;
+    sql += ` LEFT JOIN ${cubeSource(rc, own(model.cubes, e.child)!)} ON ${renderSql(rc, own(model.cubes, e.parent)!, e.join.sql, true)}`;
   }
   return sql;
 }
@@ -144,8 +145,8 @@ export function buildSql(
     const leaf = leafByKey.get(key);
     if (leaf) return leafExpr(leaf);
     if (seen.has(key)) throw new QueryError(QueryErrorCodes.UNSUPPORTED_MEMBER, `Measure ${key} refers to itself through other measures.`);
-    const c = state.model.cubes[cube]!;
-    const m = c.measures[measure]!;
+    const c = own(state.model.cubes, cube)!;
+    const m = own(c.measures, measure)!;
     return `(${derivedSql(rc, c, m, key, (rc2, rm) => measureExpr(rc2, rm, new Set(seen).add(key)), (mm) => partition(mm, cube))})`;
   };
   const selectedExpr = (s: { member: ResolvedMember }) => measureExpr(s.member.cube.name, s.member.member);
@@ -168,7 +169,7 @@ export function buildSql(
         const gcols = [...dims.map((dim) => `${dim.sql} AS ${quote(dim.alias)}`), ...g.leaves.map((l) => `${leafAggregate(rc, l.cube, l.def, l.member.name)} AS ${quote(l.alias)}`)];
         sql = `SELECT ${gcols.join(', ')} FROM ${fromClause(state, g.needed)}${whereSql()}${positions(dims.length)}`;
       } else if (g.kind === 'keys') {
-        const cube = state.model.cubes[g.cube!]!;
+        const cube = own(state.model.cubes, g.cube!)!;
         const pk = primaryKeySql(rc, cube);
         const keyCols = [...dims.map((dim) => `${dim.sql} AS ${quote(dim.alias)}`), ...pk.map((p, k) => `${p} AS ${quote(`__pk${k}`)}`)];
         const on = pk.map((p, k) => `${quote('keys')}.${quote(`__pk${k}`)} = ${p}`).join(' AND ');

@@ -184,6 +184,24 @@ const SPAN_RE = '(second|minute|hour|day|week|month|quarter|year)';
  * `tomorrow`, `from N <units> ago to now`, `from now to N <units> from now`.
  */
 export function resolveDateRange(range: DateRange, timeZone: string, now: Date): [WallTime, WallTime] {
+  const [from, to] = dateRangeBounds(range, timeZone, now);
+  // `last 99999999999 years` or year 275760 are no dates SQL can hold (NaN past JavaScript's own
+  // range): a 400 here, not a failed statement on the warehouse (issue 23).
+  if (!withinSqlYears(from) || !withinSqlYears(to)) {
+    throw new QueryError(QueryErrorCodes.INVALID_DATE_RANGE, `Invalid dateRange ${JSON.stringify(range)}: it reaches outside the years ${MIN_YEAR} to ${MAX_YEAR}.`);
+  }
+  return [from, to];
+}
+
+/** The years a date range may reach: those a four-digit SQL date literal can write. */
+const MIN_YEAR = 1;
+const MAX_YEAR = 9999;
+
+function withinSqlYears(t: WallTime): boolean {
+  return [t.y, t.mo, t.d, t.h, t.mi, t.s, t.ms].every(Number.isFinite) && t.y >= MIN_YEAR && t.y <= MAX_YEAR;
+}
+
+function dateRangeBounds(range: DateRange, timeZone: string, now: Date): [WallTime, WallTime] {
   const bad = (detail: string) => new QueryError(QueryErrorCodes.INVALID_DATE_RANGE, `Invalid dateRange ${JSON.stringify(range)}: ${detail}`);
   if (Array.isArray(range)) {
     if (range.length !== 2 || typeof range[0] !== 'string' || typeof range[1] !== 'string') throw bad('give [from, to] as two date strings.');

@@ -6,6 +6,7 @@
 
 import type { CompiledModel, Join } from '../types';
 import { QueryError, QueryErrorCodes } from './types';
+import { own } from '../dict';
 
 export interface JoinEdge {
   parent: string;
@@ -21,7 +22,7 @@ export interface JoinTree {
 }
 
 function edgeOf(model: CompiledModel, parent: string, child: string): JoinEdge {
-  const join = model.cubes[parent]?.joins.find((j) => j.name === child);
+  const join = own(model.cubes, parent)?.joins.find((j) => j.name === child);
   if (!join) throw new QueryError(QueryErrorCodes.NO_JOIN_PATH, `Cube '${parent}' declares no join to '${child}'.`);
   return { parent, child, join };
 }
@@ -32,8 +33,8 @@ function bfs(model: CompiledModel, root: string): Map<string, string | null> {
   const queue = [root];
   for (let i = 0; i < queue.length; i++) {
     const from = queue[i]!;
-    for (const join of model.cubes[from]?.joins ?? []) {
-      if (parent.has(join.name) || !model.cubes[join.name]) continue;
+    for (const join of own(model.cubes, from)?.joins ?? []) {
+      if (parent.has(join.name) || !own(model.cubes, join.name)) continue;
       parent.set(join.name, from);
       queue.push(join.name);
     }

@@ -5,6 +5,7 @@ import { scanSql } from '../references';
 import type { CompiledCube, CompiledModel, Measure } from '../types';
 import { dimensionSql, memberSql, renderSql, type RenderContext } from './render';
 import { QueryError, QueryErrorCodes } from './types';
+import { own } from '../dict';
 
 /** Aggregates that give the same answer over repeated rows, so join fan-out cannot inflate them. */
 const FANOUT_SAFE = new Set(['count_distinct', 'count_distinct_approx', 'min', 'max']);
@@ -24,9 +25,9 @@ export function measureRefs(model: CompiledModel, cube: CompiledCube, m: Measure
     for (const ref of scanSql(sql).refs) {
       if (ref.sqlCall) continue;
       const p = ref.path;
-      const target = p.length === 1 ? cube : model.cubes[p[p.length - 2] === 'CUBE' ? cube.name : p[p.length - 2]!];
+      const target = p.length === 1 ? cube : own(model.cubes, p[p.length - 2] === 'CUBE' ? cube.name : p[p.length - 2]!);
       const name = p[p.length - 1]!;
-      if (target?.measures[name]) out.push({ cube: target.name, measure: name });
+      if (target && own(target.measures, name)) out.push({ cube: target.name, measure: name });
     }
   }
   return out;

@@ -2,6 +2,7 @@
 
 import type { CompiledCube, CompiledModel, CompiledView, Dimension, Measure, Segment } from '../types';
 import { QueryError, QueryErrorCodes, type MemberKind } from './types';
+import { own } from '../dict';
 
 export interface ResolvedMember {
   /** The name as the query wrote it (`orders_overview.status`). */
@@ -22,9 +23,9 @@ export interface ResolvedMember {
 const SECTION: Record<MemberKind, 'measures' | 'dimensions' | 'segments'> = { measure: 'measures', dimension: 'dimensions', segment: 'segments' };
 
 function cubeMember(cube: CompiledCube, name: string): { kind: MemberKind; def: Dimension | Measure | Segment } | null {
-  if (cube.measures[name]) return { kind: 'measure', def: cube.measures[name]! };
-  if (cube.dimensions[name]) return { kind: 'dimension', def: cube.dimensions[name]! };
-  if (cube.segments[name]) return { kind: 'segment', def: cube.segments[name]! };
+  if (own(cube.measures, name)) return { kind: 'measure', def: own(cube.measures, name)! };
+  if (own(cube.dimensions, name)) return { kind: 'dimension', def: own(cube.dimensions, name)! };
+  if (own(cube.segments, name)) return { kind: 'segment', def: own(cube.segments, name)! };
   return null;
 }
 
@@ -60,7 +61,7 @@ export class MemberResolver {
 
   /** A cube member by cube and name (no publicity check: for the model's own references). */
   cubeMember(cubeName: string, member: string): ResolvedMember | null {
-    const cube = this.model.cubes[cubeName];
+    const cube = own(this.model.cubes, cubeName);
     if (!cube) return null;
     const found = cubeMember(cube, member);
     return found ? { name: `${cubeName}.${member}`, kind: found.kind, cube, member, def: found.def, entityTitle: titleOf(cube) } : null;
@@ -73,9 +74,9 @@ export class MemberResolver {
     }
     const entity = name.slice(0, dot);
     const member = name.slice(dot + 1);
-    const view = this.model.views[entity];
+    const view = own(this.model.views, entity);
     if (view) return this.viewMember(view, member, name);
-    const cube = this.model.cubes[entity];
+    const cube = own(this.model.cubes, entity);
     if (!cube) throw new QueryError(QueryErrorCodes.UNKNOWN_MEMBER, `'${name}': the model has no cube or view named '${entity}'.`);
     const found = cubeMember(cube, member);
     if (!found) throw new QueryError(QueryErrorCodes.UNKNOWN_MEMBER, `'${name}': cube '${entity}' has no measure, dimension or segment named '${member}'.`);
@@ -86,14 +87,14 @@ export class MemberResolver {
   }
 
   private viewMember(view: CompiledView, member: string, name: string): ResolvedMember {
-    const vm = view.members[member];
+    const vm = own(view.members, member);
     if (!vm || vm.kind === 'hierarchy') {
       throw new QueryError(QueryErrorCodes.UNKNOWN_MEMBER, `'${name}': view '${view.name}' exposes no measure, dimension or segment named '${member}'.`);
     }
     if (vm.cube === view.name) {
       throw new QueryError(QueryErrorCodes.UNSUPPORTED_MEMBER, `'${name}' is defined on the view itself; local queries read members the view includes from its cubes.`);
     }
-    const cube = this.model.cubes[vm.cube];
+    const cube = own(this.model.cubes, vm.cube);
     const found = cube ? cubeMember(cube, vm.member) : null;
     if (!cube || !found) throw new QueryError(QueryErrorCodes.UNKNOWN_MEMBER, `'${name}': its source ${vm.cube}.${vm.member} is not in the model.`);
     if (!view.public) throw new QueryError(QueryErrorCodes.UNKNOWN_MEMBER, `'${name}': view '${view.name}' is not public, so it cannot be queried.`);

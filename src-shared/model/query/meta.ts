@@ -5,6 +5,7 @@ import type { AccessPolicy, CompiledCube, CompiledModel, CompiledView, Dimension
 import { entityAccess, memberVisible, type EntityAccess } from './access';
 import { humanize } from './members';
 import type { QuerySecurity } from './types';
+import { own } from '../dict';
 
 const NUMERIC = new Set(['count', 'count_distinct', 'count_distinct_approx', 'sum', 'avg', 'min', 'max', 'number', 'number_agg', 'rank']);
 
@@ -118,8 +119,8 @@ function cubeEntity(cube: CompiledCube, security: QuerySecurity | null): MetaEnt
 }
 
 function viewEntity(model: CompiledModel, view: CompiledView, security: QuerySecurity | null): MetaEntity | null {
-  const own = view.accessPolicy.length > 0 ? accessOf(view.accessPolicy, security) : null;
-  if (own && own.applicable !== null && own.applicable.length === 0) return null;
+  const viewAccess = view.accessPolicy.length > 0 ? accessOf(view.accessPolicy, security) : null;
+  if (viewAccess && viewAccess.applicable !== null && viewAccess.applicable.length === 0) return null;
   const title = view.title ?? humanize(view.name);
   const entity: MetaEntity = {
     name: view.name,
@@ -137,17 +138,17 @@ function viewEntity(model: CompiledModel, view: CompiledView, security: QuerySec
   };
   const cubeAccess = new Map<string, EntityAccess>();
   for (const [exposed, vm] of Object.entries(view.members)) {
-    const cube = model.cubes[vm.cube];
+    const cube = own(model.cubes, vm.cube);
     if (!cube) continue;
-    let access = own;
+    let access = viewAccess;
     if (!access) {
       access = cubeAccess.get(cube.name) ?? accessOf(cube.accessPolicy, security);
       cubeAccess.set(cube.name, access);
     }
-    if (!memberVisible(access, own ? exposed : vm.member)) continue;
-    if (vm.kind === 'measure' && cube.measures[vm.member]?.public) entity.measures.push(measureMeta(view.name, title, exposed, cube.measures[vm.member]!, vm.title));
-    if (vm.kind === 'dimension' && cube.dimensions[vm.member]?.public) entity.dimensions.push(dimensionMeta(view.name, title, exposed, cube.dimensions[vm.member]!, vm.title));
-    if (vm.kind === 'segment' && cube.segments[vm.member]?.public) entity.segments.push(segmentMeta(view.name, title, exposed, cube.segments[vm.member]!, vm.title));
+    if (!memberVisible(access, viewAccess ? exposed : vm.member)) continue;
+    if (vm.kind === 'measure' && own(cube.measures, vm.member)?.public) entity.measures.push(measureMeta(view.name, title, exposed, own(cube.measures, vm.member)!, vm.title));
+    if (vm.kind === 'dimension' && own(cube.dimensions, vm.member)?.public) entity.dimensions.push(dimensionMeta(view.name, title, exposed, own(cube.dimensions, vm.member)!, vm.title));
+    if (vm.kind === 'segment' && own(cube.segments, vm.member)?.public) entity.segments.push(segmentMeta(view.name, title, exposed, own(cube.segments, vm.member)!, vm.title));
   }
   return entity;
 }

@@ -27,6 +27,7 @@ import { valueTypeOf, type DimColumn, type LeafMeasure, type PlanState } from '.
 import { granularityPlan, zonedTime, type GranularityPlan } from './time';
 import { checkQuery, type CheckedQuery } from './validate';
 import { QueryError, QueryErrorCodes, type LoadQuery, type PlannedQuery, type QueryFilter, type QuerySecurity, type ResultColumn } from './types';
+import { own } from '../dict';
 
 export interface PlanOptions {
   dialect: Dialect;
@@ -93,7 +94,7 @@ export function planQuery(model: CompiledModel, input: LoadQuery | unknown, opti
     const dot = n.indexOf('.');
     const entity = n.slice(0, dot);
     const member = n.slice(dot + 1);
-    const r = model.views[entity] ? resolver.resolve(n) : resolver.cubeMember(entity, member);
+    const r = own(model.views, entity) ? resolver.resolve(n) : resolver.cubeMember(entity, member);
     if (!r) throw new QueryError(QueryErrorCodes.INVALID_FILTER, `An access policy filters on '${n}', which the model does not define.`);
     return r;
   });
@@ -207,9 +208,9 @@ export function planQuery(model: CompiledModel, input: LoadQuery | unknown, opti
   const tree = view
     ? viewJoinTree(model, view.name, cubeOrder.map((c) => pathInView(view, c)))
     : cubeJoinTree(model, cubeOrder);
-  for (const e of tree.edges) renderSql(rc, model.cubes[e.parent]!, e.join.sql, true);
+  for (const e of tree.edges) renderSql(rc, own(model.cubes, e.parent)!, e.join.sql, true);
   for (const c of cubeOrder) if (!tree.cubes.includes(c)) throw new QueryError(QueryErrorCodes.NO_JOIN_PATH, `Cube '${c}' is read by the query's SQL but is not joined.`);
-  const sources = new Set(tree.cubes.map((c) => model.cubes[c]!.dataSource));
+  const sources = new Set(tree.cubes.map((c) => own(model.cubes, c)!.dataSource));
   if (sources.size > 1) {
     throw new QueryError(QueryErrorCodes.MIXED_DATA_SOURCES, `The query joins cubes of data sources ${[...sources].join(' and ')}; one query reads one data source.`);
   }

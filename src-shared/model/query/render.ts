@@ -7,6 +7,7 @@ import { CONTEXT_VARIABLES, plainColumn } from '../references';
 import type { CompiledCube, CompiledModel } from '../types';
 import type { Dialect } from './dialects';
 import { QueryError, QueryErrorCodes } from './types';
+import { own } from '../dict';
 
 export interface RenderContext {
   model: CompiledModel;
@@ -36,7 +37,7 @@ export function memberSql(ctx: RenderContext, cube: CompiledCube, sql: string): 
 
 /** A dimension's SQL (a `case` dimension as CASE WHEN …). */
 export function dimensionSql(ctx: RenderContext, cube: CompiledCube, name: string, seen: Set<string> = new Set()): string {
-  const dim = cube.dimensions[name];
+  const dim = own(cube.dimensions, name);
   if (!dim) throw new QueryError(QueryErrorCodes.UNKNOWN_MEMBER, `Cube '${cube.name}' has no dimension '${name}'.`);
   const key = `${cube.name}.${name}`;
   if (seen.has(key)) throw new QueryError(QueryErrorCodes.UNSUPPORTED_MEMBER, `Dimension ${key} refers to itself through its SQL.`);
@@ -88,7 +89,7 @@ export function renderSql(ctx: RenderContext, cube: CompiledCube, sql: string, i
     }
     const sqlCall = /^([A-Za-z_]\w*)\.sql\(\)$/.exec(text);
     if (sqlCall) {
-      const other = ctx.model.cubes[sqlCall[1] === 'CUBE' ? cube.name : sqlCall[1]!];
+      const other = own(ctx.model.cubes, sqlCall[1] === 'CUBE' ? cube.name : sqlCall[1]!);
       if (!other?.sql && !other?.sqlTable) throw new QueryError(QueryErrorCodes.UNSUPPORTED_MEMBER, `${whole} in cube '${cube.name}' names no cube with SQL.`);
       return other.sql ? `(${renderSql(ctx, other, other.sql, false)})` : renderSql(ctx, other, other.sqlTable!, false);
     }
@@ -97,15 +98,15 @@ export function renderSql(ctx: RenderContext, cube: CompiledCube, sql: string, i
     if (parts.length === 1) {
       const name = parts[0]!;
       if (name === 'CUBE' || name === 'TABLE') return ctx.alias(cube.name);
-      if (inMember && (cube.dimensions[name] || cube.measures[name])) return memberRef(ctx, cube, name, seen);
-      if (ctx.model.cubes[name]) return ctx.alias(name);
+      if (inMember && (own(cube.dimensions, name) || own(cube.measures, name))) return memberRef(ctx, cube, name, seen);
+      if (own(ctx.model.cubes, name)) return ctx.alias(name);
       throw new QueryError(QueryErrorCodes.UNKNOWN_MEMBER, `${whole} in cube '${cube.name}' names no member of '${cube.name}' and no cube.`);
     }
     // `{cube.member}`, `{CUBE.member}`, or a join path `{a.b.member}` whose last two parts count.
     const cubeName = parts[parts.length - 2] === 'CUBE' ? cube.name : parts[parts.length - 2]!;
     const member = parts[parts.length - 1]!;
-    const target = ctx.model.cubes[cubeName];
-    if (!target || (!target.dimensions[member] && !target.measures[member])) {
+    const target = own(ctx.model.cubes, cubeName);
+    if (!target || (!own(target.dimensions, member) && !own(target.measures, member))) {
       throw new QueryError(QueryErrorCodes.UNKNOWN_MEMBER, `${whole} in cube '${cube.name}' names no member of a cube.`);
     }
     return memberRef(ctx, target, member, seen);
@@ -113,7 +114,7 @@ export function renderSql(ctx: RenderContext, cube: CompiledCube, sql: string, i
 }
 
 function memberRef(ctx: RenderContext, cube: CompiledCube, name: string, seen: Set<string> | undefined): string {
-  if (cube.dimensions[name]) return `(${dimensionSql(ctx, cube, name, seen)})`;
+  if (own(cube.dimensions, name)) return `(${dimensionSql(ctx, cube, name, seen)})`;
   if (!ctx.measureRef) {
     throw new QueryError(QueryErrorCodes.UNSUPPORTED_MEMBER, `Measure ${cube.name}.${name} is referenced where only dimensions and columns can be used.`);
   }

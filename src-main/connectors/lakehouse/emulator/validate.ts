@@ -1,5 +1,5 @@
 import { parseDocument } from 'yaml';
-import { METRIC_VIEW_YAML_OPTIONS } from '../types';
+import { MAX_METRIC_VIEW_YAML_CHARS, METRIC_VIEW_YAML_OPTIONS } from '../types';
 import {
   allowedInVersion,
   FIELD_KEYS,
@@ -85,11 +85,19 @@ function listOf(root: Record<string, unknown>, key: string, problems: string[]):
 export function validateMetricViewYaml(yaml: string, options: ValidateOptions = {}): MetricViewValidation {
   const problems: string[] = [];
   const tables: MetricViewTableReference[] = [];
+  if (yaml.length > MAX_METRIC_VIEW_YAML_CHARS) return { problems: [`the definition has more than ${MAX_METRIC_VIEW_YAML_CHARS} characters`], tables, version: null };
   const document = parseDocument(yaml, METRIC_VIEW_YAML_OPTIONS);
   if (document.errors.length > 0) {
     return { problems: document.errors.map((error) => `YAML does not parse: ${error.message.split('\n')[0]}`), tables, version: null };
   }
-  const root = document.toJS() as unknown;
+  let root: unknown;
+  try {
+    // Bounded by maxAliasCount: an alias bomb is refused here, not expanded (issue 23).
+    root = document.toJS({ maxAliasCount: METRIC_VIEW_YAML_OPTIONS.maxAliasCount });
+  } catch (error) {
+    if (!(error instanceof ReferenceError || error instanceof RangeError)) throw error;
+    return { problems: [`YAML is too complex to read: ${error.message}`], tables, version: null };
+  }
   if (!isRecord(root)) {
     problems.push('the definition must be a YAML mapping with version, source, fields and measures');
     return { problems, tables, version: null };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateMetricViewYaml } from '../../../../src-main/connectors/lakehouse';
+import { MAX_METRIC_VIEW_YAML_CHARS, parseMetricViewYaml, validateMetricViewYaml } from '../../../../src-main/connectors/lakehouse';
+import { yamlAliasBomb } from '../../../support/model-bombs';
 import { ORDERS_YAML } from './fixtures';
 
 const problemsOf = (yaml: string, columns?: Record<string, string[]>) =>
@@ -186,5 +187,26 @@ measures:
     const result = validateMetricViewYaml(yaml);
     expect(result.problems).toEqual([]);
     expect(result.tables.map((t) => t.parts.join('.'))).toEqual(['main.default.orders', 'main.default.customers']);
+  });
+});
+
+describe('metric view YAML built to exhaust the reader (issue 23)', () => {
+  it('an alias bomb is a validation problem and LAKEHOUSE_INVALID_DEFINITION, at once and without expanding it', () => {
+    const bomb = `version: 1.1\nsource: main.default.orders\n${yamlAliasBomb()}`;
+    const started = performance.now();
+    expect(problemsOf(bomb)).toEqual([expect.stringContaining('too complex')]);
+    expect(() => parseMetricViewYaml(bomb)).toThrow(expect.objectContaining({ code: 'LAKEHOUSE_INVALID_DEFINITION' }));
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('a definition over 8 MiB is refused unread', () => {
+    const huge = `version: 1.1\nsource: main.default.orders\n#${'x'.repeat(MAX_METRIC_VIEW_YAML_CHARS)}`;
+    expect(problemsOf(huge)).toEqual([expect.stringContaining('more than')]);
+    expect(() => parseMetricViewYaml(huge)).toThrow(expect.objectContaining({ code: 'LAKEHOUSE_INVALID_DEFINITION' }));
+  });
+
+  it('anchors and aliases within the bound still read', () => {
+    const yaml = minimal('dimensions:\n  - name: s\n    expr: &e status\n  - name: t\n    expr: *e\nmeasures:\n  - name: n\n    expr: COUNT(1)\n');
+    expect(problemsOf(yaml)).toEqual([]);
   });
 });
