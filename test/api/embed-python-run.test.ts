@@ -5,9 +5,10 @@ import { startTestService, type TestService } from '../support/service';
 
 /**
  * Issue 13 item 9: `POST /api/v1/embed/dashboard/{publicId}/python-run` runs the widget's Python
- * for real in Pyodide on a worker thread, with the request's dashboard filters, a time limit and a
- * memory limit. One warm sandbox serves the whole file (Pyodide takes seconds to load); its limits
- * are lowered so the runaway cases end quickly.
+ * for real in Pyodide, with the request's dashboard filters, a time limit and a memory limit; since
+ * issue 23 in a runner process of its own (test/api/embed-python-escape.test.ts holds it to that).
+ * One warm sandbox serves the whole file (Pyodide takes seconds to load); its limits are lowered so
+ * the runaway cases end quickly.
  */
 
 let svc: TestService;
@@ -39,6 +40,15 @@ beforeAll(async () => {
   publicId = created.body.publicId;
 }, 120_000);
 afterAll(async () => svc?.stop(), 60_000);
+
+const processAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const run = (widgetId: string, filters?: unknown[]) =>
   svc.call('POST', `/api/v1/embed/dashboard/${publicId}/python-run`, { body: { widgetId, ...(filters ? { filters } : {}) } });
@@ -73,12 +83,20 @@ describe('python-run in the Pyodide sandbox', { timeout: 120_000 }, () => {
     expect(unknown.headers.get('content-type')).toMatch(/application\/problem\+json/);
   });
 
-  it('a runaway loop is stopped at the time limit and reported 422 PYTHON_TIME_LIMIT; the sandbox keeps serving', async () => {
+  it('a runaway loop is stopped at the time limit and reported 422 PYTHON_TIME_LIMIT; a fresh runner process serves the next run', async () => {
+    const sandbox = svc.ctx.services.pythonSandbox as PythonSandbox;
+    const before = sandbox.runnerPid();
+    const started = Date.now();
     const res = await run('loop');
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('PYTHON_TIME_LIMIT');
     expect(res.body.limitMs).toBe(LIMITS.timeoutMs);
+    expect(Date.now() - started).toBeLessThan(LIMITS.timeoutMs + 2_000);
+    // The runaway's process was killed, not left spinning.
+    expect(before).toEqual(expect.any(Number));
+    expect(processAlive(before!)).toBe(false);
     expect((await run('filtered')).status).toBe(200);
+    expect(sandbox.runnerPid()).not.toBe(before);
   });
 
   it('a huge allocation hits the memory limit and is reported 422 PYTHON_MEMORY_LIMIT; the sandbox keeps serving', async () => {
