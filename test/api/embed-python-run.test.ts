@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PythonSandbox } from '../../src-main/features/embed-sessions/python-sandbox';
+import { probeLinuxTools, PythonSandbox } from '../../src-main/features/embed-sessions/python-sandbox';
 import { createDeployment } from '../support/deployments';
 import { startTestService, type TestService } from '../support/service';
 
@@ -23,6 +23,8 @@ const PY = {
   ].join('\n'),
   loop: 'while True:\n    pass\n',
   memory: 'block = bytearray(512 * 1024 * 1024)\nresult = len(block)\n',
+  // Each copy lives in the process, outside Python's heap and the JavaScript heap.
+  jsCopies: 'from pyodide.ffi import to_js\nblock = bytes(48 * 1024 * 1024)\ncopies = [to_js(block) for _ in range(60)]\nresult = len(copies)\n',
   raises: 'def f():\n    raise ValueError("no data for this filter")\nf()\n',
   notJson: 'result = {1, 2}\n',
 };
@@ -104,6 +106,14 @@ describe('python-run in the Pyodide sandbox', { timeout: 120_000 }, () => {
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('PYTHON_MEMORY_LIMIT');
     expect(res.body.limitBytes).toBe(LIMITS.memoryLimitBytes);
+    expect((await run('filtered')).status).toBe(200);
+  });
+
+  it('JavaScript copies of Python data (3 GB of them) hit the process’s memory limit where prlimit is available: 422 PYTHON_MEMORY_LIMIT; the sandbox keeps serving', async (context) => {
+    if (!(await probeLinuxTools()).prlimit) return context.skip();
+    const res = await run('jsCopies');
+    expect(res.status, res.text.slice(0, 300)).toBe(422);
+    expect(res.body.code).toBe('PYTHON_MEMORY_LIMIT');
     expect((await run('filtered')).status).toBe(200);
   });
 

@@ -27,6 +27,7 @@ const input = (overrides: Partial<RunnerLaunchInput> = {}): RunnerLaunchInput =>
   prlimit: null,
   unshare: null,
   cpuSeconds: 600,
+  dataLimitBytes: 1024 * 1024 * 1024,
   ...overrides,
 });
 
@@ -77,10 +78,10 @@ describe('the Python runner’s launch', () => {
     expect(launch.env).toEqual({ TZ: 'Europe/Paris', SystemRoot: 'C:\\Windows', ELECTRON_RUN_AS_NODE: '1' });
   });
 
-  it('on Linux with prlimit and unshare found: CPU, file-size and core limits, then a network namespace of its own, around the same command', () => {
+  it('on Linux with prlimit and unshare found: CPU, memory, file-size and core limits, then a network namespace of its own, around the same command', () => {
     const launch = runnerLaunch(input({ prlimit: '/usr/bin/prlimit', unshare: '/usr/bin/unshare' }));
     expect(launch.command).toBe('/usr/bin/prlimit');
-    expect(launch.args).toEqual(['--cpu=600', '--fsize=0', '--core=0', '--', '/usr/bin/unshare', '--map-root-user', '--net', '--', '/usr/local/bin/node', ...NODE_FLAGS]);
+    expect(launch.args).toEqual(['--cpu=600', `--data=${1024 * 1024 * 1024}`, '--fsize=0', '--core=0', '--', '/usr/bin/unshare', '--map-root-user', '--net', '--', '/usr/local/bin/node', ...NODE_FLAGS]);
     expect(runnerLaunch(input({ unshare: '/usr/bin/unshare' })).args.slice(0, 4)).toEqual(['--map-root-user', '--net', '--', '/usr/local/bin/node']);
     // Elsewhere the tools are not used, whatever was passed.
     expect(runnerLaunch(input({ platform: 'darwin', prlimit: '/usr/bin/prlimit', unshare: '/usr/bin/unshare' })).command).toBe('/usr/local/bin/node');

@@ -11,8 +11,8 @@
 //   before it runs anything (python-runner.ts).
 // - Environment: an allowlist, not a copy — nothing of the service's secrets, tokens or paths.
 // - On Linux, when the tools are there and work unprivileged (probed once by the sandbox):
-//   `prlimit` caps CPU seconds (a runner left spinning after the service died ends by itself), file
-//   size (no file can be written) and core dumps; `unshare --map-root-user --net` puts the runner in
+//   `prlimit` caps CPU seconds (a runner left spinning after the service died ends by itself), the
+//   process's writable memory, file size (no file can be written) and core dumps; `unshare --map-root-user --net` puts the runner in
 //   a network namespace of its own, with no interface up: no network at all, whatever JavaScript
 //   the script might reach.
 
@@ -37,6 +37,11 @@ export interface RunnerLaunchInput {
   unshare: string | null;
   /** CPU seconds one runner may use in all (prlimit). */
   cpuSeconds: number;
+  /**
+   * The process's writable memory in all (prlimit --data): JavaScript copies of Python data
+   * (`pyodide.ffi.to_js`) live outside both the WebAssembly memory and the JavaScript heap.
+   */
+  dataLimitBytes: number;
 }
 
 export interface RunnerLaunch {
@@ -77,7 +82,7 @@ export function runnerLaunch(input: RunnerLaunchInput): RunnerLaunch {
     command = input.unshare;
   }
   if (input.platform === 'linux' && input.prlimit) {
-    args = [`--cpu=${input.cpuSeconds}`, '--fsize=0', '--core=0', '--', command, ...args];
+    args = [`--cpu=${input.cpuSeconds}`, `--data=${input.dataLimitBytes}`, '--fsize=0', '--core=0', '--', command, ...args];
     command = input.prlimit;
   }
   return { command, args, env };

@@ -39,6 +39,8 @@ export const DEFAULT_LIMITS: SandboxLimits = { timeoutMs: 10_000, memoryLimitByt
 const HEAP_LIMIT_MB = 256;
 /** CPU seconds one runner may use in all, where prlimit exists: a runner spinning without its service ends by itself. */
 const CPU_SECONDS = 600;
+/** What the runtime needs besides the script's heap and the JavaScript heap (measured: about 170 MB resident after load). */
+const RUNTIME_DATA_BYTES = 512 * 1024 * 1024;
 const IDLE_MS = 10 * 60_000;
 const START_TIMEOUT_MS = 120_000;
 
@@ -159,7 +161,10 @@ function outcomeOf(reply: RunReply, durationMs: number): SandboxOutcome {
   if (reply.ok) {
     return { kind: 'ok', result: reply.resultJson === null ? null : JSON.parse(reply.resultJson), stdout: reply.stdout, stderr: reply.stderr, durationMs };
   }
-  if (reply.errorType === 'MemoryError') return { kind: 'memory', message: reply.message, stdout: reply.stdout };
+  // Python's heap refused to grow, or the process's memory limit refused a JavaScript copy of Python data.
+  if (reply.errorType === 'MemoryError' || /RangeError: Array buffer allocation failed/.test(reply.traceback)) {
+    return { kind: 'memory', message: reply.message, stdout: reply.stdout };
+  }
   return { kind: 'error', errorType: reply.errorType, message: reply.message, traceback: reply.traceback, stdout: reply.stdout, stderr: reply.stderr };
 }
 
@@ -208,6 +213,7 @@ export async function serviceLaunchInput(limits: SandboxLimits): Promise<RunnerL
     memoryLimitBytes: limits.memoryLimitBytes,
     heapLimitMb: HEAP_LIMIT_MB,
     cpuSeconds: CPU_SECONDS,
+    dataLimitBytes: limits.memoryLimitBytes + HEAP_LIMIT_MB * 1024 * 1024 + RUNTIME_DATA_BYTES,
     ...(await probeLinuxTools()),
   };
 }
