@@ -27,6 +27,7 @@ const PY = {
   jsCopies: 'from pyodide.ffi import to_js\nblock = bytes(48 * 1024 * 1024)\ncopies = [to_js(block) for _ in range(60)]\nresult = len(copies)\n',
   raises: 'def f():\n    raise ValueError("no data for this filter")\nf()\n',
   notJson: 'result = {1, 2}\n',
+  bigResult: "result = 'x' * 2_000_000\n",
 };
 
 beforeAll(async () => {
@@ -126,5 +127,14 @@ describe('python-run in the Pyodide sandbox', { timeout: 120_000 }, () => {
     const notJson = await run('notJson');
     expect(notJson.status).toBe(422);
     expect(notJson.body.code).toBe('PYTHON_RESULT_NOT_JSON');
+  });
+
+  it('a result whose JSON is over 1 MiB is 422 PYTHON_RESULT_TOO_LARGE with the limit; the sandbox keeps serving', async () => {
+    const res = await run('bigResult');
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('PYTHON_RESULT_TOO_LARGE');
+    expect(res.body.limitChars).toBe(1024 * 1024);
+    expect(res.text.length).toBeLessThan(10_000);
+    expect((await run('filtered')).status).toBe(200);
   });
 });
