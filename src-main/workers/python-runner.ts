@@ -83,8 +83,15 @@ async function start(): Promise<PyodideLike> {
   const { loadPyodide } = (await import(pathToFileURL(join(pyodideDir, 'pyodide.mjs')).href)) as {
     loadPyodide: (options: Record<string, unknown>) => Promise<PyodideLike>;
   };
-  // `import js` gives what jsglobals holds: nothing of this process.
-  const py = await loadPyodide({ indexURL: pyodideDir.endsWith(sep) ? pyodideDir : pyodideDir + sep, jsglobals: Object.create(null), env: {}, args: [] });
+  const py = await loadPyodide({
+    indexURL: pyodideDir.endsWith(sep) ? pyodideDir : pyodideDir + sep,
+    // `import js` gives what jsglobals holds: nothing of this process.
+    jsglobals: Object.create(null),
+    // Python's stdin is empty: this process's stdin is the service's pipe, not the script's to read.
+    stdin: () => null,
+    env: {},
+    args: [],
+  });
   // The runtime's own footprint is not the script's: the limit counts from here.
   limitBytes = py._module.HEAP8.buffer.byteLength + memoryLimitBytes;
   lockDownAfterLoad();

@@ -221,6 +221,7 @@ export const PYTHON_ESCAPE_TRICKS: readonly PythonTrick[] = [
       "print('ESCAPED')",
     ].join('\n'),
   },
+  { name: 'read-runner-stdin', python: "import sys\nprint('ESCAPED' if sys.stdin.read() else 'empty')\nresult = input()" },
   { name: 'huge-stdout', python: "print('x' * 20_000_000)\nresult = 'printed'" },
   { name: 'exit-runner', python: 'import os\nos._exit(3)' },
 ];

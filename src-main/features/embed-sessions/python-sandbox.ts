@@ -39,8 +39,12 @@ export const DEFAULT_LIMITS: SandboxLimits = { timeoutMs: 10_000, memoryLimitByt
 const HEAP_LIMIT_MB = 256;
 /** CPU seconds one runner may use in all, where prlimit exists: a runner spinning without its service ends by itself. */
 const CPU_SECONDS = 600;
-/** What the runtime needs besides the script's heap and the JavaScript heap (measured: about 170 MB resident after load). */
-const RUNTIME_DATA_BYTES = 512 * 1024 * 1024;
+/**
+ * What the runtime's writable memory may take besides the script's heap and the JavaScript heap:
+ * measured after load, 750 MB of it is mapped (thread stacks, heap reservations; 180 MB resident),
+ * and printing a 20 MB string maps 500 MB more for a moment.
+ */
+const RUNTIME_DATA_BYTES = 1536 * 1024 * 1024;
 const IDLE_MS = 10 * 60_000;
 const START_TIMEOUT_MS = 120_000;
 
