@@ -26,8 +26,8 @@ interface PyodideLike {
   globals: { get(name: string): () => PyProxyLike };
   toPy(value: unknown): unknown;
   runPython(code: string, options?: { globals?: PyProxyLike }): unknown;
-  setStdout(options: { batched: (text: string) => void }): void;
-  setStderr(options: { batched: (text: string) => void }): void;
+  setStdout(options: { write: (buffer: Uint8Array) => number }): void;
+  setStderr(options: { write: (buffer: Uint8Array) => number }): void;
   _module: { HEAP8: Int8Array };
 }
 
@@ -99,14 +99,30 @@ async function start(): Promise<PyodideLike> {
   return py;
 }
 
+/**
+ * What a script writes to one stream, kept up to the cap and a little: bytes beyond are dropped as
+ * they come, without being decoded (a 20 MB print costs no more than a short one).
+ */
+function collector(): { write(buffer: Uint8Array): number; text(): string } {
+  const decoder = new TextDecoder();
+  let text = '';
+  return {
+    write(buffer) {
+      // A UTF-8 character is at most 4 bytes: this many bytes are enough to pass the cap.
+      if (text.length <= OUTPUT_CAP) text += decoder.decode(buffer.subarray(0, 4 * (OUTPUT_CAP + 1 - text.length)), { stream: true });
+      return buffer.length;
+    },
+    text: () => capped(text, OUTPUT_CAP),
+  };
+}
+
 function run(py: PyodideLike, request: RunRequest): RunReply {
-  let stdout = '';
-  let stderr = '';
-  // Collected up to the cap and a little: what is beyond is dropped as it comes, not kept.
-  py.setStdout({ batched: (text) => void (stdout.length <= OUTPUT_CAP && (stdout += `${text}\n`)) });
-  py.setStderr({ batched: (text) => void (stderr.length <= OUTPUT_CAP && (stderr += `${text}\n`)) });
+  const stdout = collector();
+  const stderr = collector();
+  py.setStdout({ write: stdout.write });
+  py.setStderr({ write: stderr.write });
   const namespace = py.globals.get('dict')();
-  const outputs = () => ({ stdout: capped(stdout, OUTPUT_CAP), stderr: capped(stderr, OUTPUT_CAP) });
+  const outputs = () => ({ stdout: stdout.text(), stderr: stderr.text() });
   try {
     for (const [name, value] of Object.entries(request.globals)) namespace.set(name, py.toPy(value));
     py.runPython(request.code, { globals: namespace });
