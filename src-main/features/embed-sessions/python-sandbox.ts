@@ -11,7 +11,7 @@
 // desktop app), Node's permission model reading only Pyodide's files and its own (no writes, no
 // processes, no workers, addons, WASI or inspector), no code generation from strings, a bounded
 // JavaScript heap, an environment of a few harmless names; on Linux, when available, a network
-// namespace of its own and CPU/file-size limits. Before any script runs, the runner closes the
+// namespace of its own and CPU, memory and file-size limits. Before any script runs, the runner closes the
 // network and whatever else the permission model leaves open (python-lockdown.ts) and checks its
 // guarantees, refusing to start without them.
 //
@@ -23,7 +23,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import type { ServiceContext } from '../../context';
+import type { Logger, ServiceContext } from '../../context';
 import runnerEntry from '../../workers/python-runner?modulePath';
 import { ProtocolError, type RunReply } from '../../workers/python-protocol';
 import { runnerLaunch, unpackedPath, type RunnerLaunch, type RunnerLaunchInput } from './python-launch';
@@ -57,6 +57,8 @@ export type SandboxOutcome =
 export interface SandboxOptions {
   /** How to start a runner (tests may point elsewhere); by default the service's own runtime. */
   launch?: (limits: SandboxLimits) => Promise<RunnerLaunch>;
+  /** Where a runner that could not start or broke the protocol is reported (with its stderr). */
+  log?: Logger;
 }
 
 export class PythonSandbox {
@@ -66,12 +68,14 @@ export class PythonSandbox {
   private idle: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly launch: (limits: SandboxLimits) => Promise<RunnerLaunch>;
+  private readonly log: Logger | undefined;
 
   constructor(
     readonly limits: SandboxLimits = DEFAULT_LIMITS,
     options: SandboxOptions = {},
   ) {
     this.launch = options.launch ?? defaultLaunch;
+    this.log = options.log;
   }
 
   /** Runs `code` with `globals` bound; runs queue behind each other on the one runner. */
@@ -118,7 +122,9 @@ export class PythonSandbox {
       await runner.ready;
     } catch (error) {
       this.discard(this.current);
-      return { kind: 'unavailable', message: `The Python runtime could not start: ${startFailure(error)}` };
+      // The runner's stderr may name this installation's paths: it goes to the log, not to the caller.
+      this.log?.warn('The Python runner could not start.', { error: (error as Error).message, stderr: error instanceof RunnerExited ? error.stderr : undefined });
+      return { kind: 'unavailable', message: `The Python runtime could not start: ${(error as Error).message ?? String(error)}` };
     }
     const started = Date.now();
     let timedOut = false;
@@ -135,6 +141,7 @@ export class PythonSandbox {
     } catch (error) {
       replace = true;
       outcome = timedOut ? { kind: 'timeout' } : failureOutcome(error);
+      if (error instanceof ProtocolError) this.log?.warn('The Python runner broke the protocol and was stopped.', { error: error.message });
     } finally {
       clearTimeout(timer);
     }
@@ -162,7 +169,7 @@ export class PythonSandbox {
 
 function outcomeOf(reply: RunReply, durationMs: number): SandboxOutcome {
   if (reply.ok) {
-    return { kind: 'ok', result: reply.resultJson === null ? null : JSON.parse(reply.resultJson), stdout: reply.stdout, stderr: reply.stderr, durationMs };
+    return { kind: 'ok', result: reply.resultJson === null ? null : parseResult(reply.resultJson), stdout: reply.stdout, stderr: reply.stderr, durationMs };
   }
   // Python's heap refused to grow, or the process's memory limit refused a JavaScript copy of Python data.
   if (reply.errorType === 'MemoryError' || /RangeError: Array buffer allocation failed/.test(reply.traceback)) {
@@ -171,18 +178,22 @@ function outcomeOf(reply: RunReply, durationMs: number): SandboxOutcome {
   return { kind: 'error', errorType: reply.errorType, message: reply.message, traceback: reply.traceback, stdout: reply.stdout, stderr: reply.stderr };
 }
 
+/** The runner's `result`: JSON it wrote itself, so JSON that does not parse is a violation. */
+function parseResult(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    throw new ProtocolError('The Python runner wrote a result that is not JSON.');
+  }
+}
+
 function failureOutcome(error: unknown): SandboxOutcome {
   if (error instanceof RunnerExited && error.outOfMemory) {
     return { kind: 'memory', message: 'The Python process ran out of memory and was stopped.', stdout: '' };
   }
-  const errorType = error instanceof ProtocolError ? 'SandboxViolation' : 'RunnerExited';
+  const errorType = error instanceof ProtocolError ? 'SandboxViolation' : error instanceof RunnerExited ? 'RunnerExited' : 'RunnerFailed';
   const message = `${errorType}: ${(error as Error).message}`;
   return { kind: 'error', errorType, message, traceback: message, stdout: '', stderr: '' };
-}
-
-function startFailure(error: unknown): string {
-  if (error instanceof RunnerExited) return `${error.message}${error.stderr ? ` ${error.stderr.trim().split('\n').slice(-3).join(' ')}` : ''}`;
-  return (error as Error).message ?? String(error);
 }
 
 /** The real file behind a path (Node's permission model checks the paths modules resolve to). */
@@ -229,7 +240,7 @@ async function defaultLaunch(limits: SandboxLimits): Promise<RunnerLaunch> {
 export function pythonSandbox(ctx: ServiceContext): PythonSandbox {
   const existing = ctx.services.pythonSandbox;
   if (existing instanceof PythonSandbox) return existing;
-  const sandbox = new PythonSandbox(DEFAULT_LIMITS);
+  const sandbox = new PythonSandbox(DEFAULT_LIMITS, { log: ctx.log });
   ctx.services.pythonSandbox = sandbox;
   ctx.onClose(() => sandbox.close());
   return sandbox;
