@@ -57,7 +57,16 @@ Object.defineProperty(WebAssembly.Memory.prototype, 'grow', { value: limitedGrow
 function missingGuarantee(): string | null {
   const permission = (process as { permission?: { has(scope: string, reference?: string): boolean } }).permission;
   if (!permission) return "Node's permission model is not active (--permission).";
-  for (const scope of ['fs.write', 'child', 'worker']) if (permission.has(scope)) return `The permission model allows ${scope}.`;
+  for (const scope of ['fs.write', 'child', 'worker', 'addon', 'wasi', 'inspector']) {
+    let granted: boolean;
+    try {
+      granted = permission.has(scope);
+    } catch {
+      // A scope this runtime does not know of: nothing grants it.
+      granted = false;
+    }
+    if (granted) return `The permission model allows ${scope}.`;
+  }
   if (permission.has('fs.read', parse(process.execPath).root)) return 'The permission model allows reading the whole file system.';
   try {
     new Function('')();

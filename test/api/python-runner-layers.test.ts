@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bundleNodeEntry } from '../../scripts/source-workers.js';
 import { runnerLaunch, type RunnerLaunchInput } from '../../src-main/features/embed-sessions/python-launch';
-import { DEFAULT_LIMITS, probeLinuxTools, serviceLaunchInput } from '../../src-main/features/embed-sessions/python-sandbox';
+import { DEFAULT_LIMITS, probeLinuxTools, PythonSandbox, serviceLaunchInput } from '../../src-main/features/embed-sessions/python-sandbox';
 
 /**
  * Issue 23: the layers under Python, each proven on its own. A script that got past Python into
@@ -121,5 +121,18 @@ describe('the runner’s layers, with arbitrary JavaScript in the runner process
     expect(through(outcomes)).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect({ tcpConnections, udpDatagrams }).toEqual({ tcpConnections: 0, udpDatagrams: 0 });
+  });
+
+  it('the runner refuses to run anything when started without the permission model or with code generation from strings allowed (as a runtime ignoring a flag would)', async () => {
+    const real = runnerLaunch(await serviceLaunchInput(DEFAULT_LIMITS));
+    const without = (drop: RegExp) => new PythonSandbox(DEFAULT_LIMITS, { launch: async () => ({ ...real, args: real.args.filter((arg) => !drop.test(arg)) }) });
+    for (const [drop, reason] of [
+      [/^--(permission|allow-fs-read=)/, "Node's permission model is not active (--permission)."],
+      [/^--disallow-code-generation-from-strings$/, 'Code generation from strings is allowed (--disallow-code-generation-from-strings).'],
+    ] as const) {
+      const sandbox = without(drop);
+      expect(await sandbox.run('result = 1', {})).toEqual({ kind: 'unavailable', message: `The Python runtime could not start: ${reason}` });
+      await sandbox.close();
+    }
   });
 });
