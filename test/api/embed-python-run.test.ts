@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PythonSandbox } from '../../src-main/features/embed-sessions/python-sandbox';
+import { DEFAULT_LIMITS, probeLinuxTools, PythonSandbox } from '../../src-main/features/embed-sessions/python-sandbox';
 import { createDeployment } from '../support/deployments';
 import { startTestService, type TestService } from '../support/service';
 
 /**
  * Issue 13 item 9: `POST /api/v1/embed/dashboard/{publicId}/python-run` runs the widget's Python
- * for real in Pyodide on a worker thread, with the request's dashboard filters, a time limit and a
- * memory limit. One warm sandbox serves the whole file (Pyodide takes seconds to load); its limits
- * are lowered so the runaway cases end quickly.
+ * for real in Pyodide, with the request's dashboard filters, a time limit and a memory limit; since
+ * issue 23 in a runner process of its own (test/api/embed-python-escape.test.ts holds it to that).
+ * One warm sandbox serves the whole file (Pyodide takes seconds to load); its limits are lowered so
+ * the runaway cases end quickly.
  */
 
 let svc: TestService;
@@ -22,8 +23,11 @@ const PY = {
   ].join('\n'),
   loop: 'while True:\n    pass\n',
   memory: 'block = bytearray(512 * 1024 * 1024)\nresult = len(block)\n',
+  // Each copy lives in the process, outside Python's heap and the JavaScript heap.
+  jsCopies: 'from pyodide.ffi import to_js\nblock = bytes(48 * 1024 * 1024)\ncopies = [to_js(block) for _ in range(80)]\nresult = len(copies)\n',
   raises: 'def f():\n    raise ValueError("no data for this filter")\nf()\n',
   notJson: 'result = {1, 2}\n',
+  bigResult: "result = 'x' * 2_000_000\n",
 };
 
 beforeAll(async () => {
@@ -39,6 +43,15 @@ beforeAll(async () => {
   publicId = created.body.publicId;
 }, 120_000);
 afterAll(async () => svc?.stop(), 60_000);
+
+const processAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const run = (widgetId: string, filters?: unknown[]) =>
   svc.call('POST', `/api/v1/embed/dashboard/${publicId}/python-run`, { body: { widgetId, ...(filters ? { filters } : {}) } });
@@ -73,12 +86,20 @@ describe('python-run in the Pyodide sandbox', { timeout: 120_000 }, () => {
     expect(unknown.headers.get('content-type')).toMatch(/application\/problem\+json/);
   });
 
-  it('a runaway loop is stopped at the time limit and reported 422 PYTHON_TIME_LIMIT; the sandbox keeps serving', async () => {
+  it('a runaway loop is stopped at the time limit and reported 422 PYTHON_TIME_LIMIT; a fresh runner process serves the next run', async () => {
+    const sandbox = svc.ctx.services.pythonSandbox as PythonSandbox;
+    const before = sandbox.runnerPid();
+    const started = Date.now();
     const res = await run('loop');
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('PYTHON_TIME_LIMIT');
     expect(res.body.limitMs).toBe(LIMITS.timeoutMs);
+    expect(Date.now() - started).toBeLessThan(LIMITS.timeoutMs + 2_000);
+    // The runaway's process was killed, not left spinning.
+    expect(before).toEqual(expect.any(Number));
+    expect(processAlive(before!)).toBe(false);
     expect((await run('filtered')).status).toBe(200);
+    expect(sandbox.runnerPid()).not.toBe(before);
   });
 
   it('a huge allocation hits the memory limit and is reported 422 PYTHON_MEMORY_LIMIT; the sandbox keeps serving', async () => {
@@ -87,6 +108,23 @@ describe('python-run in the Pyodide sandbox', { timeout: 120_000 }, () => {
     expect(res.body.code).toBe('PYTHON_MEMORY_LIMIT');
     expect(res.body.limitBytes).toBe(LIMITS.memoryLimitBytes);
     expect((await run('filtered')).status).toBe(200);
+  });
+
+  it('JavaScript copies of Python data (4 GB of them) hit the process’s memory limit (where prlimit is available) before the time limit: 422 PYTHON_MEMORY_LIMIT; the sandbox keeps serving', async (context) => {
+    if (!(await probeLinuxTools()).prlimit) return context.skip();
+    // Copying gigabytes takes seconds on a loaded machine: this run gets a longer time limit.
+    const shared = svc.ctx.services.pythonSandbox as PythonSandbox;
+    const patient = new PythonSandbox({ ...LIMITS, timeoutMs: DEFAULT_LIMITS.timeoutMs * 3 });
+    svc.ctx.services.pythonSandbox = patient;
+    try {
+      const res = await run('jsCopies');
+      expect(res.status, res.text.slice(0, 300)).toBe(422);
+      expect(res.body.code).toBe('PYTHON_MEMORY_LIMIT');
+      expect((await run('filtered')).status).toBe(200);
+    } finally {
+      svc.ctx.services.pythonSandbox = shared;
+      await patient.close();
+    }
   });
 
   it('an exception is 422 PYTHON_ERROR with the traceback; a result that is not JSON is 422 PYTHON_RESULT_NOT_JSON', async () => {
@@ -98,5 +136,14 @@ describe('python-run in the Pyodide sandbox', { timeout: 120_000 }, () => {
     const notJson = await run('notJson');
     expect(notJson.status).toBe(422);
     expect(notJson.body.code).toBe('PYTHON_RESULT_NOT_JSON');
+  });
+
+  it('a result whose JSON is over 1 MiB is 422 PYTHON_RESULT_TOO_LARGE with the limit; the sandbox keeps serving', async () => {
+    const res = await run('bigResult');
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('PYTHON_RESULT_TOO_LARGE');
+    expect(res.body.limitChars).toBe(1024 * 1024);
+    expect(res.text.length).toBeLessThan(10_000);
+    expect((await run('filtered')).status).toBe(200);
   });
 });

@@ -4,6 +4,7 @@ import type { ServiceContext } from '../../context';
 import { assertAccess, type Principal } from '../../http/auth';
 import { ApiError, forbidden, notFound } from '../../http/problem';
 import type { DashboardFilter } from '../../../src-shared/api/notifications';
+import { RESULT_CAP } from '../../workers/python-protocol';
 import { pythonSandbox } from './python-sandbox';
 import { effectiveEmbedAccess } from '../embed';
 import { checkDashboardFilters, findWorkbookByPublicId, parseDashboard, type WorkbookRow } from '../workbooks';
@@ -74,8 +75,8 @@ function widgetPython(widget: { config?: Record<string, unknown> | null }): stri
 
 /**
  * A filtered Python run of a dashboard widget: access and the widget are checked, the filters
- * validated, and the widget's `config.python` runs in the Pyodide sandbox (a worker thread, with a
- * time and a memory limit) with `filters` (the request's dashboard filters) and `widget` bound.
+ * validated, and the widget's `config.python` runs in the Pyodide sandbox (a process of its own, with
+ * a time and a memory limit; python-sandbox.ts) with `filters` (the request's dashboard filters) and `widget` bound.
  * What the script assigns to `result` (JSON) is the answer, with what it printed.
  */
 export async function runPython(ctx: ServiceContext, principal: Principal, publicId: string, body: { widgetId: string; filters?: DashboardFilter[] }) {
@@ -106,6 +107,9 @@ export async function runPython(ctx: ServiceContext, principal: Principal, publi
         limitBytes: limits.memoryLimitBytes,
       });
     case 'error':
+      if (outcome.errorType === 'ResultTooLarge') {
+        throw new ApiError(422, 'PYTHON_RESULT_TOO_LARGE', `The widget's \`result\` is too large: ${outcome.message}`, { limitChars: RESULT_CAP });
+      }
       if (outcome.errorType === 'TypeError' && /JSON serializable/.test(outcome.message)) {
         throw new ApiError(422, 'PYTHON_RESULT_NOT_JSON', `The widget's \`result\` is not JSON: ${outcome.message}`);
       }

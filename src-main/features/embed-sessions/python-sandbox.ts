@@ -1,11 +1,33 @@
-// The Python sandbox: one warm Pyodide thread (workers/python-worker.ts) that runs one script at
-// a time with a time and a memory limit. Loading Pyodide takes seconds, so the thread starts on
-// the first run and is kept while runs come; it ends after a while without any, and is replaced
-// when a runaway script had to be stopped by terminating it.
-import { Worker } from 'node:worker_threads';
-import type { ServiceContext } from '../../context';
-import pythonEntry from '../../workers/python-worker?modulePath';
-import type { PythonRunMessage, PythonRunReply, PythonWorkerData } from '../../workers/python-worker';
+// The Python sandbox (issue 23): a dashboard widget's Python runs in a process of its own, never in
+// the service's. The picture:
+//
+//   service process                                     runner process (python-runner.ts)
+//   PythonSandbox: runs queue, one at a time ──stdin──▶ {id, code, globals}      Pyodide (CPython on
+//   RunnerProcess: checks every line it reads ◀─stdout─ {ready} / {id, result…}  WebAssembly)
+//                  keeps the last 8 KB of     ◀─stderr─ diagnostics only
+//   kills the runner: at the time limit, on a protocol violation, after 10 idle minutes, with the service
+//
+// The runner is started by python-launch.ts: the service's own executable (Electron as Node in the
+// desktop app), Node's permission model reading only Pyodide's files and its own (no writes, no
+// processes, no workers, addons, WASI or inspector), no code generation from strings, a bounded
+// JavaScript heap, an environment of a few harmless names; on Linux, when available, a network
+// namespace of its own and CPU, memory and file-size limits. Before any script runs, the runner closes the
+// network and whatever else the permission model leaves open (python-lockdown.ts) and checks its
+// guarantees, refusing to start without them.
+//
+// Loading Pyodide takes seconds, so a runner is kept warm while runs come and ended after a while
+// without any. A runner that overran its time, broke the protocol or failed in its runtime is
+// killed and a fresh one started at once, so the next run finds it warm.
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import type { Logger, ServiceContext } from '../../context';
+import runnerEntry from '../../workers/python-runner?modulePath';
+import { ProtocolError, type RunReply } from '../../workers/python-protocol';
+import { runnerLaunch, unpackedPath, type RunnerLaunch, type RunnerLaunchInput } from './python-launch';
+import { RunnerExited, RunnerProcess } from './python-runner-process';
 
 export interface SandboxLimits {
   timeoutMs: number;
@@ -13,142 +35,212 @@ export interface SandboxLimits {
 }
 
 export const DEFAULT_LIMITS: SandboxLimits = { timeoutMs: 10_000, memoryLimitBytes: 256 * 1024 * 1024 };
-/** How long an interrupted script gets to stop before its thread is terminated. */
-const INTERRUPT_GRACE_MS = 2_000;
+/** The runner's JavaScript heap (Pyodide's own objects; Python's heap is the WebAssembly memory). */
+const HEAP_LIMIT_MB = 256;
+/** CPU seconds one runner may use in all, where prlimit exists: a runner spinning without its service ends by itself. */
+const CPU_SECONDS = 600;
+/**
+ * What the runtime's writable memory may take besides the script's heap and the JavaScript heap:
+ * measured after load, 750 MB of it is mapped (thread stacks, heap reservations; 170 MB resident).
+ */
+const RUNTIME_DATA_BYTES = 1024 * 1024 * 1024;
 const IDLE_MS = 10 * 60_000;
 const START_TIMEOUT_MS = 120_000;
 
 export type SandboxOutcome =
   | { kind: 'ok'; result: unknown; stdout: string; stderr: string; durationMs: number }
   | { kind: 'error'; errorType: string; message: string; traceback: string; stdout: string; stderr: string }
-  | { kind: 'timeout'; stdout: string }
+  | { kind: 'timeout' }
   | { kind: 'memory'; message: string; stdout: string }
   | { kind: 'unavailable'; message: string };
 
-interface Running {
-  worker: Worker;
-  interrupt: Uint8Array;
-  ready: Promise<void>;
+export interface SandboxOptions {
+  /** How to start a runner (tests may point elsewhere); by default the service's own runtime. */
+  launch?: (limits: SandboxLimits) => Promise<RunnerLaunch>;
+  /** Where a runner that could not start or broke the protocol is reported (with its stderr). */
+  log?: Logger;
 }
 
 export class PythonSandbox {
-  private current: Running | null = null;
+  private current: RunnerProcess | null = null;
+  private starting: Promise<RunnerProcess> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private idle: NodeJS.Timeout | null = null;
-  private nextId = 1;
   private closed = false;
+  private readonly launch: (limits: SandboxLimits) => Promise<RunnerLaunch>;
+  private readonly log: Logger | undefined;
 
-  constructor(readonly limits: SandboxLimits = DEFAULT_LIMITS) {}
+  constructor(
+    readonly limits: SandboxLimits = DEFAULT_LIMITS,
+    options: SandboxOptions = {},
+  ) {
+    this.launch = options.launch ?? defaultLaunch;
+    this.log = options.log;
+  }
 
-  /** Runs `code` with `globals` bound; runs queue behind each other on the one thread. */
+  /** Runs `code` with `globals` bound; runs queue behind each other on the one runner. */
   run(code: string, globals: Record<string, unknown>): Promise<SandboxOutcome> {
     const next = this.queue.then(() => this.runNow(code, globals));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
+  /** The PID of the warm runner process, if one is up. */
+  runnerPid(): number | null {
+    return this.current?.pid ?? null;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.idle) clearTimeout(this.idle);
-    const running = this.current;
-    this.current = null;
-    if (running) await running.worker.terminate();
+    this.discard(this.current);
   }
 
-  private thread(): Running {
-    if (this.current) return this.current;
-    const shared = new SharedArrayBuffer(1);
-    const workerData: PythonWorkerData = { interrupt: shared, memoryLimitBytes: this.limits.memoryLimitBytes };
-    // The JS heap of the thread is bounded too (Pyodide's own objects live there).
-    const worker = new Worker(pythonEntry, { workerData, resourceLimits: { maxOldGenerationSizeMb: 512 } });
-    const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('Pyodide did not start in time.')), START_TIMEOUT_MS);
-      worker.once('message', (message: { ready: boolean; message?: string }) => {
-        clearTimeout(timer);
-        if (message.ready) resolve();
-        else reject(new Error(message.message ?? 'Pyodide did not start.'));
-      });
-      worker.once('error', (error) => (clearTimeout(timer), reject(error)));
-    });
-    ready.catch(() => undefined);
-    const running: Running = { worker, interrupt: new Uint8Array(shared), ready };
-    worker.on('exit', () => {
-      if (this.current === running) this.current = null;
-    });
-    worker.unref();
-    this.current = running;
-    return running;
+  /** The warm runner, or a fresh one (one at a time: a run and a replacement may ask together). */
+  private runner(): Promise<RunnerProcess> {
+    if (this.current && !this.current.ended) return Promise.resolve(this.current);
+    this.starting ??= this.launch(this.limits)
+      .then((launch) => {
+        const runner = new RunnerProcess(launch, START_TIMEOUT_MS);
+        runner.onExit(() => {
+          if (this.current === runner) this.current = null;
+        });
+        this.current = runner;
+        if (this.closed) this.discard(runner);
+        return runner;
+      })
+      .finally(() => (this.starting = null));
+    return this.starting;
   }
 
   private async runNow(code: string, globals: Record<string, unknown>): Promise<SandboxOutcome> {
     if (this.closed) return { kind: 'unavailable', message: 'The service is stopping.' };
     if (this.idle) clearTimeout(this.idle);
-    const running = this.thread();
+    let runner: RunnerProcess;
     try {
-      await running.ready;
+      runner = await this.runner();
+      await runner.ready;
     } catch (error) {
-      await this.discard(running);
-      return { kind: 'unavailable', message: `The Python runtime could not start: ${(error as Error).message}` };
+      this.discard(this.current);
+      // The runner's stderr may name this installation's paths: it goes to the log, not to the caller.
+      this.log?.warn('The Python runner could not start.', { error: (error as Error).message, stderr: error instanceof RunnerExited ? error.stderr : undefined });
+      return { kind: 'unavailable', message: `The Python runtime could not start: ${(error as Error).message ?? String(error)}` };
     }
     const started = Date.now();
-    const id = this.nextId++;
-    const outcome = await new Promise<SandboxOutcome>((resolve) => {
-      let settled = false;
-      const finish = (value: SandboxOutcome) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(soft);
-        clearTimeout(hard);
-        running.worker.off('message', onMessage);
-        running.worker.off('exit', onExit);
-        resolve(value);
-      };
-      const onMessage = (reply: PythonRunReply) => {
-        if (reply.id !== id) return;
-        if (reply.ok) {
-          finish({ kind: 'ok', result: reply.resultJson === null ? null : JSON.parse(reply.resultJson), stdout: reply.stdout, stderr: reply.stderr, durationMs: Date.now() - started });
-        } else if (reply.errorType === 'KeyboardInterrupt' && timedOut) {
-          finish({ kind: 'timeout', stdout: reply.stdout });
-        } else if (reply.errorType === 'MemoryError') {
-          finish({ kind: 'memory', message: reply.message, stdout: reply.stdout });
-        } else {
-          finish({ kind: 'error', errorType: reply.errorType, message: reply.message, traceback: reply.traceback, stdout: reply.stdout, stderr: reply.stderr });
-        }
-      };
-      const onExit = () => finish(timedOut ? { kind: 'timeout', stdout: '' } : { kind: 'memory', message: 'The Python thread ran out of memory and was stopped.', stdout: '' });
-      let timedOut = false;
-      // Ask Python to stop (KeyboardInterrupt at its next bytecode) …
-      const soft = setTimeout(() => {
-        timedOut = true;
-        Atomics.store(running.interrupt, 0, 2);
-      }, this.limits.timeoutMs);
-      // … and stop the thread when it does not (a script stuck in C code).
-      const hard = setTimeout(() => {
-        timedOut = true;
-        void this.discard(running);
-        finish({ kind: 'timeout', stdout: '' });
-      }, this.limits.timeoutMs + INTERRUPT_GRACE_MS);
-      running.worker.on('message', onMessage);
-      running.worker.once('exit', onExit);
-      const message: PythonRunMessage = { id, code, globals };
-      running.worker.postMessage(message);
-    });
-    if (!this.closed) this.idle = setTimeout(() => void this.discard(this.current), IDLE_MS).unref();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      runner.kill();
+    }, this.limits.timeoutMs);
+    let outcome: SandboxOutcome;
+    let replace = false;
+    try {
+      const reply = await runner.run({ id: randomUUID(), code, globals });
+      outcome = outcomeOf(reply, Date.now() - started);
+      replace = !reply.ok && reply.broken;
+    } catch (error) {
+      replace = true;
+      outcome = timedOut ? { kind: 'timeout' } : failureOutcome(error);
+      if (error instanceof ProtocolError) this.log?.warn('The Python runner broke the protocol and was stopped.', { error: error.message });
+    } finally {
+      clearTimeout(timer);
+    }
+    if (replace) this.replace(runner);
+    if (!this.closed) this.idle = setTimeout(() => this.discard(this.current), IDLE_MS).unref();
     return outcome;
   }
 
-  private async discard(running: Running | null): Promise<void> {
-    if (!running) return;
-    if (this.current === running) this.current = null;
-    await running.worker.terminate().catch(() => undefined);
+  /** Ends `runner` and starts a fresh one, so the next run finds it warm. */
+  private replace(runner: RunnerProcess): void {
+    this.discard(runner);
+    if (this.closed) return;
+    void this.runner().then(
+      (fresh) => fresh.ready.catch(() => this.discard(fresh)),
+      () => undefined,
+    );
   }
+
+  private discard(runner: RunnerProcess | null): void {
+    if (!runner) return;
+    if (this.current === runner) this.current = null;
+    runner.kill();
+  }
+}
+
+function outcomeOf(reply: RunReply, durationMs: number): SandboxOutcome {
+  if (reply.ok) {
+    return { kind: 'ok', result: reply.resultJson === null ? null : parseResult(reply.resultJson), stdout: reply.stdout, stderr: reply.stderr, durationMs };
+  }
+  // Python's heap refused to grow, or the process's memory limit refused a JavaScript copy of Python data.
+  if (reply.errorType === 'MemoryError' || /RangeError: Array buffer allocation failed/.test(reply.traceback)) {
+    return { kind: 'memory', message: reply.message, stdout: reply.stdout };
+  }
+  return { kind: 'error', errorType: reply.errorType, message: reply.message, traceback: reply.traceback, stdout: reply.stdout, stderr: reply.stderr };
+}
+
+/** The runner's `result`: JSON it wrote itself, so JSON that does not parse is a violation. */
+function parseResult(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    throw new ProtocolError('The Python runner wrote a result that is not JSON.');
+  }
+}
+
+function failureOutcome(error: unknown): SandboxOutcome {
+  if (error instanceof RunnerExited && error.outOfMemory) {
+    return { kind: 'memory', message: 'The Python process ran out of memory and was stopped.', stdout: '' };
+  }
+  const errorType = error instanceof ProtocolError ? 'SandboxViolation' : error instanceof RunnerExited ? 'RunnerExited' : 'RunnerFailed';
+  const message = `${errorType}: ${(error as Error).message}`;
+  return { kind: 'error', errorType, message, traceback: message, stdout: '', stderr: '' };
+}
+
+/** The real file behind a path (Node's permission model checks the paths modules resolve to). */
+const onDisk = (path: string) => realpathSync(unpackedPath(path));
+
+let linuxTools: Promise<{ prlimit: string | null; unshare: string | null }> | null = null;
+
+/** prlimit and unshare, where they exist and work for this user (probed once per service). */
+export function probeLinuxTools(): Promise<{ prlimit: string | null; unshare: string | null }> {
+  if (process.platform !== 'linux') return Promise.resolve({ prlimit: null, unshare: null });
+  const find = (name: string) => ['/usr/bin', '/bin'].map((dir) => `${dir}/${name}`).find((path) => existsSync(path)) ?? null;
+  const works = (path: string | null, args: string[]) =>
+    new Promise<string | null>((resolve) => {
+      if (!path) return resolve(null);
+      execFile(path, args, { env: { PATH: '/usr/bin:/bin' }, timeout: 5_000 }, (error) => resolve(error ? null : path));
+    });
+  return (linuxTools ??= Promise.all([works(find('prlimit'), ['--cpu=5', 'true']), works(find('unshare'), ['--map-root-user', '--net', 'true'])]).then(
+    ([prlimit, unshare]) => ({ prlimit, unshare }),
+  ));
+}
+
+/** What the service's runner is started from: its own runtime and environment, the bundled runner, Pyodide's files. */
+export async function serviceLaunchInput(limits: SandboxLimits): Promise<RunnerLaunchInput> {
+  return {
+    execPath: process.execPath,
+    electronVersion: process.versions.electron,
+    platform: process.platform,
+    env: process.env,
+    runnerFile: onDisk(runnerEntry),
+    pyodideDir: onDisk(dirname(createRequire(import.meta.url).resolve('pyodide/package.json'))),
+    memoryLimitBytes: limits.memoryLimitBytes,
+    heapLimitMb: HEAP_LIMIT_MB,
+    cpuSeconds: CPU_SECONDS,
+    dataLimitBytes: limits.memoryLimitBytes + HEAP_LIMIT_MB * 1024 * 1024 + RUNTIME_DATA_BYTES,
+    ...(await probeLinuxTools()),
+  };
+}
+
+async function defaultLaunch(limits: SandboxLimits): Promise<RunnerLaunch> {
+  return runnerLaunch(await serviceLaunchInput(limits));
 }
 
 /** The service's sandbox (created on first use, closed with the service). Test seam: `ctx.services.pythonSandbox`. */
 export function pythonSandbox(ctx: ServiceContext): PythonSandbox {
   const existing = ctx.services.pythonSandbox;
   if (existing instanceof PythonSandbox) return existing;
-  const sandbox = new PythonSandbox(DEFAULT_LIMITS);
+  const sandbox = new PythonSandbox(DEFAULT_LIMITS, { log: ctx.log });
   ctx.services.pythonSandbox = sandbox;
   ctx.onClose(() => sandbox.close());
   return sandbox;

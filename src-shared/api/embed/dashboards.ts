@@ -34,12 +34,14 @@ export const runEmbedDashboardPython = defineRoute({
   tag: E,
   summary: 'Run a dashboard’s Python widget with the session’s filters',
   description:
-    'Runs the published widget’s `config.python` in a sandbox (Pyodide, CPython on WebAssembly, on a worker thread; no network, ' +
-    'no host files) with `filters` (the request’s dashboard filters, validated: `is_empty`/`is_not_empty` take no values, the ' +
-    'other operators at least one) and `widget` bound as globals. What the script assigns to `result` (JSON-serializable) is ' +
-    'returned with what it printed. A script running longer than 10 s is stopped (422 `PYTHON_TIME_LIMIT`); one needing more ' +
-    'than 256 MB gets a MemoryError and is reported 422 `PYTHON_MEMORY_LIMIT`; an exception is 422 `PYTHON_ERROR` with the ' +
-    'traceback. 422 `WIDGET_HAS_NO_PYTHON` for a widget without code. Embed sessions need signed embedding and read access.',
+    'Runs the published widget’s `config.python` in a sandbox (Pyodide, CPython on WebAssembly, in a process of its own under ' +
+    'Node’s permission model; no network, no host files, no processes, none of the service’s environment) with `filters` (the ' +
+    'request’s dashboard filters, validated: `is_empty`/`is_not_empty` take no values, the other operators at least one) and ' +
+    '`widget` bound as globals. What the script assigns to `result` (JSON-serializable, at most 1 MiB of JSON) is returned with ' +
+    'what it printed (at most 64 KiB, cut beyond). A script running longer than 10 s is stopped (422 `PYTHON_TIME_LIMIT`); one ' +
+    'needing more than 256 MB gets a MemoryError and is reported 422 `PYTHON_MEMORY_LIMIT`; an exception is 422 `PYTHON_ERROR` ' +
+    'with the traceback; a larger result is 422 `PYTHON_RESULT_TOO_LARGE`. 422 `WIDGET_HAS_NO_PYTHON` for a widget without ' +
+    'code; 503 `PYTHON_RUNTIME_UNAVAILABLE` when the sandbox cannot start. Embed sessions need signed embedding and read access.',
   params: DashboardParams,
   body: Type.Object(
     {

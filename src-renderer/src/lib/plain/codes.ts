@@ -265,6 +265,7 @@ const ENTRIES: Record<string, Entry> = {
   PYTHON_ERROR: ['the Python code failed', 'Fix the code; the message below says where.', 'keep'],
   PYTHON_MEMORY_LIMIT: ['the Python code used too much memory', 'Work on less data at once.'],
   PYTHON_RESULT_NOT_JSON: ['the Python code did not return data', 'Return a list or dict of plain values.'],
+  PYTHON_RESULT_TOO_LARGE: ['the Python result is too large', 'Return less data: at most 1 MiB of JSON.'],
   PYTHON_RUNTIME_UNAVAILABLE: ['Python is not available', TRY_LATER],
   PYTHON_TIME_LIMIT: ['the Python code ran too long', 'Make it faster or work on less data.'],
   OAUTH_STATE_MISSING: ['the provider’s answer did not say which sign-in it belongs to', 'Start the connection again.'],
