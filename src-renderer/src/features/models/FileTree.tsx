@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { Diagnostic } from '../../../../src-shared/model';
 import { ModelsIcon } from './icons';
 import { currentBranch, dirtyPaths, isEditable, useModels } from './store';
 import { goTo } from './navigation';
 import { plural } from '../../lib/plural';
+import { countsByFile, type Counts } from './diagnostics';
 
 interface TreeNode {
   name: string;
@@ -36,22 +36,6 @@ export function buildTree(paths: string[]): TreeNode[] {
   };
   sort(root.children);
   return root.children;
-}
-
-interface Counts {
-  errors: number;
-  warnings: number;
-}
-
-function countsByFile(diagnostics: Diagnostic[]): Map<string, Counts> {
-  const counts = new Map<string, Counts>();
-  for (const d of diagnostics) {
-    const c = counts.get(d.file) ?? { errors: 0, warnings: 0 };
-    if (d.severity === 'error') c.errors++;
-    else if (d.severity === 'warning') c.warnings++;
-    counts.set(d.file, c);
-  }
-  return counts;
 }
 
 function fileKind(name: string): string {

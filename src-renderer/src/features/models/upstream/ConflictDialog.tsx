@@ -9,7 +9,7 @@ import { api } from '../../../app/session';
 import { monaco, themeFor } from '../../../lib/editor/monaco';
 import { toShownError, type ShownError } from '../../../lib/errors';
 import { Badge, Button, Dialog, ProblemBanner } from '../../../lib/ui';
-import { languageOf } from '../ModelEditor';
+import { languageOf } from '../languages';
 import { conflictOf, hasConflictMarkers, initialResolution, pushLine, type PullConflict } from './conflict';
 
 interface FileState {

@@ -1,14 +1,17 @@
-// The Models screen's view of the team's repository: which remote branch the shown branch tracks,
-// how far ahead/behind it is (as of the last fetch), and Fetch / Pull / Push. A pull conflict opens
-// the conflict view; a deployment without a connection offers to connect one.
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+// The Models screen's view of the team's repository, in its context bar (issue 24): a button with how
+// far the shown branch is ahead/behind its remote branch (as of the last fetch) that opens the details
+// and Fetch / Pull / Push. A pull conflict opens the conflict view; a deployment without a connection
+// offers to connect one.
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { Branch } from '../../../../../src-shared/api/data-model';
 import { fetchFromUpstream, getDeploymentGitConnection, pullFromUpstream, pushToUpstream, type FetchReport } from '../../../../../src-shared/api/git-host';
 import { api } from '../../../app/session';
 import { toShownError } from '../../../lib/errors';
 import { Badge, Button, Spinner, Time } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
+import { plural } from '../../../lib/plural';
 import { ModelsIcon } from '../icons';
+import { useDismiss } from '../layout/useDismiss';
 import { currentBranch, useModels } from '../store';
 import { ConnectRepositoryDialog } from './ConnectRepositoryDialog';
 import { RepositorySettingsDialog } from './RepositorySettingsDialog';
@@ -32,7 +35,7 @@ async function showFetched(): Promise<void> {
 function describeFetch(report: FetchReport): string {
   const moved = report.branches.filter((b) => b.outcome === 'fast-forward' || b.outcome === 'created');
   const waiting = report.branches.filter((b) => b.outcome === 'diverged' || b.outcome === 'behind');
-  const parts = [moved.length ? `${moved.length} ${moved.length === 1 ? 'branch' : 'branches'} updated (${moved.map((b) => b.branchName).join(', ')})` : 'no branch moved'];
+  const parts = [moved.length ? `${plural(moved.length, 'branch', 'branches')} updated (${moved.map((b) => b.branchName).join(', ')})` : 'no branch moved'];
   if (waiting.length) parts.push(`${waiting.map((b) => b.branchName).join(', ')} need${waiting.length === 1 ? 's' : ''} a pull`);
   return `Fetched: ${parts.join('; ')}.`;
 }
@@ -43,16 +46,28 @@ function aheadBehindText(branch: Branch): string {
   return [branch.ahead ? `${branch.ahead} to push` : '', branch.behind ? `${branch.behind} to pull` : ''].filter(Boolean).join(', ');
 }
 
-export function UpstreamBar({ deploymentId, branch }: { deploymentId: number; branch: Branch | undefined }) {
+/** `↑1 ↓2` for the button: what the branch has to push and to pull; `✓` when even, `↑?` when not on the remote. */
+function countsText(branch: Branch | undefined): string {
+  if (!branch?.upstream) return '';
+  if (branch.ahead === null || branch.behind === null) return '↑?';
+  if (branch.ahead === 0 && branch.behind === 0) return '✓';
+  return [branch.ahead ? `↑${branch.ahead}` : '', branch.behind ? `↓${branch.behind}` : ''].filter(Boolean).join(' ');
+}
+
+export function UpstreamControl({ deploymentId, branch }: { deploymentId: number; branch: Branch | undefined }) {
   const refresh = useModels((s) => s.refresh);
   const setNotice = useModels((s) => s.setNotice);
   const setError = useModels((s) => s.setError);
   const connection = useQuery((signal) => api.call(getDeploymentGitConnection, { params: { deploymentId }, signal }), [deploymentId], 'Loading the repository connection', (e) =>
     (e.type === 'upstream' || e.type === 'branch') && e.deploymentId === deploymentId);
   const [busy, setBusy] = useState<'fetch' | 'pull' | 'push' | null>(null);
+  const [open, setOpen] = useState(false);
   const [connecting, setConnecting] = useState(false);
   const [settings, setSettings] = useState(false);
   const [conflict, setConflict] = useState<PullConflict | null>(null);
+  const root = useRef<HTMLSpanElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(root, open, close);
 
   // The background fetch runs on the service: look for its outcome now and then, and when it fetched,
   // show the branches' new heads and ahead/behind (the shown branch's files too if it moved).
@@ -78,11 +93,14 @@ export function UpstreamBar({ deploymentId, branch }: { deploymentId: number; br
 
   if (!connected || !remote) {
     return (
-      <div className="upstream-bar" role="group" aria-label="Team repository">
-        <ModelsIcon name="server" /> <span className="muted">Not connected to a team repository.</span>
-        <Button className="btn-small" onClick={() => setConnecting(true)}>
-          Connect repository…
-        </Button>
+      <span className="upstream" role="group" aria-label="Team repository">
+        <button type="button" className="ctx-button" onClick={() => setConnecting(true)} title="Not connected to a team repository. Connect one to fetch, pull and push the model’s branches.">
+          <ModelsIcon name="server" size={13} />
+          <span className="ctx-long">Connect repository…</span>
+          <span className="ctx-short" aria-hidden="true">
+            Connect…
+          </span>
+        </button>
         {connecting && (
           <ConnectRepositoryDialog
             open
@@ -95,7 +113,7 @@ export function UpstreamBar({ deploymentId, branch }: { deploymentId: number; br
             }}
           />
         )}
-      </div>
+      </span>
     );
   }
 
@@ -121,7 +139,7 @@ export function UpstreamBar({ deploymentId, branch }: { deploymentId: number; br
       const result = await api.call(pullFromUpstream, { params: { deploymentId }, body: { branchName: name } });
       if (result.outcome === 'up-to-date') return `${name} is up to date with ${result.upstream}.`;
       const pushed = result.push ? ` ${pushLine(result.push.status, result.upstream)}` : '';
-      return `Pulled ${result.upstream} into ${name} (${result.outcome}, ${result.changes.length} ${result.changes.length === 1 ? 'file' : 'files'}).${pushed}`;
+      return `Pulled ${result.upstream} into ${name} (${result.outcome}, ${plural(result.changes.length, 'file')}).${pushed}`;
     });
   const push = (name: string) =>
     run('push', async () => {
@@ -131,60 +149,80 @@ export function UpstreamBar({ deploymentId, branch }: { deploymentId: number; br
 
   const tracking = branch?.upstream ?? null;
   const where = remote.url || remote.fullName;
+  const counts = countsText(branch);
+  const summary = branch ? (tracking ? `${branch.branchName} tracks ${tracking}: ${aheadBehindText(branch)}` : `${branch.branchName} is local only`) : '';
   return (
-    <div className="upstream-bar" role="group" aria-label="Team repository">
-      <ModelsIcon name="server" />
-      <span className="upstream-remote" title={where}>
-        {remote.fullName}
-      </span>
-      {branch &&
-        (tracking ? (
-          <span className="upstream-track">
-            <ModelsIcon name="branch" size={12} /> tracks <code>{tracking}</code>
-            <span className="upstream-counts" aria-label="Ahead and behind">
-              {branch.ahead !== null && branch.behind !== null ? (
-                <>
-                  <Badge tone={branch.ahead ? 'info' : 'neutral'}>↑ {branch.ahead} ahead</Badge>
-                  <Badge tone={branch.behind ? 'warn' : 'neutral'}>↓ {branch.behind} behind</Badge>
-                </>
-              ) : (
-                <Badge tone="warn">not on the remote</Badge>
-              )}
+    <span className="upstream" role="group" aria-label="Team repository" ref={root}>
+      <button
+        type="button"
+        className={`ctx-button upstream-trigger ${remote.lastFetchError ? 'upstream-failing' : ''}`}
+        aria-expanded={open}
+        aria-haspopup="dialog"
+        onClick={() => setOpen(!open)}
+        title={`Team repository ${remote.fullName}${summary ? ` · ${summary}` : ''}${remote.lastFetchError ? ' · the last fetch failed' : ''}`}
+      >
+        {busy ? <span className="spinner" aria-hidden="true" /> : <ModelsIcon name="server" size={13} />}
+        <span className="upstream-name">{remote.fullName}</span>
+        {counts && <span className="upstream-count">{counts}</span>}
+        <ModelsIcon name="caret" size={11} />
+      </button>
+      {open && (
+        <div className="popover upstream-popover" role="dialog" aria-label="Team repository details">
+          <div className="upstream-row">
+            <ModelsIcon name="server" />
+            <span className="upstream-remote" title={where}>
+              {remote.fullName}
             </span>
-            <span className="muted upstream-summary">{aheadBehindText(branch)}</span>
-          </span>
-        ) : (
-          <span className="muted">{branch.branchName} is local only (Push publishes it).</span>
-        ))}
-      <span className="muted upstream-fetched">
-        {remote.lastFetchError ? (
-          <span className="upstream-fetch-error">
-            last fetch failed: <FailureSummary error={remote.lastFetchError} compact />
-          </span>
-        ) : (
-          <>
-            fetched <Time value={remote.lastFetchAt} />
-          </>
-        )}
-      </span>
-      <span className="upstream-actions">
-        <Button className="btn-small" busy={busy === 'fetch'} disabled={busy !== null} onClick={() => void fetchNow()} title="Fetch every branch of the team repository now">
-          Fetch
-        </Button>
-        {branch && tracking && (
-          <Button className="btn-small" busy={busy === 'pull'} disabled={busy !== null} onClick={() => void pull(branch.branchName)} title={`Fetch, then bring ${tracking}’s new commits into ${branch.branchName}`}>
-            Pull
-          </Button>
-        )}
-        {branch && (
-          <Button className="btn-small" busy={busy === 'push'} disabled={busy !== null} onClick={() => void push(branch.branchName)} title={tracking ? `Push ${branch.branchName} to ${tracking} (fast-forward only)` : `Publish ${branch.branchName} to the team repository`}>
-            Push
-          </Button>
-        )}
-        <Button className="btn-small" variant="ghost" disabled={busy !== null} onClick={() => setSettings(true)} title="Background fetch, credentials, disconnect">
-          Settings…
-        </Button>
-      </span>
+          </div>
+          {branch &&
+            (tracking ? (
+              <div className="upstream-row upstream-track">
+                <ModelsIcon name="branch" size={12} /> {branch.branchName} tracks <code>{tracking}</code>
+                <span className="upstream-counts" aria-label="Ahead and behind">
+                  {branch.ahead !== null && branch.behind !== null ? (
+                    <>
+                      <Badge tone={branch.ahead ? 'info' : 'neutral'}>↑ {branch.ahead} ahead</Badge>
+                      <Badge tone={branch.behind ? 'warn' : 'neutral'}>↓ {branch.behind} behind</Badge>
+                    </>
+                  ) : (
+                    <Badge tone="warn">not on the remote</Badge>
+                  )}
+                </span>
+              </div>
+            ) : (
+              <div className="upstream-row muted">{branch.branchName} is local only (Push publishes it).</div>
+            ))}
+          <div className="upstream-row muted upstream-fetched">
+            {remote.lastFetchError ? (
+              <span className="upstream-fetch-error">
+                last fetch failed: <FailureSummary error={remote.lastFetchError} compact />
+              </span>
+            ) : (
+              <>
+                fetched <Time value={remote.lastFetchAt} />
+              </>
+            )}
+          </div>
+          <div className="upstream-actions">
+            <Button className="btn-small" busy={busy === 'fetch'} disabled={busy !== null} onClick={() => void fetchNow()} title="Fetch every branch of the team repository now">
+              Fetch
+            </Button>
+            {branch && tracking && (
+              <Button className="btn-small" busy={busy === 'pull'} disabled={busy !== null} onClick={() => void pull(branch.branchName)} title={`Fetch, then bring ${tracking}’s new commits into ${branch.branchName}`}>
+                Pull
+              </Button>
+            )}
+            {branch && (
+              <Button className="btn-small" busy={busy === 'push'} disabled={busy !== null} onClick={() => void push(branch.branchName)} title={tracking ? `Push ${branch.branchName} to ${tracking} (fast-forward only)` : `Publish ${branch.branchName} to the team repository`}>
+                Push
+              </Button>
+            )}
+            <Button className="btn-small" variant="ghost" disabled={busy !== null} onClick={() => (setOpen(false), setSettings(true))} title="Background fetch, credentials, disconnect">
+              Settings…
+            </Button>
+          </div>
+        </div>
+      )}
       {settings && (
         <RepositorySettingsDialog
           open
@@ -212,6 +250,6 @@ export function UpstreamBar({ deploymentId, branch }: { deploymentId: number; br
           />
         </Suspense>
       )}
-    </div>
+    </span>
   );
 }
