@@ -6,6 +6,7 @@ import { ApiProblem } from '../../../../../src-shared/api/client';
 import { api } from '../../../app/session';
 import { toShownError, type ShownError } from '../../../lib/errors';
 import { QueryChart } from '../../../lib/charts/QueryChart';
+import { SideSplit } from '../layout/SideSplit';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
 import { ComparisonReport } from './ComparisonReport';
@@ -165,7 +166,9 @@ export function VendorSql({ deploymentId, branch, entities, modeSwitch }: { depl
   const columns = answer ? vendorColumns(answer.columns, answer.rows, mapped) : [];
 
   return (
-    <div className="split-box data-preview">
+    <SideSplit
+      className="data-preview"
+      side={
       <aside className="data-picker vendor-targets" aria-label="Targets">
         <label className="vendor-field">
           Data source
@@ -210,6 +213,8 @@ export function VendorSql({ deploymentId, branch, entities, modeSwitch }: { depl
           </p>
         ))}
       </aside>
+      }
+    >
       <div className="data-main">
         <div className="data-bar">
           {modeSwitch}
@@ -252,9 +257,9 @@ export function VendorSql({ deploymentId, branch, entities, modeSwitch }: { depl
         <ProblemBanner error={error} onDismiss={() => setError(null)} />
         {comparison && <ComparisonReport comparison={comparison} />}
         <div className="data-result">
-          <div className="tabs" role="tablist" aria-label="Result views">
+          <div className="data-tabs" role="tablist" aria-label="Result views">
             {(['table', 'chart'] as const).map((v) => (
-              <button key={v} type="button" role="tab" aria-selected={view === v} className={`tab ${view === v ? 'active' : ''}`} onClick={() => setView(v)}>
+              <button key={v} type="button" role="tab" aria-selected={view === v} className={`data-tab ${view === v ? 'active' : ''}`} onClick={() => setView(v)}>
                 {v === 'table' ? 'Table' : 'Chart'}
               </button>
             ))}
@@ -272,6 +277,6 @@ export function VendorSql({ deploymentId, branch, entities, modeSwitch }: { depl
           )}
         </div>
       </div>
-    </div>
+    </SideSplit>
   );
 }

@@ -5,7 +5,9 @@
 import type { ModelDiagnostic } from '../../../../../src-shared/api/data-model';
 import { plural } from '../../../lib/plural';
 import { analyzerOf } from '../diagnostics';
-import { currentBranch, type ModelsState } from '../state';
+import type { ModelsState } from '../state';
+
+const currentBranch = (s: Pick<ModelsState, 'branches' | 'branchName'>) => s.branches.find((b) => b.branchName === s.branchName);
 
 export type VerdictTone = 'none' | 'good' | 'bad' | 'stale';
 
