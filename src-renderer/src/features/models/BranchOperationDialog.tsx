@@ -9,7 +9,7 @@ import { MergeValidation, useBranchValidation, useMergeOutcome } from './MergeCh
 import { pushLine } from './upstream/conflict';
 import { dirtyPaths, useModels } from './store';
 import { goTo } from './navigation';
-import { plural } from '../../lib/plural';
+import { plural, verb } from '../../lib/plural';
 
 export type BranchOperation = 'commit' | 'pull' | 'merge' | 'merge-to-default';
 
@@ -162,7 +162,7 @@ export function BranchOperationDialog({ operation, branch, deployBranch, onClose
       <div className="branch-op">
         {unsaved > 0 && (
           <div className="notice op-unsaved">
-            {unsaved} {unsaved === 1 ? 'file has' : 'files have'} unsaved edits, which {operation === 'commit' ? 'this commit would not include' : 'are not part of the branch yet'}.{' '}
+            {plural(unsaved, 'file')} {verb(unsaved, 'has', 'have')} unsaved edits, which {operation === 'commit' ? 'this commit would not include' : 'are not part of the branch yet'}.{' '}
             <button
               type="button"
               className="link"

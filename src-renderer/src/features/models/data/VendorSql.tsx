@@ -15,6 +15,7 @@ import { runQuery } from './runs';
 import { vendorColumns } from './vendorResult';
 import { DevLabel } from '../../../lib/DevLabel';
 import { loadVendorTargets, type PushedTarget, type VendorDataSource } from './vendorTargets';
+import { plural } from '../../../lib/plural';
 
 const CodeEditor = lazy(() => import('../../../lib/editor/CodeEditor'));
 
@@ -231,7 +232,7 @@ export function VendorSql({ deploymentId, branch, entities, modeSwitch }: { depl
           )}
           {answer && !running && (
             <span className="muted small" role="status">
-              {answer.rowCount.toLocaleString()} {answer.rowCount === 1 ? 'row' : 'rows'} in {answer.durationMs} ms · {answer.engine}
+              {plural(answer.rowCount, 'row')} in {answer.durationMs} ms · {answer.engine}
               {answer.truncated && ' (first 10,000 shown)'}
             </span>
           )}

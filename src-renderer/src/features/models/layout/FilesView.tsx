@@ -55,7 +55,7 @@ export function FilesView({ onNew, onRename, onDelete }: { onNew: () => void; on
     <div className="wb-files">
       <Group orientation="horizontal" className="wb-panes" onLayoutChanged={(_, meta) => meta.isUserInteraction && remember('tree')}>
         <Panel
-          id="tree"
+          id="models-tree"
           panelRef={tree}
           className="wb-pane wb-pane-tree"
           collapsible
@@ -68,14 +68,14 @@ export function FilesView({ onNew, onRename, onDelete }: { onNew: () => void; on
           <FileTree onNew={onNew} onRename={onRename} onDelete={onDelete} />
         </Panel>
         <Separator className="wb-separator wb-separator-v" aria-label="Resize the file tree" />
-        <Panel id="main" className="wb-pane" minSize={EDITOR_MIN.width}>
+        <Panel id="models-main" className="wb-pane" minSize={EDITOR_MIN.width}>
           <Group orientation="vertical" className="wb-panes" onLayoutChanged={(_, meta) => meta.isUserInteraction && remember('panel')}>
-            <Panel id="editor" className="wb-pane" minSize={EDITOR_MIN.height}>
+            <Panel id="models-editor" className="wb-pane" minSize={EDITOR_MIN.height}>
               <EditorPane />
             </Panel>
             <Separator className="wb-separator wb-separator-h" aria-label="Resize the bottom panel" />
             <Panel
-              id="panel"
+              id="models-panel"
               panelRef={panel}
               className="wb-pane wb-pane-panel"
               collapsible

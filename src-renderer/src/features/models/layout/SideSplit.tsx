@@ -17,11 +17,11 @@ export function SideSplit({ side, children, className }: { side: ReactNode; chil
         if (meta.isUserInteraction && sidePanel.current) useWorkbenchLayout.getState().update({ dataSideWidth: Math.round(sidePanel.current.getSize().inPixels) });
       }}
     >
-      <Panel id="side" panelRef={sidePanel} className="wb-pane" defaultSize={width} minSize={DATA_SIDE_WIDTH.min} maxSize={DATA_SIDE_WIDTH.max} groupResizeBehavior="preserve-pixel-size">
+      <Panel id="data-side" panelRef={sidePanel} className="wb-pane" defaultSize={width} minSize={DATA_SIDE_WIDTH.min} maxSize={DATA_SIDE_WIDTH.max} groupResizeBehavior="preserve-pixel-size">
         {side}
       </Panel>
       <Separator className="wb-separator wb-separator-v" aria-label="Resize the side pane" />
-      <Panel id="main" className="wb-pane" minSize={320}>
+      <Panel id="data-main" className="wb-pane" minSize={320}>
         {children}
       </Panel>
     </Group>

@@ -130,7 +130,7 @@ function PaneToggles() {
 
 export function StatusBar({ files }: { files: boolean }) {
   return (
-    <footer className="wb-status" aria-label="Status bar">
+    <footer className="wb-status" role="group" aria-label="Status bar">
       <BranchItem />
       <ProblemCounts />
       <ServiceCheck />

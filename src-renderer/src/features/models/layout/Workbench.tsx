@@ -3,6 +3,7 @@
 // area: nothing pushes the editor down.
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { useNavRail } from '../../../app/navRail';
 import { navigate } from '../../../app/router';
 import { useSession } from '../../../app/session';
 import { showToast } from '../../../lib/toast';
@@ -106,6 +107,8 @@ export function Workbench({ deploymentId, deployments, view, lineageOf }: { depl
     () =>
       setScreenCommands([
         { id: 'models.validate', title: 'Validate on the service', run: () => void useModels.getState().validateOnServer() },
+        // The app's own key (app/navRail.ts), listed here so it can be found.
+        { id: 'app.navRail', title: 'View: Collapse or expand the app navigation', binding: { key: 'b', mod: true, alt: true }, run: () => useNavRail.getState().toggle() },
         { id: 'models.files', title: 'Go to the Files view', run: () => navigate(base) },
         { id: 'models.data', title: 'Go to the Data view', run: () => navigate(`${base}/data`) },
         { id: 'models.lineage', title: 'Go to the Lineage view', run: () => navigate(`${base}${lineagePath}`) },

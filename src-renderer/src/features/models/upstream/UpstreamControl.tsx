@@ -9,7 +9,7 @@ import { api } from '../../../app/session';
 import { toShownError } from '../../../lib/errors';
 import { Badge, Button, Spinner, Time } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
-import { plural } from '../../../lib/plural';
+import { plural, verb } from '../../../lib/plural';
 import { ModelsIcon } from '../icons';
 import { useDismiss } from '../layout/useDismiss';
 import { currentBranch, useModels } from '../store';
@@ -36,7 +36,7 @@ function describeFetch(report: FetchReport): string {
   const moved = report.branches.filter((b) => b.outcome === 'fast-forward' || b.outcome === 'created');
   const waiting = report.branches.filter((b) => b.outcome === 'diverged' || b.outcome === 'behind');
   const parts = [moved.length ? `${plural(moved.length, 'branch', 'branches')} updated (${moved.map((b) => b.branchName).join(', ')})` : 'no branch moved'];
-  if (waiting.length) parts.push(`${waiting.map((b) => b.branchName).join(', ')} need${waiting.length === 1 ? 's' : ''} a pull`);
+  if (waiting.length) parts.push(`${waiting.map((b) => b.branchName).join(', ')} ${verb(waiting.length, 'needs', 'need')} a pull`);
   return `Fetched: ${parts.join('; ')}.`;
 }
 
