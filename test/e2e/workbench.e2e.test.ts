@@ -166,7 +166,7 @@ describe('panes: resizable, remembered per user, toggled by the keys VS Code use
     await screenshot(page, 'workbench-panes-hidden-1366x768');
 
     await page.reload();
-    await editor(page).locator('.view-lines').waitFor({ timeout: 60_000 }).catch(() => undefined);
+    await poll(() => compiled(page)).toMatch(/^\s*11 files · [\d.]+ ms$/);
     await poll(async () => (await box(page, '[data-testid="models-tree"]')).width).toBe(0);
     await poll(async () => (await box(page, '[data-testid="models-panel"]')).height).toBe(0);
 
@@ -300,7 +300,7 @@ describe('the other views and charts people can read', () => {
     const { page } = e2e;
     await page.setViewportSize({ width: 1024, height: 768 });
     await page.getByRole('navigation', { name: 'Models views' }).getByRole('tab', { name: 'Lineage' }).click();
-    await page.getByRole('group', { name: 'Lineage graph' }).waitFor({ timeout: 60_000 }).catch(() => undefined);
+    await page.getByLabel('Lineage of').waitFor({ timeout: 60_000 });
     for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height });
       await laidOut(page, `Lineage at ${width}×${height}`);

@@ -145,12 +145,14 @@ export function DataPreview({ deploymentId, branch, isDeployBranch, canLoadTable
         <ProblemBanner error={error} onDismiss={() => setError(null)} />
 
         <div className="data-result">
-          <div className="data-tabs" role="tablist" aria-label="Result views">
-            {(['table', 'chart', 'sql'] as View[]).map((v) => (
-              <button key={v} type="button" role="tab" aria-selected={view === v} className={`data-tab ${view === v ? 'active' : ''}`} onClick={() => setView(v)}>
-                {v === 'table' ? 'Table' : v === 'chart' ? 'Chart' : 'SQL'}
-              </button>
-            ))}
+          <div className="data-tabs">
+            <div role="tablist" aria-label="Result views">
+              {(['table', 'chart', 'sql'] as View[]).map((v) => (
+                <button key={v} type="button" role="tab" aria-selected={view === v} className={`data-tab ${view === v ? 'active' : ''}`} onClick={() => setView(v)}>
+                  {v === 'table' ? 'Table' : v === 'chart' ? 'Chart' : 'SQL'}
+                </button>
+              ))}
+            </div>
             {view === 'chart' && (
               <select aria-label="Chart type" className="chart-kind" value={chartKind} onChange={(e) => setChartKind(e.target.value as ChartKind | 'auto')}>
                 <option value="auto">auto</option>

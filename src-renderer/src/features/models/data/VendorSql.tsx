@@ -258,12 +258,14 @@ export function VendorSql({ deploymentId, branch, entities, modeSwitch }: { depl
         <ProblemBanner error={error} onDismiss={() => setError(null)} />
         {comparison && <ComparisonReport comparison={comparison} />}
         <div className="data-result">
-          <div className="data-tabs" role="tablist" aria-label="Result views">
-            {(['table', 'chart'] as const).map((v) => (
-              <button key={v} type="button" role="tab" aria-selected={view === v} className={`data-tab ${view === v ? 'active' : ''}`} onClick={() => setView(v)}>
-                {v === 'table' ? 'Table' : 'Chart'}
-              </button>
-            ))}
+          <div className="data-tabs">
+            <div role="tablist" aria-label="Result views">
+              {(['table', 'chart'] as const).map((v) => (
+                <button key={v} type="button" role="tab" aria-selected={view === v} className={`data-tab ${view === v ? 'active' : ''}`} onClick={() => setView(v)}>
+                  {v === 'table' ? 'Table' : 'Chart'}
+                </button>
+              ))}
+            </div>
             {answer?.truncated && <Badge tone="warn">truncated</Badge>}
           </div>
           {!answer && !running && !error && (
