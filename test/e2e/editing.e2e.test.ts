@@ -165,7 +165,7 @@ describe('editing comfort in Models', () => {
     const { page } = e2e;
     await page.getByRole('switch', { name: 'Dev mode' }).click();
     await poll(() => page.getByRole('switch', { name: 'Dev mode' }).getAttribute('aria-checked')).toBe('true');
-    await page.getByText(/^editing /).waitFor();
+    await page.getByRole('group', { name: 'Status bar' }).getByText('editing', { exact: true }).waitFor();
     await quickOpenTo(page, 'orders.statuses', /measureorders\.statuses/);
     await cursorAt(page, '{CUBE}.status, ', '{CUBE}.status'.length);
     await page.keyboard.type(' || {customers.}');
