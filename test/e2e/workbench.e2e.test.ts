@@ -314,6 +314,23 @@ describe('the other views and charts people can read', () => {
     }
   });
 
+  it('the context bar’s dialogs (connect a team repository) lay out as dialogs, not as a line of the bar', async () => {
+    const { page } = e2e;
+    await page.getByRole('group', { name: 'Team repository' }).getByRole('button', { name: 'Connect repository…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Connect the team repository' });
+    await dialog.waitFor();
+    for (const [width, height] of SIZES) {
+      await page.setViewportSize({ width, height });
+      await laidOut(page, `connect dialog at ${width}×${height}`);
+      // Its fields fit the dialog.
+      const frame = (await dialog.boundingBox())!;
+      const field = (await dialog.getByLabel('Repository URL').boundingBox())!;
+      expect(field.x + field.width).toBeLessThanOrEqual(frame.x + frame.width);
+    }
+    await screenshot(page, 'workbench-connect-dialog-1920x1080');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
   it('reached the workbench without console errors', () => {
     expect(e2e.problems).toEqual([]);
   });

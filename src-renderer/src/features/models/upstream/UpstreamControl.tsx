@@ -2,7 +2,8 @@
 // far the shown branch is ahead/behind its remote branch (as of the last fetch) that opens the details
 // and Fetch / Pull / Push. A pull conflict opens the conflict view; a deployment without a connection
 // offers to connect one.
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import type { Branch } from '../../../../../src-shared/api/data-model';
 import { fetchFromUpstream, getDeploymentGitConnection, pullFromUpstream, pushToUpstream, type FetchReport } from '../../../../../src-shared/api/git-host';
 import { api } from '../../../app/session';
@@ -19,6 +20,9 @@ import { conflictOf, pushLine, type PullConflict } from './conflict';
 import { FailureSummary } from '../../../lib/plain/FailureSummary';
 
 const ConflictDialog = lazy(() => import('./ConflictDialog'));
+
+/** The control lives in the one-line context bar; its dialogs are rendered outside it, so they inherit none of its styles. */
+const Outside = ({ children }: { children: ReactNode }) => createPortal(children, document.body);
 
 /** How often the bar asks whether the background fetch ran (a cheap read of the connection). */
 const BACKGROUND_CHECK_MS = 30_000;
@@ -102,16 +106,18 @@ export function UpstreamControl({ deploymentId, branch }: { deploymentId: number
           </span>
         </button>
         {connecting && (
-          <ConnectRepositoryDialog
-            open
-            deploymentId={deploymentId}
-            onClose={() => setConnecting(false)}
-            onConnected={(message) => {
-              setNotice(message);
-              connection.reload();
-              void refresh();
-            }}
-          />
+          <Outside>
+            <ConnectRepositoryDialog
+              open
+              deploymentId={deploymentId}
+              onClose={() => setConnecting(false)}
+              onConnected={(message) => {
+                setNotice(message);
+                connection.reload();
+                void refresh();
+              }}
+            />
+          </Outside>
         )}
       </span>
     );
@@ -224,31 +230,35 @@ export function UpstreamControl({ deploymentId, branch }: { deploymentId: number
         </div>
       )}
       {settings && (
-        <RepositorySettingsDialog
-          open
-          connection={remote}
-          onClose={() => setSettings(false)}
-          onChanged={(message) => {
-            setNotice(message);
-            connection.reload();
-            void refresh();
-          }}
-        />
-      )}
-      {conflict && (
-        <Suspense fallback={<Spinner label="Loading the conflict view…" />}>
-          <ConflictDialog
-            deploymentId={deploymentId}
-            conflict={conflict}
-            onClose={() => setConflict(null)}
-            onResolved={(message) => {
-              setConflict(null);
+        <Outside>
+          <RepositorySettingsDialog
+            open
+            connection={remote}
+            onClose={() => setSettings(false)}
+            onChanged={(message) => {
               setNotice(message);
               connection.reload();
               void refresh();
             }}
           />
-        </Suspense>
+        </Outside>
+      )}
+      {conflict && (
+        <Outside>
+          <Suspense fallback={<Spinner label="Loading the conflict view…" />}>
+            <ConflictDialog
+              deploymentId={deploymentId}
+              conflict={conflict}
+              onClose={() => setConflict(null)}
+              onResolved={(message) => {
+                setConflict(null);
+                setNotice(message);
+                connection.reload();
+                void refresh();
+              }}
+            />
+          </Suspense>
+        </Outside>
       )}
     </span>
   );
