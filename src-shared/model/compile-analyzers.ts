@@ -34,6 +34,9 @@ export function analyzerDiagnostics(options: CompileOptions, lookup: ModelLookup
     ? analyzeLakehousePublishWith(lookup, viewName, { catalogConfigured: targets.catalogConfigured })
     : { blockedReasons: [], warnings: [] };
   const surfaced: Diagnostic[] = [];
+  // A finding is located where its cause is (often a cube's member); the view it is about is named too.
+  const viewFile = lookup.view(viewName)?.file;
+  const about = (d: Diagnostic): Diagnostic => (viewFile && viewFile !== d.file ? { ...d, viewFile } : d);
   for (const issue of push.issues) {
     surfaced.push({ ...issue, severity: 'warning', code: C.NOT_PUSHABLE, reason: issue.code, message: `Not pushable as a warehouse semantic view — ${issue.message}` });
   }
@@ -43,5 +46,5 @@ export function analyzerDiagnostics(options: CompileOptions, lookup: ModelLookup
   for (const w of publish.warnings) {
     surfaced.push({ ...w, severity: w.code === C.METADATA_NOT_REPRESENTABLE ? 'info' : 'warning' });
   }
-  return surfaced;
+  return surfaced.map(about);
 }

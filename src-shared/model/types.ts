@@ -18,6 +18,11 @@ export interface Diagnostic {
   frame?: string;
   /** For analyzer findings surfaced as MODEL_NOT_PUSHABLE / MODEL_NOT_PUBLISHABLE: the specific reason code. */
   reason?: string;
+  /**
+   * For an analyzer's finding on a view that is located in another file (a cube's member the view
+   * exposes): the file defining the view, so the editor marks both. Not part of the validate response.
+   */
+  viewFile?: string;
 }
 
 /**

@@ -359,15 +359,16 @@ describe('at 1024×768 long names and real content do not clip', () => {
     const info = problems.getByRole('button', { name: /info$/ });
     if ((await info.getAttribute('aria-pressed')) !== 'true') await info.click();
     await noClipping(page, 'Models with Problems');
-    // The compile status stays whole in sight beside the filter chips (only the chips scroll in the
-    // narrow panel), here and at the default window size.
-    const status = problems.getByRole('status').filter({ hasText: /\d+ files · [\d.]+ ms/ });
+    // The compile status stays whole in sight in the status bar, and the filter chips whole in the
+    // panel's head, here and at the default window size.
+    const status = page.getByRole('status', { name: 'Editor compile status' }).filter({ hasText: /\d+ files · [\d.]+ ms/ });
     for (const size of [
       { width: 1360, height: 860 },
       { width: 1024, height: 768 },
     ]) {
       await page.setViewportSize(size);
       await poll(() => status.evaluate(wholeInSight)).toBe(true);
+      for (const chip of await problems.getByRole('group', { name: 'Show' }).getByRole('button').all()) await poll(() => chip.evaluate(wholeInSight)).toBe(true);
     }
     await screenshot(page, 'layout-long-models-1024');
     await page.goto(`${server.url}/models/${longId}/lineage/${LONG_VIEW}`);

@@ -48,7 +48,15 @@ async function commitInDrydock(path: string, content: string): Promise<{ commit:
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 60_000, interval: 250 });
 
 const bar = (page: Page) => page.getByRole('group', { name: 'Team repository' });
-const notice = (page: Page) => page.locator('.models-notice');
+/** The repository's details and Fetch / Pull / Push, in the popover of the context bar's button. */
+async function details(page: Page) {
+  const popover = bar(page).getByRole('dialog', { name: 'Team repository details' });
+  if ((await popover.count()) === 0) await bar(page).getByRole('button', { expanded: false }).click();
+  await popover.waitFor();
+  return popover;
+}
+/** Notices are toasts. */
+const notice = (page: Page) => page.getByRole('status', { name: 'Notifications' });
 
 beforeAll(async () => {
   git = await startGitServer({ alice: PASSWORD });
@@ -67,7 +75,6 @@ describe('Models with the team repository over smart HTTP', () => {
     const team = await teammateCommits(FILE, ORDERS, 'team model');
     const { page } = e2e;
     await page.goto(`${e2e.server.url}/models/${deploymentId}`);
-    await bar(page).getByText('Not connected to a team repository.').waitFor();
     await bar(page).getByRole('button', { name: 'Connect repository…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Connect the team repository' });
     await dialog.getByLabel('Repository URL').fill(git.url('team.git'));
@@ -75,8 +82,10 @@ describe('Models with the team repository over smart HTTP', () => {
     await dialog.getByLabel('Password').fill(PASSWORD);
     await dialog.getByRole('button', { name: 'Connect and fetch' }).click();
     await poll(() => notice(page).textContent()).toContain('Connected to');
-    await bar(page).getByText('tracks').waitFor();
-    await poll(() => bar(page).getByLabel('Ahead and behind').textContent()).toBe('↑ 0 ahead↓ 0 behind');
+    // The context bar says the branch is even with the remote; the details say so in words.
+    await poll(() => bar(page).getByRole('button').first().textContent()).toMatch(/✓/);
+    await (await details(page)).getByText('tracks').waitFor();
+    await poll(async () => (await details(page)).getByLabel('Ahead and behind').textContent()).toBe('↑ 0 ahead↓ 0 behind');
 
     const branches = (await e2e.server.api('GET', `${B()}/branches?first=100`)).body as { items: { isDeployBranch: boolean; headCommit: string; upstream: string }[] };
     expect(branches.items.find((b) => b.isDeployBranch)).toMatchObject({ headCommit: team, upstream: 'main' });
@@ -93,11 +102,12 @@ describe('Models with the team repository over smart HTTP', () => {
     const ours = await commitInDrydock(FILE, ORDERS.replace('count\n        type', 'our_count\n        type'));
     expect(ours.push?.status).toBe('rejected');
 
-    await bar(page).getByRole('button', { name: 'Fetch' }).click();
-    await poll(() => bar(page).getByLabel('Ahead and behind').textContent()).toBe('↑ 1 ahead↓ 1 behind');
+    await (await details(page)).getByRole('button', { name: 'Fetch' }).click();
+    await poll(async () => (await details(page)).getByLabel('Ahead and behind').textContent()).toBe('↑ 1 ahead↓ 1 behind');
     await poll(() => page.getByLabel('Branch').locator('option:checked').textContent()).toBe('main · deploy branch · ↑1 ↓1');
+    await poll(() => bar(page).getByRole('button').first().textContent()).toMatch(/↑1 ↓1/);
 
-    await bar(page).getByRole('button', { name: 'Pull' }).click();
+    await (await details(page)).getByRole('button', { name: 'Pull' }).click();
     const dialog = page.getByRole('dialog', { name: /^Resolve the conflicts of pulling main into main/ });
     await dialog.waitFor();
     await poll(() => dialog.getByRole('list', { name: 'Conflicting files' }).textContent()).toContain(FILE);
@@ -117,7 +127,7 @@ describe('Models with the team repository over smart HTTP', () => {
 
     await poll(() => notice(page).textContent()).toContain('Pushed to main.');
     await expect(dialog.count()).resolves.toBe(0);
-    await poll(() => bar(page).getByLabel('Ahead and behind').textContent()).toBe('↑ 0 ahead↓ 0 behind');
+    await poll(async () => (await details(page)).getByLabel('Ahead and behind').textContent()).toBe('↑ 0 ahead↓ 0 behind');
 
     // The bare repository holds a real merge of both heads with the resolved content.
     expect((await bareGit('log', '-1', '--format=%P%n%s', 'main')).split('\n')).toEqual([`${ours.commit} ${theirs}`, 'Resolve the orders conflict']);
@@ -131,27 +141,27 @@ describe('Models with the team repository over smart HTTP', () => {
     try {
       const local = await commitInDrydock('model/cubes/extra.yml', ORDERS.replace('team_orders', 'extra'));
       expect(local.push?.status).toBe('rejected');
-      await bar(page).getByRole('button', { name: 'Fetch' }).click();
-      await poll(() => bar(page).getByLabel('Ahead and behind').textContent()).toBe('↑ 1 ahead↓ 0 behind');
-      await bar(page).getByRole('button', { name: 'Push' }).click();
+      await (await details(page)).getByRole('button', { name: 'Fetch' }).click();
+      await poll(async () => (await details(page)).getByLabel('Ahead and behind').textContent()).toBe('↑ 1 ahead↓ 0 behind');
+      await (await details(page)).getByRole('button', { name: 'Push' }).click();
       // The remote's own words (its hook's message) reach the user; nothing is forced.
       // In plain words with the fix, the remote's words kept; the code behind Details.
-      await poll(() => page.locator('.models-page > .problem').innerText()).toMatch(/Push failed: the team’s repository refused the push[\s\S]*frozen for the release[\s\S]*Pull first/);
-      await poll(() => page.locator('.models-page > .problem .problem-technical').textContent()).toMatch(/PUSH_REJECTED.*409/);
+      await poll(() => page.locator('.wb-notices .problem').innerText()).toMatch(/Push failed: the team’s repository refused the push[\s\S]*frozen for the release[\s\S]*Pull first/);
+      await poll(() => page.locator('.wb-notices .problem .problem-technical').textContent()).toMatch(/PUSH_REJECTED.*409/);
     } finally {
       git.refusePushes('team.git', null);
     }
-    await bar(page).getByRole('button', { name: 'Push' }).click();
+    await (await details(page)).getByRole('button', { name: 'Push' }).click();
     await poll(() => notice(page).textContent()).toContain('Pushed main to main');
-    await poll(() => bar(page).getByLabel('Ahead and behind').textContent()).toBe('↑ 0 ahead↓ 0 behind');
+    await poll(async () => (await details(page)).getByLabel('Ahead and behind').textContent()).toBe('↑ 0 ahead↓ 0 behind');
     expect(await bareGit('show', 'main:model/cubes/extra.yml')).toContain('name: extra');
   });
 
   it('Settings turn the background fetch off and disconnect, keeping every branch and commit', async () => {
     const { page } = e2e;
     const before = (await e2e.server.api('GET', `${B()}/branches?first=100`)).body as { items: { branchName: string; headCommit: string }[] };
-    await bar(page).getByRole('button', { name: 'Settings…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Team repository' });
+    await (await details(page)).getByRole('button', { name: 'Settings…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Team repository', exact: true });
     await dialog.getByLabel('Background fetch (seconds)').fill('10');
     await poll(() => dialog.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
     await dialog.getByLabel('Background fetch (seconds)').fill('0');
@@ -159,10 +169,10 @@ describe('Models with the team repository over smart HTTP', () => {
     await poll(() => notice(page).textContent()).toContain('Background fetch is off.');
     expect((await e2e.server.api('GET', `${B()}/git-host/connection`)).body).toMatchObject({ connection: { fetchIntervalSeconds: 0, nextFetchAt: null } });
 
-    await bar(page).getByRole('button', { name: 'Settings…' }).click();
+    await (await details(page)).getByRole('button', { name: 'Settings…' }).click();
     await dialog.getByRole('button', { name: 'Disconnect…' }).click();
     await page.getByRole('dialog', { name: 'Disconnect the team repository?' }).getByRole('button', { name: 'Disconnect' }).click();
-    await bar(page).getByText('Not connected to a team repository.').waitFor();
+    await bar(page).getByRole('button', { name: 'Connect repository…' }).waitFor();
     const after = (await e2e.server.api('GET', `${B()}/branches?first=100`)).body as { items: { branchName: string; headCommit: string; upstream: string | null }[] };
     expect(after.items.map((b) => [b.branchName, b.headCommit])).toEqual(before.items.map((b) => [b.branchName, b.headCommit]));
     expect(after.items.every((b) => b.upstream === null)).toBe(true);

@@ -35,6 +35,9 @@ const fileOn = async (branch: string, path: string) =>
 
 const editor = (page: Page) => page.getByTestId('model-editor');
 const problems = (page: Page) => page.getByRole('region', { name: 'Problems' });
+const statusBar = (page: Page) => page.getByRole('group', { name: 'Status bar' });
+/** The editor's compile status in the status bar (`11 files · 12 ms`). */
+const compileStatus = (page: Page) => page.getByRole('status', { name: 'Editor compile status' });
 const tree = (page: Page) => page.getByRole('tree', { name: 'Model files' });
 const fileItem = (page: Page, name: string) => tree(page).getByRole('treeitem', { name: new RegExp(`^${name.replace('.', '\\.')}`) });
 
@@ -94,10 +97,10 @@ describe('Models screen in a real browser', () => {
 
     await openFile(page, 'orders.yml');
     await editor(page).getByText('ecommerce.orders').first().waitFor();
-    await page.getByText('Read-only — enter dev mode to edit').waitFor();
+    await page.locator('.editor-head .readonly-label').getByText('Read-only').waitFor();
     // The compiler worker checked the branch: the sample has no errors, and the push analyzer warns
     // about its one deliberate example (order_funnel; the lakehouse views publish cleanly).
-    await problems(page).getByText(/^\s*11 files · [\d.]+ ms$/).waitFor();
+    await expect.poll(() => compileStatus(page).textContent()).toMatch(/^\s*11 files · [\d.]+ ms$/);
     await expect(errorRows(page).count()).resolves.toBe(0);
     await problems(page).getByText('Warehouse push').first().waitFor();
     await expect(problems(page).getByText('Lakehouse publish').count()).resolves.toBe(0);
@@ -111,7 +114,8 @@ describe('Models screen in a real browser', () => {
     const dev = (await branches()).find((b) => b.kind === 'personal' && b.isDevMode);
     expect(dev).toBeDefined();
     await expect.poll(() => page.getByLabel('Branch').inputValue()).toBe(dev!.branchName);
-    await page.getByText(`editing ${dev!.branchName}`).waitFor();
+    await statusBar(page).getByText(dev!.branchName, { exact: true }).waitFor();
+    await statusBar(page).getByText('editing', { exact: true }).waitFor();
     await page.getByRole('status').filter({ hasText: `Created your dev branch “${dev!.branchName}” from “main”` }).waitFor();
     await fileItem(page, 'orders.yml').waitFor();
   });
@@ -119,7 +123,7 @@ describe('Models screen in a real browser', () => {
   it('shows a diagnostic as soon as an edit introduces an error, jumps to it, and clears it when fixed', async () => {
     const { page } = e2e;
     await openFile(page, 'orders.yml');
-    await expect(page.getByText('Read-only — enter dev mode to edit').count()).resolves.toBe(0);
+    await expect(page.locator('.editor-head .readonly-label').count()).resolves.toBe(0);
 
     // A valid edit to commit later…
     await moveCursorAfter(page, 'title: Orders');
@@ -135,7 +139,7 @@ describe('Models screen in a real browser', () => {
     await expect(row.textContent()).resolves.toMatch(/orders\.total_amount/);
     await expect(row.textContent()).resolves.toContain('orders.yml:');
     await editor(page).locator('.squiggly-error').first().waitFor();
-    await expect(fileItem(page, 'orders.yml').getAttribute('aria-label')).resolves.toMatch(/unsaved, 1 error\)$/);
+    await expect(fileItem(page, 'orders.yml').getAttribute('aria-label')).resolves.toMatch(/\(unsaved, 1 error\b/);
     await screenshot(page, 'models-diagnostic');
 
     // Clicking the problem puts the cursor on its line.
@@ -151,7 +155,7 @@ describe('Models screen in a real browser', () => {
     await page.keyboard.type('sum');
     await expect.poll(() => errorRows(page).count()).toBe(0);
     await expect.poll(() => editor(page).locator('.squiggly-error').count()).toBe(0);
-    await problems(page).getByRole('tab', { name: /Problems/ }).getByLabel('0 errors').waitFor();
+    await problems(page).getByRole('tab', { name: /^Problems 0 errors/ }).waitFor();
   });
 
   it('saves with Ctrl+S and commits through the dialog, which shows the diff first', async () => {
@@ -180,7 +184,8 @@ describe('Models screen in a real browser', () => {
     expect(after.hasUncommittedChanges).toBe(false);
     expect(after.headCommit).not.toBe(dev.headCommit);
     expect((await fileOn(dev.branchName, ORDERS)).uncommitted).toBe(false);
-    await expect.poll(() => fileItem(page, 'orders.yml').getAttribute('aria-label')).toBe('orders.yml');
+    // Committed: no longer unsaved or uncommitted; the sample's push warning stays.
+    await expect.poll(() => fileItem(page, 'orders.yml').getAttribute('aria-label')).toBe('orders.yml (1 warning)');
     await screenshot(page, 'models-committed');
   });
 
@@ -222,7 +227,7 @@ describe('Models screen in a real browser', () => {
     const { page } = e2e;
     await page.getByRole('button', { name: 'Validate', exact: true }).click();
     await problems(page).getByRole('tab', { name: /Service check/ }).click();
-    await problems(page).getByText('The editor reports the same errors.').waitFor();
+    await problems(page).getByText(/^The editor’s compiler finds the same: 0 errors, 0 warnings\./).waitFor();
     await expect(problems(page).locator('.server-verdict').textContent()).resolves.toMatch(/Valid.*0 errors/);
     await screenshot(page, 'models-service-check');
     // The screen (Monaco included) follows the dark scheme.
@@ -346,7 +351,7 @@ describe('Models screen in a real browser', () => {
       await page.goto(`${server.url}/models/${id}`);
       await fileItem(page, 'orders.yml').waitFor();
       // Checked again once the retried read answered: the status line no longer says the checks wait.
-      await problems(page).getByText(/^\s*11 files · [\d.]+ ms$/).waitFor();
+      await expect.poll(() => compileStatus(page).textContent()).toMatch(/^\s*11 files · [\d.]+ ms$/);
       await expect(problems(page).getByText('Lakehouse publish').count()).resolves.toBe(0);
       expect(reads).toBe(2);
       await problems(page).getByText('Warehouse push').first().waitFor();

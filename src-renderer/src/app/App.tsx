@@ -8,6 +8,7 @@ import { missingOperations } from './capabilities';
 import { useProfile } from './profile';
 import { startLiveEvents } from './live';
 import { NotServed, ProfileSwitcher } from './ProfileSwitcher';
+import { NAV_RAIL_KEY, useNavRail, useNavRailFor } from './navRail';
 import { ProblemBanner, Spinner } from '../lib/ui';
 import { toShownError, type ShownError } from '../lib/errors';
 import { GuidedTour, useTourUserKey } from '../features/tour/GuidedTour';
@@ -57,13 +58,16 @@ function Shell() {
   const active = useProfile((s) => s.active);
   const check = useProfile((s) => s.check);
   const missing = screen && !screen.localOnly ? missingOperations(screen.requires ?? [], check) : [];
+  // A workbench screen that is served shows the service in its own context bar.
+  const workbench = screen?.workbench === true && missing.length === 0;
+  const rail = useNavRailFor();
 
   return (
-    <div className="shell">
+    <div className={rail ? 'shell shell-rail' : 'shell'}>
       <Sidebar current={screen} />
       <div className="main">
-        <ProfileSwitcher />
-        <main className="content" aria-label={screen?.title}>
+        {!workbench && <ProfileSwitcher />}
+        <main className={workbench ? 'content content-workbench' : 'content'} aria-label={screen?.title}>
           {screen &&
             (missing.length > 0 ? (
               <NotServed screen={screen.title} missing={missing} />
@@ -89,6 +93,7 @@ function Sidebar({ current }: { current: Screen | undefined }) {
   const signOut = useSession((s) => s.signOut);
   const check = useProfile((s) => s.check);
   const active = useProfile((s) => s.active);
+  const rail = useNavRail((s) => s.rail);
   const go = (event: MouseEvent, to: string) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
     event.preventDefault();
@@ -98,7 +103,8 @@ function Sidebar({ current }: { current: Screen | undefined }) {
     <nav className="sidebar" aria-label="Main">
       <div className="brand">
         <Icon name="logo" size={20} />
-        <span>Drydock</span>
+        <span className="nav-label">Drydock</span>
+        <RailToggle />
       </div>
       {sections.map((section) => (
         <div className="nav-section" key={section}>
@@ -115,12 +121,12 @@ function Sidebar({ current }: { current: Screen | undefined }) {
                   className={`nav-item ${current?.id === s.id ? 'active' : ''} ${reason ? 'nav-item-disabled' : ''}`}
                   aria-current={current?.id === s.id ? 'page' : undefined}
                   aria-disabled={reason ? true : undefined}
-                  title={reason}
+                  title={reason ?? (rail ? s.title : undefined)}
                   data-tour={`nav-${s.id}`}
                   onClick={(e) => go(e, s.path)}
                 >
                   <Icon name={s.icon} />
-                  <span>{s.title}</span>
+                  <span className="nav-label">{s.title}</span>
                 </a>
               );
             })}
@@ -146,6 +152,19 @@ function Sidebar({ current }: { current: Screen | undefined }) {
   );
 }
 
+/** Narrows the navigation to its icons (and back). */
+function RailToggle() {
+  const rail = useNavRail((s) => s.rail);
+  const toggle = useNavRail((s) => s.toggle);
+  const title = `${rail ? 'Show the navigation’s labels' : 'Collapse the navigation to icons'} (${NAV_RAIL_KEY})`;
+  return (
+    <button type="button" className="nav-rail-toggle" aria-pressed={rail} title={title} onClick={toggle}>
+      <span aria-hidden="true">{rail ? '»' : '«'}</span>
+      <span className="sr-only">Collapse the navigation</span>
+    </button>
+  );
+}
+
 /** Help: (re)opens the guided tour, on Models where its first steps point. */
 function HelpButton() {
   const start = useTour((s) => s.start);
@@ -165,7 +184,7 @@ function HelpButton() {
       <span className="nav-help-mark" aria-hidden="true">
         ?
       </span>
-      <span>Guided tour</span>
+      <span className="nav-label">Guided tour</span>
     </button>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, type MouseEvent } from 'react';
+import { showToast } from '../lib/toast';
 import { LOCAL_PROFILE } from '../../../src-shared/api/profiles';
 import { Badge, Button, EmptyState, ProblemBanner } from '../lib/ui';
 import { leaveWarnings } from './endpoint';
@@ -6,16 +7,27 @@ import { useProfile } from './profile';
 import { navigate } from './router';
 import './topbar.css';
 
+/** The inline picker's last entry: opens the Profiles screen instead of switching. */
+const MANAGE = '\u0000manage';
+
 /**
  * The app header: which service every screen talks to. The local service is the default; a remote
  * profile is reached through the local service's proxy (its credential never comes to the page).
+ * `inline` is the compact form a workbench screen puts in its own context bar (issue 24): the picker
+ * and whether it is remote, its failures as toasts.
  */
-export function ProfileSwitcher() {
+export function ProfileSwitcher({ variant = 'bar' }: { variant?: 'bar' | 'inline' }) {
   const { active, profiles, loaded, connecting, check, remoteUser, error, load, select, dismissError } = useProfile();
 
   useEffect(() => {
     if (!loaded) void load();
   }, [loaded, load]);
+
+  useEffect(() => {
+    if (variant !== 'inline' || !error) return;
+    showToast({ title: error.title, body: error.detail || undefined, tone: 'bad', timeoutMs: 0, details: { code: error.code, message: error.technical?.detail ?? '' } });
+    dismissError();
+  }, [variant, error, dismissError]);
 
   const current = profiles.find((p) => p.name === active);
   const change = (name: string) => {
@@ -28,6 +40,42 @@ export function ProfileSwitcher() {
     event.preventDefault();
     navigate('/profiles');
   };
+
+  if (variant === 'inline') {
+    return (
+      <span className={`service-inline ${active !== LOCAL_PROFILE ? 'service-remote' : ''}`} title={current ? `${current.name} — ${current.baseUrl}` : 'The local service on this computer'}>
+        <select
+          aria-label="Service profile"
+          value={connecting ?? active}
+          onChange={(e) => (e.target.value === MANAGE ? navigate('/profiles') : change(e.target.value))}
+          onFocus={() => void load()}
+          disabled={connecting !== null}
+        >
+          <option value={LOCAL_PROFILE}>Local</option>
+          {profiles.map((p) => (
+            <option key={p.name} value={p.name}>
+              {p.name}
+            </option>
+          ))}
+          <option value={MANAGE}>Profiles…</option>
+        </select>
+        {connecting !== null ? (
+          <span className="spinner" role="status" aria-label={`Connecting to ${connecting}`} />
+        ) : (
+          active !== LOCAL_PROFILE && (
+            <span role="status" aria-label="Connected profile" className="service-inline-remote">
+              <Badge tone="info">remote</Badge>
+              <span className="sr-only">
+                {current?.baseUrl}
+                {check?.specVersion ? ` · API ${check.specVersion}` : ''}
+                {remoteUser ? ` · as ${remoteUser}` : ''}
+              </span>
+            </span>
+          )
+        )}
+      </span>
+    );
+  }
 
   return (
     <header className={`topbar ${active !== LOCAL_PROFILE ? 'topbar-remote' : ''}`} aria-label="Service">

@@ -18,11 +18,16 @@ export interface Screen {
   requires?: readonly string[];
   /** Always about the local service, whichever profile the header shows (e.g. the profiles themselves). */
   localOnly?: boolean;
+  /**
+   * A workbench fills the window edge to edge and shows the service picker in its own context bar
+   * (Models, issue 24): the shell leaves out its header and its content padding.
+   */
+  workbench?: boolean;
 }
 
 /** The navigation, in order. A feature adds itself with one line (each screen loads on first visit). */
 export const screens: Screen[] = [
-  { id: 'models', title: 'Models', path: '/models', section: 'Build', icon: 'models', component: lazy(() => import('../features/models/ModelsScreen')), requires: ['getDataModelFiles', 'listBranches'] },
+  { id: 'models', title: 'Models', path: '/models', section: 'Build', icon: 'models', component: lazy(() => import('../features/models/ModelsScreen')), requires: ['getDataModelFiles', 'listBranches'], workbench: true },
   { id: 'syncs', title: 'Syncs', path: '/syncs', section: 'Build', icon: 'syncs', component: lazy(() => import('../features/syncs/SyncsScreen')), requires: ['listWarehouseSemanticViewSyncJobs'] },
   { id: 'workbooks', title: 'Workbooks', path: '/workbooks', section: 'Build', icon: 'workbooks', component: lazy(() => import('../features/workbooks/WorkbooksScreen')), requires: ['listWorkbooks', 'getWorkbook'] },
   { id: 'promotions', title: 'Promotions', path: '/promotions', section: 'Build', icon: 'promotions', component: lazy(() => import('../features/promotions/PromotionsScreen')), requires: ['listWorkbooks', 'previewWorkbookPromotion', 'applyWorkbookPromotion'] },

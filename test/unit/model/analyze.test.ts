@@ -205,6 +205,8 @@ describe('analyzers in the editor', () => {
     expect(push).toHaveLength(1);
     expect(push[0]).toMatchObject({ severity: 'warning', reason: C.PUSH_JOIN_NOT_PRIMARY_KEY, file: 'model/cubes/orders.yml', line: 5 });
     expect(push[0]!.message).toContain("View 'overview'");
+    // Located at the cube's join, the finding names the view's own file too (the editor marks both).
+    expect(push[0]!.viewFile).toBe('model/views/overview.yml');
     const publish = withCode(result, C.NOT_PUBLISHABLE);
     expect(publish.map((d) => d.reason)).toEqual([C.PUBLISH_CATALOG_REQUIRED, C.PUBLISH_CATALOG_REQUIRED]);
   });

@@ -9,6 +9,7 @@ import { MergeValidation, useBranchValidation, useMergeOutcome } from './MergeCh
 import { pushLine } from './upstream/conflict';
 import { dirtyPaths, useModels } from './store';
 import { goTo } from './navigation';
+import { plural, verb } from '../../lib/plural';
 
 export type BranchOperation = 'commit' | 'pull' | 'merge' | 'merge-to-default';
 
@@ -44,7 +45,7 @@ function describeResult(operation: BranchOperation, result: BranchOperationResul
 
 function describeChange(operation: BranchOperation, result: BranchOperationResult): string {
   const commit = result.commit ? ` (${result.commit.slice(0, 10)})` : '';
-  const files = `${result.changes.length} ${result.changes.length === 1 ? 'file' : 'files'}`;
+  const files = plural(result.changes.length, 'file');
   switch (result.outcome) {
     case 'committed':
       return `Committed ${files} on ${result.branchName}${commit}.`;
@@ -161,7 +162,7 @@ export function BranchOperationDialog({ operation, branch, deployBranch, onClose
       <div className="branch-op">
         {unsaved > 0 && (
           <div className="notice op-unsaved">
-            {unsaved} {unsaved === 1 ? 'file has' : 'files have'} unsaved edits, which {operation === 'commit' ? 'this commit would not include' : 'are not part of the branch yet'}.{' '}
+            {plural(unsaved, 'file')} {verb(unsaved, 'has', 'have')} unsaved edits, which {operation === 'commit' ? 'this commit would not include' : 'are not part of the branch yet'}.{' '}
             <button
               type="button"
               className="link"
@@ -214,7 +215,7 @@ export function BranchOperationDialog({ operation, branch, deployBranch, onClose
           ) : (
             <>
               <p className="op-summary">
-                {preview.changes.length} {preview.changes.length === 1 ? 'file changes' : 'files change'} on <code>{preview.targetBranch}</code>
+                Changes to {plural(preview.changes.length, 'file')} on <code>{preview.targetBranch}</code>
                 {preview.outcome === 'fast-forward' ? ' (fast-forward)' : ''}:
               </p>
               <DiffView changes={preview.changes} />

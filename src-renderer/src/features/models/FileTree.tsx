@@ -1,10 +1,10 @@
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { Diagnostic } from '../../../../src-shared/model';
 import { ModelsIcon } from './icons';
 import { currentBranch, dirtyPaths, isEditable, useModels } from './store';
 import { goTo } from './navigation';
 import { plural } from '../../lib/plural';
+import { countsByFile, type Counts } from './diagnostics';
 
 interface TreeNode {
   name: string;
@@ -38,22 +38,6 @@ export function buildTree(paths: string[]): TreeNode[] {
   return root.children;
 }
 
-interface Counts {
-  errors: number;
-  warnings: number;
-}
-
-function countsByFile(diagnostics: Diagnostic[]): Map<string, Counts> {
-  const counts = new Map<string, Counts>();
-  for (const d of diagnostics) {
-    const c = counts.get(d.file) ?? { errors: 0, warnings: 0 };
-    if (d.severity === 'error') c.errors++;
-    else if (d.severity === 'warning') c.warnings++;
-    counts.set(d.file, c);
-  }
-  return counts;
-}
-
 function fileKind(name: string): string {
   const n = name.toLowerCase();
   if (/\.ya?ml(\.jinja)?$/.test(n)) return 'yml';
@@ -76,6 +60,7 @@ export function FileTree({ onNew, onRename, onDelete }: { onNew: () => void; onR
   const editable = useModels((s) => isEditable(currentBranch(s)));
   const diagnostics = useModels((s) => s.analysis.diagnostics);
   const [collapsed, setCollapsed] = useState<Set<string>>(() => new Set());
+  const idPrefix = useId();
 
   const tree = useMemo(() => buildTree(files.map((f) => f.path)), [files]);
   const uncommitted = useMemo(() => new Set(files.filter((f) => f.uncommitted).map((f) => f.path)), [files]);
@@ -95,46 +80,56 @@ export function FileTree({ onNew, onRename, onDelete }: { onNew: () => void; onR
     return node.children.map(folderCounts).reduce((a, b) => ({ errors: a.errors + b.errors, warnings: a.warnings + b.warnings }), { errors: 0, warnings: 0 });
   };
 
+  // Badges, flags and counts are drawn by CSS from data attributes, so an item's visible text is its
+  // name — the start of its accessible name (WCAG 2.5.3: speech users say what they see). A folder's
+  // group is its sibling, owned through aria-owns, for the same reason.
   const render = (nodes: TreeNode[], depth: number) =>
-    nodes.map((node) => {
+    nodes.flatMap((node) => {
       const indent = { paddingLeft: 8 + depth * 14 };
       if (node.kind === 'folder') {
         const open = !collapsed.has(node.path);
         const c = open ? null : folderCounts(node);
-        return (
-          <li key={node.path} role="treeitem" aria-expanded={open} aria-label={node.name} aria-selected={false}>
+        const group = `${idPrefix}-${node.path.replace(/\s/g, '_')}`;
+        return [
+          <li key={node.path} role="treeitem" aria-expanded={open} aria-label={c?.errors ? `${node.name} (${plural(c.errors, 'error')})` : node.name} aria-selected={false} aria-owns={open ? group : undefined}>
             <button type="button" className="tree-row tree-folder" style={indent} onClick={() => toggle(node.path)} title={node.path}>
               <ModelsIcon name="chevron" size={12} className={`tree-chevron ${open ? 'open' : ''}`} />
               <ModelsIcon name="folder" className="tree-folder-icon" />
               <span className="tree-name">{node.name}</span>
-              {c && c.errors > 0 && <span className="tree-count bad">{c.errors}</span>}
+              {c && c.errors > 0 && <span className="tree-count bad" data-count={c.errors} aria-hidden="true" />}
             </button>
-            {open && (
-              <ul role="group" className="tree-group">
+          </li>,
+          open && (
+            <li key={`${node.path}/`} role="none">
+              <ul role="group" id={group} className="tree-group">
                 {render(node.children, depth + 1)}
               </ul>
-            )}
-          </li>
-        );
+            </li>
+          ),
+        ];
       }
       const c = counts.get(node.path);
       const isDirty = dirtySet.has(node.path);
       const selected = node.path === openPath;
-      const state = [isDirty ? 'unsaved' : null, uncommitted.has(node.path) ? 'uncommitted' : null, c?.errors ? plural(c.errors, 'error') : null].filter(Boolean).join(', ');
-      return (
+      const state = [
+        isDirty ? 'unsaved' : null,
+        uncommitted.has(node.path) ? 'uncommitted' : null,
+        c?.errors ? plural(c.errors, 'error') : null,
+        c?.warnings ? plural(c.warnings, 'warning') : null,
+      ]
+        .filter(Boolean)
+        .join(', ');
+      const kind = fileKind(node.name);
+      return [
         <li key={node.path} role="treeitem" aria-selected={selected} aria-label={`${node.name}${state ? ` (${state})` : ''}`} className={`tree-file ${selected ? 'selected' : ''}`}>
           <button type="button" className="tree-row" style={indent} onClick={() => openFile(node.path)} title={node.path}>
             <span className="tree-chevron-space" />
-            <span className={`file-badge file-${fileKind(node.name)}`}>{fileKind(node.name)}</span>
+            <span className={`file-badge file-${kind}`} data-kind={kind} aria-hidden="true" />
             <span className={`tree-name ${c?.errors ? 'has-errors' : ''}`}>{node.name}</span>
             {isDirty && <span className="dirty-dot" title="Unsaved edits" />}
-            {uncommitted.has(node.path) && (
-              <span className="tree-flag" title="Saved on your dev branch, not committed yet">
-                M
-              </span>
-            )}
-            {c && c.errors > 0 && <span className="tree-count bad">{c.errors}</span>}
-            {c && c.errors === 0 && c.warnings > 0 && <span className="tree-count warn">{c.warnings}</span>}
+            {uncommitted.has(node.path) && <span className="tree-flag" data-flag="M" title="Saved on your dev branch, not committed yet" />}
+            {c && c.errors > 0 && <span className="tree-count bad" data-count={c.errors} title={plural(c.errors, 'error')} />}
+            {c && c.errors === 0 && c.warnings > 0 && <span className="tree-count warn" data-count={c.warnings} title={plural(c.warnings, 'warning')} />}
           </button>
           {editable && (
             <span className="tree-actions">
@@ -146,8 +141,8 @@ export function FileTree({ onNew, onRename, onDelete }: { onNew: () => void; onR
               </button>
             </span>
           )}
-        </li>
-      );
+        </li>,
+      ];
     });
 
   return (

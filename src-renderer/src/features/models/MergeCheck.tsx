@@ -159,7 +159,7 @@ export function MergeOutcome() {
             The build failed{current?.detail ? `: ${current.detail}` : '.'} The deployment keeps serving its last good build.{' '}
             {first && (
               <button type="button" className="link" onClick={() => openFile(first.file, { line: first.line, column: first.column })}>
-                Show the {outcome.errors.length === 1 ? 'error' : `${outcome.errors.length} errors`}
+                Show the {outcome.errors.length === 1 ? 'error' : plural(outcome.errors.length, 'error')}
               </button>
             )}
           </span>

@@ -13,20 +13,14 @@ import { navigate } from '../../app/router';
 import { entityHereSettled, lineagePath } from './lineage/paths';
 import { currentBranch, isEditable, useModels } from './store';
 import type { Diagnostic } from '../../../../src-shared/model';
+import { languageOf } from './languages';
+import { paneCommands } from './layout/commands';
+import { useWorkbenchLayout } from './layout/layout-store';
 
 const MARKER_OWNER = 'drydock-model';
 /** Monaco's contribution that shows the references list (Shift+F12). */
 const REFERENCES_CONTROLLER = 'editor.contrib.referencesController';
 const LANGUAGES = ['yaml', 'javascript'];
-
-export function languageOf(path: string): string {
-  const p = path.toLowerCase();
-  if (/\.ya?ml(\.jinja)?$/.test(p)) return 'yaml';
-  if (p.endsWith('.js') || p.endsWith('.ts')) return 'javascript';
-  if (p.endsWith('.sql')) return 'sql';
-  if (p.endsWith('.json')) return 'json';
-  return 'plaintext';
-}
 
 // Monaco cancels its own pending work (hovers, definitions, suggestions) when the model changes and
 // rejects those promises with a "Canceled" error nobody awaits; that is routine, not a failure.
@@ -178,6 +172,20 @@ export default function ModelEditor() {
         if (useModels.getState().deploymentId === id) navigate(lineagePath(id, name));
       },
     });
+    // The workbench's pane keys (Ctrl+B, Ctrl+J, Ctrl+Shift+M) work in the editor too, and are in its F1 palette.
+    for (const command of paneCommands) {
+      const binding = command.binding;
+      if (!binding) continue;
+      const key = monaco.KeyCode[`Key${binding.key.toUpperCase()}` as keyof typeof monaco.KeyCode];
+      const mods = monaco.KeyMod.CtrlCmd | (binding.shift ? monaco.KeyMod.Shift : 0) | (binding.alt ? monaco.KeyMod.Alt : 0);
+      editor.addAction({ id: command.id, label: command.title, keybindings: [mods | key], run: () => command.run() });
+    }
+    const showCursor = () => {
+      const position = editor.getModel() ? editor.getPosition() : null;
+      useWorkbenchLayout.getState().setCursor(position ? { line: position.lineNumber, column: position.column } : null);
+    };
+    disposables.push(editor.onDidChangeCursorPosition(showCursor), editor.onDidChangeModel(showCursor));
+
     const unregisterCursor = registerCursor(() => {
       const model = editor.getModel();
       const path = model ? pathOfUri(model.uri) : null;
@@ -339,6 +347,7 @@ export default function ModelEditor() {
       unsubscribeDiagnostics();
       unsubscribeText();
       unregisterCursor();
+      useWorkbenchLayout.getState().setCursor(null);
       for (const d of disposables) d.dispose();
       editor.dispose();
       for (const model of modelMap.values()) model.dispose();

@@ -6,6 +6,7 @@ import { ModelsIcon } from './icons';
 import { closeQuickOpen, goBack, goForward, goTo, openQuickOpen, useNavigation } from './navigation';
 import { quickOpenItems, rankItems, type QuickOpenItem } from './references';
 import { useModels } from './store';
+import { allCommands, keyLabel, type WorkbenchCommand } from './layout/commands';
 import './quick-open.css';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -78,7 +79,15 @@ export function QuickOpen() {
   const files = useModels((s) => s.files);
   const symbols = useModels((s) => s.analysis.symbols);
   const items = useMemo(() => (open ? quickOpenItems(files.map((f) => f.path), symbols) : []), [open, files, symbols]);
-  const shown = useMemo(() => rankItems(items, query), [items, query]);
+  // `>` lists the workbench's commands (as VS Code's command palette), with their keys.
+  const commandMode = query.startsWith('>');
+  const commands = useMemo(() => {
+    if (!commandMode) return [];
+    const words = query.slice(1).trim().toLowerCase().split(/\s+/).filter(Boolean);
+    return allCommands().filter((c) => words.every((w) => c.title.toLowerCase().includes(w)));
+  }, [commandMode, query]);
+  const shown = useMemo(() => (commandMode ? [] : rankItems(items, query)), [commandMode, items, query]);
+  const count = commandMode ? commands.length : shown.length;
 
   useEffect(() => {
     const dialog = ref.current;
@@ -102,15 +111,21 @@ export function QuickOpen() {
     closeQuickOpen();
     goTo(item.path, item.kind === 'file' ? undefined : { line: item.line, column: item.column });
   };
+  const run = (command: WorkbenchCommand | undefined) => {
+    if (!command) return;
+    closeQuickOpen();
+    command.run();
+  };
 
   const onKeyDown = (event: ReactKeyboardEvent) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
       const delta = event.key === 'ArrowDown' ? 1 : -1;
-      setActive((i) => (shown.length === 0 ? 0 : (i + delta + shown.length) % shown.length));
+      setActive((i) => (count === 0 ? 0 : (i + delta + count) % count));
     } else if (event.key === 'Enter') {
       event.preventDefault();
-      pick(shown[active]);
+      if (commandMode) run(commands[active]);
+      else pick(shown[active]);
     }
   };
 
@@ -122,9 +137,9 @@ export function QuickOpen() {
         role="combobox"
         aria-expanded="true"
         aria-controls="quick-open-list"
-        aria-activedescendant={shown[active] ? `quick-open-${active}` : undefined}
+        aria-activedescendant={active < count ? `quick-open-${active}` : undefined}
         aria-label="File, cube, view or member"
-        placeholder="Go to a file, cube, view or member (orders.status)…"
+        placeholder="Go to a file, cube, view or member (orders.status); > for commands…"
         value={query}
         onChange={(e) => setQuery(e.target.value)}
         onKeyDown={onKeyDown}
@@ -132,6 +147,22 @@ export function QuickOpen() {
         autoComplete="off"
       />
       <ul id="quick-open-list" ref={list} className="quick-open-list" role="listbox" aria-label="Matches">
+        {commands.map((command, index) => (
+          <li
+            key={command.id}
+            id={`quick-open-${index}`}
+            data-index={index}
+            role="option"
+            aria-selected={index === active}
+            className={index === active ? 'active' : undefined}
+            onMouseMove={() => setActive(index)}
+            onClick={() => run(command)}
+          >
+            <span className="quick-open-kind kind-command">command</span>
+            <span className="quick-open-label">{command.title}</span>
+            {command.binding && <kbd className="quick-open-detail">{keyLabel(command.binding)}</kbd>}
+          </li>
+        ))}
         {shown.map((item, index) => (
           <li
             key={`${item.kind}:${item.label}`}
@@ -148,7 +179,7 @@ export function QuickOpen() {
             {item.kind !== 'file' && <span className="quick-open-detail muted">{item.detail.split(' · ').slice(1).join(' · ')}</span>}
           </li>
         ))}
-        {shown.length === 0 && <li className="quick-open-empty muted">Nothing matches “{query}”.</li>}
+        {count === 0 && <li className="quick-open-empty muted">{commandMode ? 'No command matches.' : `Nothing matches “${query}”.`}</li>}
       </ul>
     </dialog>
   );

@@ -3,6 +3,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Button, Dialog, Spinner } from '../../lib/ui';
 import { useModels } from './store';
+import { plural } from '../../lib/plural';
 
 const MergeEditor = lazy(() => import('./MergeEditor'));
 
@@ -41,7 +42,7 @@ export function StaleWriteDialog() {
             {stale.theirs === null
               ? 'The file was deleted there.'
               : 'Left: the version on the service now. Right: yours, editable — take changes from the left with the arrows in the middle, then save the merged version.'}
-            {remaining > 1 && ` ${remaining - 1} more ${remaining - 1 === 1 ? 'file' : 'files'} to compare after this one.`}
+            {remaining > 1 && ` ${plural(remaining - 1, 'more file', 'more files')} to compare after this one.`}
           </p>
           <div className="stale-write-labels" aria-hidden="true">
             <span>On the service now</span>

@@ -13,6 +13,9 @@ const paths = {
   branch: 'M4.5 2v9 M4.5 11a2 2 0 1 0 0 .1 M11.5 5a2 2 0 1 0 0-.1 M11.5 5c0 3-7 2-7 6',
   caret: 'M4 6l4 4 4-4',
   server: 'M2.5 2.5h11v4.5h-11z M2.5 9h11v4.5h-11z M5 4.75h.1 M5 11.25h.1',
+  files: 'M2.5 4.5h3l1.2 1.2h6.8v7.8h-11z M4.5 4.5V2.5h4l1.2 1.2h4.8v7',
+  table: 'M2 3h12v10H2z M2 6.5h12 M2 10h12 M6.5 3v10',
+  lineage: 'M4 3.5a1.5 1.5 0 1 0 0 .1 M4 12.5a1.5 1.5 0 1 0 0 .1 M12 8a1.5 1.5 0 1 0 0 .1 M5.5 3.5c3 0 3 4.5 5 4.5 M5.5 12.5c3 0 3-4.5 5-4.5',
 } as const;
 
 export type ModelsIconName = keyof typeof paths;

@@ -19,6 +19,8 @@ export interface ServerVerdict {
   result: ValidationResult;
   /** Unsaved files when the check ran (the service checks saved content only). */
   unsavedAtCheck: number;
+  /** The saved files' versions (sha256 by path) the check saw: a save since makes the verdict stale. */
+  versionsAtCheck: Record<string, string>;
 }
 
 /** An action that would drop unsaved edits, waiting for the user to save, discard or cancel. */

@@ -217,7 +217,7 @@ export const useModels = create<ModelsState>((set, get) => {
       set({ validating: true, error: null });
       try {
         const result = await api.call(validateDataModel, { params: params(), query: { branchName: s.branchName } });
-        set({ server: { result, unsavedAtCheck: dirtyPaths(get()).length } });
+        set({ server: { result, unsavedAtCheck: dirtyPaths(get()).length, versionsAtCheck: get().versions } });
       } catch (error) {
         fail(error, 'Validating on the service');
       } finally {

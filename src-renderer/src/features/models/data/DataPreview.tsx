@@ -11,6 +11,8 @@ import { QueryFilters } from './QueryFilters';
 import { ResultTable } from './ResultTable';
 import { runQuery } from './runs';
 import { VendorSql } from './VendorSql';
+import { plural } from '../../../lib/plural';
+import { SideSplit } from '../layout/SideSplit';
 import './data.css';
 
 type View = 'table' | 'chart' | 'sql';
@@ -96,8 +98,8 @@ export function DataPreview({ deploymentId, branch, isDeployBranch, canLoadTable
   const empty = !jsonMode && pick.measures.length + pick.dimensions.length === 0 && !pick.time;
 
   return (
-    <div className="split-box data-preview">
-      <MemberPicker entities={catalog.data.entities} pick={pick} onChange={setPick} />
+    <>
+    <SideSplit className="data-preview" side={<MemberPicker entities={catalog.data.entities} pick={pick} onChange={setPick} />}>
       <div className="data-main">
         <div className="data-bar">
           {modeSwitch}
@@ -115,7 +117,7 @@ export function DataPreview({ deploymentId, branch, isDeployBranch, canLoadTable
           {run?.status === 'CANCELLED' && <Badge tone="warn">cancelled</Badge>}
           {result && (
             <span className="muted small" role="status">
-              {result.rowCount.toLocaleString()} {result.rowCount === 1 ? 'row' : 'rows'} in {run!.durationMs} ms · {run!.sql?.dialect === 'duckdb' ? 'local emulator' : run!.sql?.dialect}
+              {plural(result.rowCount, 'row')} in {run!.durationMs} ms · {run!.sql?.dialect === 'duckdb' ? 'local emulator' : run!.sql?.dialect}
             </span>
           )}
           <span className="grow" />
@@ -143,12 +145,14 @@ export function DataPreview({ deploymentId, branch, isDeployBranch, canLoadTable
         <ProblemBanner error={error} onDismiss={() => setError(null)} />
 
         <div className="data-result">
-          <div className="tabs" role="tablist" aria-label="Result views">
-            {(['table', 'chart', 'sql'] as View[]).map((v) => (
-              <button key={v} type="button" role="tab" aria-selected={view === v} className={`tab ${view === v ? 'active' : ''}`} onClick={() => setView(v)}>
-                {v === 'table' ? 'Table' : v === 'chart' ? 'Chart' : 'SQL'}
-              </button>
-            ))}
+          <div className="data-tabs">
+            <div role="tablist" aria-label="Result views">
+              {(['table', 'chart', 'sql'] as View[]).map((v) => (
+                <button key={v} type="button" role="tab" aria-selected={view === v} className={`data-tab ${view === v ? 'active' : ''}`} onClick={() => setView(v)}>
+                  {v === 'table' ? 'Table' : v === 'chart' ? 'Chart' : 'SQL'}
+                </button>
+              ))}
+            </div>
             {view === 'chart' && (
               <select aria-label="Chart type" className="chart-kind" value={chartKind} onChange={(e) => setChartKind(e.target.value as ChartKind | 'auto')}>
                 <option value="auto">auto</option>
@@ -177,7 +181,8 @@ export function DataPreview({ deploymentId, branch, isDeployBranch, canLoadTable
           )}
         </div>
       </div>
-      <LoadTableDialog open={loading} deploymentId={deploymentId} onClose={() => setLoading(false)} />
-    </div>
+    </SideSplit>
+    <LoadTableDialog open={loading} deploymentId={deploymentId} onClose={() => setLoading(false)} />
+    </>
   );
 }

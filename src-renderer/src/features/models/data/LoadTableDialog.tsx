@@ -99,7 +99,7 @@ export function LoadTableDialog({ open, deploymentId, onClose }: { open: boolean
       }
     >
       {settings.error && <ProblemBanner error={settings.error} />}
-      {!settings.data && !settings.error && <Spinner label="Loading data sources…" />}
+      {open && !settings.data && !settings.error && <Spinner label="Loading data sources…" />}
       {settings.data && sources.length === 0 && <p>This deployment has no data source on a local emulator.</p>}
       {sources.length > 0 && (
         <div className="load-table">

@@ -6,6 +6,7 @@ import { ApiProblem } from '../../../../../src-shared/api/client';
 import { api } from '../../../app/session';
 import { toShownError, type ShownError } from '../../../lib/errors';
 import { QueryChart } from '../../../lib/charts/QueryChart';
+import { SideSplit } from '../layout/SideSplit';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
 import { ComparisonReport } from './ComparisonReport';
@@ -14,6 +15,7 @@ import { runQuery } from './runs';
 import { vendorColumns } from './vendorResult';
 import { DevLabel } from '../../../lib/DevLabel';
 import { loadVendorTargets, type PushedTarget, type VendorDataSource } from './vendorTargets';
+import { plural } from '../../../lib/plural';
 
 const CodeEditor = lazy(() => import('../../../lib/editor/CodeEditor'));
 
@@ -165,7 +167,9 @@ export function VendorSql({ deploymentId, branch, entities, modeSwitch }: { depl
   const columns = answer ? vendorColumns(answer.columns, answer.rows, mapped) : [];
 
   return (
-    <div className="split-box data-preview">
+    <SideSplit
+      className="data-preview"
+      side={
       <aside className="data-picker vendor-targets" aria-label="Targets">
         <label className="vendor-field">
           Data source
@@ -210,6 +214,8 @@ export function VendorSql({ deploymentId, branch, entities, modeSwitch }: { depl
           </p>
         ))}
       </aside>
+      }
+    >
       <div className="data-main">
         <div className="data-bar">
           {modeSwitch}
@@ -226,7 +232,7 @@ export function VendorSql({ deploymentId, branch, entities, modeSwitch }: { depl
           )}
           {answer && !running && (
             <span className="muted small" role="status">
-              {answer.rowCount.toLocaleString()} {answer.rowCount === 1 ? 'row' : 'rows'} in {answer.durationMs} ms · {answer.engine}
+              {plural(answer.rowCount, 'row')} in {answer.durationMs} ms · {answer.engine}
               {answer.truncated && ' (first 10,000 shown)'}
             </span>
           )}
@@ -252,12 +258,14 @@ export function VendorSql({ deploymentId, branch, entities, modeSwitch }: { depl
         <ProblemBanner error={error} onDismiss={() => setError(null)} />
         {comparison && <ComparisonReport comparison={comparison} />}
         <div className="data-result">
-          <div className="tabs" role="tablist" aria-label="Result views">
-            {(['table', 'chart'] as const).map((v) => (
-              <button key={v} type="button" role="tab" aria-selected={view === v} className={`tab ${view === v ? 'active' : ''}`} onClick={() => setView(v)}>
-                {v === 'table' ? 'Table' : 'Chart'}
-              </button>
-            ))}
+          <div className="data-tabs">
+            <div role="tablist" aria-label="Result views">
+              {(['table', 'chart'] as const).map((v) => (
+                <button key={v} type="button" role="tab" aria-selected={view === v} className={`data-tab ${view === v ? 'active' : ''}`} onClick={() => setView(v)}>
+                  {v === 'table' ? 'Table' : 'Chart'}
+                </button>
+              ))}
+            </div>
             {answer?.truncated && <Badge tone="warn">truncated</Badge>}
           </div>
           {!answer && !running && !error && (
@@ -272,6 +280,6 @@ export function VendorSql({ deploymentId, branch, entities, modeSwitch }: { depl
           )}
         </div>
       </div>
-    </div>
+    </SideSplit>
   );
 }

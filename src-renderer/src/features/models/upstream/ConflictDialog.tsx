@@ -9,8 +9,9 @@ import { api } from '../../../app/session';
 import { monaco, themeFor } from '../../../lib/editor/monaco';
 import { toShownError, type ShownError } from '../../../lib/errors';
 import { Badge, Button, Dialog, ProblemBanner } from '../../../lib/ui';
-import { languageOf } from '../ModelEditor';
+import { languageOf } from '../languages';
 import { conflictOf, hasConflictMarkers, initialResolution, pushLine, type PullConflict } from './conflict';
+import { plural } from '../../../lib/plural';
 
 interface FileState {
   original: MonacoEditor.ITextModel;
@@ -124,7 +125,7 @@ export default function ConflictDialog({ deploymentId, conflict: initial, onClos
         },
       });
       const pushed = result.push ? ` ${pushLine(result.push.status, result.upstream)}` : '';
-      onResolved(`Merged ${result.upstream} into ${result.branchName} with ${files.size} resolved ${files.size === 1 ? 'file' : 'files'} (${result.commit.slice(0, 7)}).${pushed}`);
+      onResolved(`Merged ${result.upstream} into ${result.branchName} with ${plural(files.size, 'resolved file')} (${result.commit.slice(0, 7)}).${pushed}`);
     } catch (failure) {
       const again = conflictOf(failure);
       if (again) {

@@ -5,6 +5,7 @@ import { connectDeploymentToGitHost, type ConnectGitHostInput, type ConnectGitHo
 import { api } from '../../../app/session';
 import { errorFor, toShownError, type ShownError } from '../../../lib/errors';
 import { Button, Dialog, Field, ProblemBanner } from '../../../lib/ui';
+import { plural } from '../../../lib/plural';
 
 type Auth = 'basic' | 'token' | 'none';
 
@@ -13,7 +14,7 @@ function describeConnect(result: ConnectGitHostResult): string {
   const kept = result.branches.filter((b) => b.keptAs).map((b) => b.keptAs);
   return (
     `Connected to ${result.fullName}: ${result.branch} is the deploy branch’s upstream` +
-    (created ? `, ${created} remote ${created === 1 ? 'branch' : 'branches'} added` : '') +
+    (created ? `, ${plural(created, 'remote branch', 'remote branches')} added` : '') +
     (kept.length ? `; local commits kept on ${kept.join(', ')}` : '') +
     '.'
   );
