@@ -136,3 +136,8 @@ export async function branchHistory(ctx: ServiceContext, deploymentId: number, b
   await loadBranch(ctx, repo, deploymentId, deployBranch, branch);
   return repo.log(branch, depth);
 }
+
+/** The branch a branch was created from; null for the deploy branch, branches without one and unknown names. */
+export function parentBranchOf(ctx: ServiceContext, deploymentId: number, branch: string): string | null {
+  return branchRow(ctx, deploymentId, branch)?.parent_branch ?? null;
+}
