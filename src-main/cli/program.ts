@@ -136,6 +136,29 @@ Examples:
       setExit(await runValidate(dir, { ...opts, color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }));
     });
 
+  program
+    .command('test')
+    .description('run the model tests of a project (tests/*.yml) offline, on their fixture tables')
+    .argument('[dir]', 'project folder (the one containing model/ and tests/)', '.')
+    .addOption(new Option('-f, --format <format>', 'report format').choices(['text', 'json', 'junit', 'sarif']).default('text'))
+    .option('-o, --output <file>', 'write the report to a file (a text summary still goes to stdout)')
+    .option('--concurrency <n>', 'tests run at once (default 4)', integer('--concurrency', 1))
+    .addHelpText(
+      'after',
+      `
+A test names a query (the REST query format), what it must return (rows, row_count, values, not_null,
+unique, totals_equal) and its data: fixtures (table → CSV or Parquet file, loaded into a throwaway
+DuckDB) or a data_source (run by the service; skipped here). Exits 1 when a test fails or cannot run,
+or a test file has a problem; 2 when DIR cannot be read.
+Examples:
+  drydock test resources/sample-project
+  drydock test . --format junit --output reports/model-tests.xml`,
+    )
+    .action(async (dir: string, opts: { format: 'text' | 'json' | 'junit' | 'sarif'; output?: string; concurrency?: number }) => {
+      const { runTests } = await import('./model-tests/command');
+      setExit(await runTests(dir, { ...opts, color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }));
+    });
+
   withConnection(program.command('login'), { deployment: false })
     .description('save a service profile (URL and credential), after checking the credential against the service')
     .option('--bearer', 'the credential typed or piped in is a bearer token, not an API key')
