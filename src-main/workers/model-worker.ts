@@ -8,8 +8,9 @@
 // and merges therefore invalidate exactly what they changed, whoever made them.
 import { LRUCache } from 'lru-cache';
 import type { ValidationResult } from '../../src-shared/api/data-model';
-import { createIncrementalCompiler, diagnosticJson, isModelSourcePath, type CompileVerdict, type IncrementalCompiler } from '../../src-shared/model';
-import { blobIdOf, modelTreeOf, readBlobs } from './model-source';
+import { compileModel, createIncrementalCompiler, diagnosticJson, isModelSourcePath, type CompileVerdict, type Diagnostic, type IncrementalCompiler } from '../../src-shared/model';
+import { checkTestFiles } from '../features/model-tests/tasks';
+import { blobIdOf, modelFilesOfCommit, modelTreeOf, readBlobs } from './model-source';
 
 export interface ValidateInput {
   /** `<deploymentId>:<branch>`. */
@@ -105,6 +106,24 @@ export async function validate(input: ValidateInput): Promise<ValidateOutput> {
   model.output = outputOf(result, wanted.size);
   branches.set(input.key, model);
   return { ...model.output, changedFiles: removed.length + changed.length };
+}
+
+/**
+ * Problems of the branch's test files (issue 26), checked against the model this shard holds for
+ * it (validated just before), or compiled afresh when it holds none. [] when there are no tests.
+ */
+export async function checkTests(input: ValidateInput): Promise<Diagnostic[]> {
+  return checkTestFiles(input, async () => {
+    const held = branches.get(input.key);
+    if (held?.output) return held.compiler.result().model;
+    const files = new Map((await modelFilesOfCommit(input.gitdir, input.commit)).map((f) => [f.path, f.content]));
+    for (const [path, content] of input.edits) {
+      if (!isModelSourcePath(path)) continue;
+      if (content === null) files.delete(path);
+      else files.set(path, content);
+    }
+    return compileModel([...files].map(([path, content]) => ({ path, content }))).model;
+  });
 }
 
 /** Drops the kept model of branch `key`, or of every branch whose key starts with `prefix` (a deleted deployment). */

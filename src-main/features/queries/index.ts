@@ -3,3 +3,4 @@ export { registerQueryRoutes } from './routes';
 export { runWidgetQuery } from './widgets';
 export { queryTarget, queryFailure, QueryCancelledError, type QueryTarget, type RowSet } from './execute';
 export { querySecurityOf } from './security';
+export { dataSourceDialects } from './dialects';

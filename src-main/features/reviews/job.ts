@@ -3,32 +3,17 @@
 // plane (DuckDB's threads) or the warehouse, the row comparison to a compute thread again. Queries
 // run a few at a time within a time budget; a cancel interrupts the ones running.
 import { ReviewErrorCodes as Codes, type QueryDiff, type ReviewResult, type ReviewSummary } from '../../../src-shared/api/reviews';
-import type { DialectName } from '../../../src-shared/model/query';
 import type { PlannedDiffQuery, PlannedSide, PreparedReview, SideRows } from '../../../src-shared/model/review';
 import type { ServiceContext } from '../../context';
 import { ApiError } from '../../http/problem';
 import { JobFailure, type Job, type JobContext } from '../../platform/jobs';
 import { runCompute } from '../../workers/run';
 import { modelRepositoryDir } from '../data-model';
-import { listDataSources } from '../deployments';
-import { queryFailure, queryTarget, type QueryTarget } from '../queries';
+import { dataSourceDialects, queryFailure, queryTarget, type QueryTarget } from '../queries';
 import { readReviewFacts } from './facts';
 import type { ReviewJobInputs } from './store';
 
 const SAMPLES = 10;
-
-/** The dialect each data source's queries are planned in (and `default` for a deployment with one). */
-function dialectsOf(ctx: ServiceContext, deploymentId: number): Record<string, DialectName> {
-  const dialects: Record<string, DialectName> = {};
-  const sources = listDataSources(ctx, deploymentId);
-  for (const ds of sources) {
-    const dialect: DialectName = ds.connector === 'emulator' || ds.kind === 'other' ? 'duckdb' : ds.kind === 'warehouse' ? 'snowflake' : 'databricks';
-    dialects[ds.name] = dialect;
-    dialects[ds.name.toLowerCase()] = dialect;
-  }
-  if (sources.length === 1 && !dialects.default) dialects.default = dialects[sources[0]!.name]!;
-  return dialects;
-}
 
 type SideOutcome = { ok: true; rows: SideRows; ms: number } | { ok: false; message: string; skipped: boolean };
 
@@ -101,7 +86,7 @@ export async function runReview(ctx: ServiceContext, job: Job<ReviewJobInputs, R
       facts,
       security,
       now,
-      dialects: dialectsOf(ctx, deploymentId),
+      dialects: dataSourceDialects(ctx, deploymentId),
       limits: { rowLimit: options.rowLimit, maxQueries: options.maxQueries, maxViewDimensions: options.maxViewDimensions, maxViewMeasures: 20 },
       dataDiff: options.dataDiff,
     },
