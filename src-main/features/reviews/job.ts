@@ -106,7 +106,7 @@ export async function runReview(ctx: ServiceContext, job: Job<ReviewJobInputs, R
   const targets = new Targets(ctx, deploymentId);
   let finished = 0;
   const runnable = review.queries.filter((q) => q.base.ok && q.head.ok && !q.sameSql);
-  const total = runnable.length * 2;
+  let total = runnable.length * 2;
   const runSide = (side: PlannedSide) => async (): Promise<SideOutcome> => {
     if (!side.ok) return { ok: false, message: side.message, skipped: false };
     if (signal.aborted || Date.now() >= deadline) {
@@ -131,9 +131,17 @@ export async function runReview(ctx: ServiceContext, job: Job<ReviewJobInputs, R
   };
   let outcomes: [SideOutcome, SideOutcome][];
   try {
-    const tasks = runnable.flatMap((q) => [runSide(q.base), runSide(q.head)]);
-    const results = await pool(tasks, options.concurrency);
-    outcomes = runnable.map((_, i) => [results[2 * i]!, results[2 * i + 1]!]);
+    // One run per distinct statement: sides that plan to the same statement share its rows.
+    const sides = runnable.flatMap((q) => [q.base, q.head]) as Extract<PlannedSide, { ok: true }>[];
+    const distinct = [...new Map(sides.map((side) => [side.runKey, side])).values()];
+    total = distinct.length;
+    const results = await pool(distinct.map(runSide), options.concurrency);
+    const byKey = new Map(distinct.map((side, i) => [side.runKey, results[i]!]));
+    const shaped = (side: Extract<PlannedSide, { ok: true }>): SideOutcome => {
+      const outcome = byKey.get(side.runKey)!;
+      return outcome.ok ? { ...outcome, rows: { columns: side.columns, rows: outcome.rows.rows } } : outcome;
+    };
+    outcomes = runnable.map((q) => [shaped(q.base as Extract<PlannedSide, { ok: true }>), shaped(q.head as Extract<PlannedSide, { ok: true }>)]);
   } finally {
     clearTimeout(budgetTimer);
     await targets.close();

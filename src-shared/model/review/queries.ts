@@ -49,13 +49,13 @@ function bounded(query: LoadQuery, rowLimit: number): LoadQuery {
 }
 
 function viewPairs(base: CompiledView, head: CompiledView, renamedFrom: ReadonlyMap<string, string>, kind: 'measure' | 'dimension') {
-  const pairs: { head: string; base: string; time: boolean }[] = [];
+  const pairs: { head: string; base: string; time: boolean; type: string | undefined }[] = [];
   for (const [name, member] of Object.entries(head.members)) {
     if (member.kind !== kind) continue;
     const baseName = renamedFrom.get(`${head.name}.${name}`)?.split('.')[1] ?? name;
     const before = base.members[baseName];
     if (!before || before.kind !== kind) continue;
-    pairs.push({ head: name, base: baseName, time: member.type === 'time' });
+    pairs.push({ head: name, base: baseName, time: member.type === 'time', type: member.type });
   }
   return pairs;
 }
@@ -125,7 +125,9 @@ export function dataDiffQueries(
     if (!before || !after || v.affectedMembers.length === 0) continue;
     const isAffected = (p: { head: string; base: string }) => affected.has(`${v.name}.${p.head}`) || affected.has(`${v.name}.${p.base}`);
     const measures = viewPairs(before, after, renamedFrom, 'measure').filter((p) => queryable(head, after, p.head) && queryable(base, before, p.base));
-    const dimensions = viewPairs(before, after, renamedFrom, 'dimension').filter((p) => queryable(head, after, p.head) && queryable(base, before, p.base));
+    // Measures broken down by a numeric dimension (an amount, an id) compare thousands of groups
+    // that say little; strings, booleans and time buckets say where the numbers moved.
+    const dimensions = viewPairs(before, after, renamedFrom, 'dimension').filter((p) => p.type !== 'number' && queryable(head, after, p.head) && queryable(base, before, p.base));
     const changedMeasures = measures.filter(isAffected).slice(0, limits.maxViewMeasures);
     const allMeasures = [...changedMeasures, ...measures.filter((p) => !isAffected(p))].slice(0, limits.maxViewMeasures);
     const changedDimensions = dimensions.filter(isAffected);
@@ -160,6 +162,12 @@ export type PlannedSide =
       params: unknown[];
       dataSource: string;
       dialect: DialectName;
+      /**
+       * The statement with its column aliases replaced by their positions: two sides (of any
+       * queries) with the same key return the same rows, so one run answers both — views that
+       * expose the same members under other names plan to such statements.
+       */
+      runKey: string;
       /** Every column of the result in order; keys in the base model's names. */
       columns: { key: string; kind: 'measure' | 'dimension' | 'timeDimension'; hidden: boolean }[];
     }
@@ -185,12 +193,15 @@ export function planSide(model: CompiledModel, query: LoadQuery, renamed: Record
     let plan = planQuery(model, query, { dialect: duckdbDialect, security: options.security, now: options.now });
     const dialect = options.dialects[plan.dataSource] ?? options.dialects[plan.dataSource.toLowerCase()] ?? 'duckdb';
     if (dialect !== 'duckdb') plan = planQuery(model, query, { dialect: DIALECTS[dialect], security: options.security, now: options.now });
+    let positional = plan.main.sql;
+    plan.columns.forEach((c, i) => (positional = positional.split(`"${c.alias}"`).join(`"c${i}"`)));
     return {
       ok: true,
       sql: plan.main.sql,
       params: plan.main.params,
       dataSource: plan.dataSource,
       dialect,
+      runKey: JSON.stringify([plan.dataSource, positional, plan.main.params]),
       columns: plan.columns.map((c) => ({ key: baseKey(c.key, renamed), kind: c.kind, hidden: c.hidden === true })),
     };
   } catch (error) {

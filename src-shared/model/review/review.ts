@@ -65,8 +65,7 @@ export function prepareReview(base: CompileResult, head: CompileResult, facts: R
     const planOptions = { security: options.security, now: options.now, dialects: options.dialects };
     for (const q of dataDiffQueries(base.model, head.model, changes, impact, facts, options.limits)) {
       const planned = { base: planSide(base.model, q.base, {}, planOptions), head: planSide(head.model, q.head, q.renamed, planOptions) };
-      const sameSql =
-        planned.base.ok && planned.head.ok && planned.base.sql === planned.head.sql && planned.base.dataSource === planned.head.dataSource && JSON.stringify(planned.base.params) === JSON.stringify(planned.head.params);
+      const sameSql = planned.base.ok && planned.head.ok && planned.base.runKey === planned.head.runKey;
       const { base: bq, head: hq, ...rest } = q;
       queries.push({ ...rest, query: { base: bq, head: hq }, ...planned, sameSql });
     }
