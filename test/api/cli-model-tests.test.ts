@@ -83,6 +83,16 @@ describe('drydock test', { timeout: 120_000 }, () => {
     ]);
   });
 
+  it('drydock validate checks the test files too, without running them', async () => {
+    const dir = failingProject();
+    const result = await runCli(['validate', dir, '--format', 'json'], { env: cliEnv(), cwd: dir });
+    expect(result.status).toBe(1);
+    expect(jsonOf(result).diagnostics).toEqual([expect.objectContaining({ code: 'MODEL_TEST_UNKNOWN_KEY', file: 'tests/typo.yml', line: 4 })]);
+    const sample = await runCli(['validate', 'resources/sample-project', '--format', 'json'], { env: cliEnv(), cwd: ROOT });
+    expect(sample.status).toBe(0);
+    expect(jsonOf(sample).diagnostics.filter((d: { file: string }) => d.file.startsWith('tests/'))).toEqual([]);
+  });
+
   it('exits 2 when the folder cannot be read, and says so when there are no tests', async () => {
     const missing = await runCli(['test', '/nonexistent/project'], { env: cliEnv() });
     expect(missing.status).toBe(2);

@@ -1,12 +1,10 @@
 // `drydock test [DIR]` (issue 26): the model and the test files of a project folder, compiled and
 // run offline — fixture tables in a throwaway DuckDB, no service. Tests on a data source need the
 // service and are skipped here.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { compileModel, type Diagnostic } from '../../../src-shared/model';
 import {
-  isModelTestPath,
-  MODEL_TESTS_FOLDER,
   parseTestFile,
   runModelTests,
   summarize,
@@ -15,6 +13,7 @@ import {
   type TestSummary,
 } from '../../../src-shared/model/tests';
 import { readProject } from '../validate/project';
+import { readTestFiles } from './files';
 
 export const TEST_FORMATS = ['text', 'json', 'junit', 'sarif'] as const;
 export type TestFormat = (typeof TEST_FORMATS)[number];
@@ -30,18 +29,6 @@ export interface TestReport {
   results: TestResult[];
   summary: TestSummary;
   failed: boolean;
-}
-
-/** Test files of a project folder: `tests/*.yml`, project-relative paths with `/`. */
-export function readTestFiles(root: string): { path: string; content: string }[] {
-  const dir = join(root, MODEL_TESTS_FOLDER);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => `${MODEL_TESTS_FOLDER}${e.name}`)
-    .filter(isModelTestPath)
-    .sort()
-    .map((path) => ({ path, content: readFileSync(join(root, path), 'utf8') }));
 }
 
 export async function testProject(dir: string, options: { concurrency?: number } = {}, cwd = process.cwd()): Promise<TestReport> {
