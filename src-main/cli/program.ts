@@ -250,8 +250,9 @@ Examples:
 
   withConnection(program.command('review'))
     .description('review a model change on the service: what changes, what it reaches, what breaks, and the numbers before and after')
-    .option('--head <ref>', 'branch or commit to review, or REF~N (default: the deploy branch)')
-    .option('--base <ref>', 'branch or commit to compare with (default: where --head left its parent branch)')
+    .option('--head <ref>', 'branch or commit to review, or REF~N (default: the deploy branch; with --repo: HEAD)')
+    .option('--base <ref>', 'branch or commit to compare with (default: where --head left its parent branch; with --repo: where HEAD left main or master)')
+    .option('--repo <dir>', 'review offline, over the local git repository holding this project folder: the views it reaches and their numbers on the tests’ fixture tables (no service; no dashboards, reports, pushes or publications)')
     .addOption(new Option('-f, --format <format>', 'report format').choices(['text', 'json', 'markdown', 'sarif']).default('text'))
     .option('-o, --output <file>', 'write the report to a file (a text summary still goes to stdout)')
     .addOption(new Option('--fail-on <what>', 'exit 1 when something breaks, also when numbers change, or never').choices(['breaking', 'changed-numbers', 'never']).default('breaking'))
@@ -272,6 +273,7 @@ Exits 1 when the change breaks a widget, report, push or publication (with --fai
 also when a query's numbers change), 0 otherwise.
 Examples:
   drydock review --head my-branch -d 1
+  drydock review --repo . --base origin/main --format markdown     # offline, in a pull request's CI job
   drydock review --base main~1 --head main --format markdown --output review.md
   drydock review --head my-branch --format sarif --output drydock-review.sarif --fail-on changed-numbers`,
     )

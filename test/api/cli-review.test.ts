@@ -1,7 +1,8 @@
 // `drydock review` (issue 26) of the built CLI against a real `drydock serve`: branches committed
 // through the API, a published dashboard, the emulator's DuckDB data; every report format and the
 // exit codes a CI job relies on.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,5 +109,53 @@ describe('drydock review', { timeout: 120_000 }, () => {
     const result = await drydock('review', '--head', 'no-such-branch');
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/^REF_NOT_FOUND: "no-such-branch" names no branch or commit/);
+  });
+});
+
+describe('drydock review --repo (offline, over a local git repository)', { timeout: 120_000 }, () => {
+  const ROOT = join(__dirname, '../..');
+  let repo: string;
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com' } }).trim();
+
+  beforeAll(() => {
+    // The project lives in a folder of a bigger repository, as it often does.
+    repo = mkdtempSync(join(tmpdir(), 'drydock-review-repo-'));
+    cpSync(join(ROOT, 'resources/sample-project/model'), join(repo, 'analytics/model'), { recursive: true });
+    cpSync(join(ROOT, 'resources/sample-project/tests'), join(repo, 'analytics/tests'), { recursive: true });
+    writeFileSync(join(repo, 'README.md'), 'not part of the project\n');
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'Model');
+    git('checkout', '-q', '-b', 'no-returns');
+    const orders = join(repo, 'analytics/model/cubes/orders.yml');
+    writeFileSync(orders, readFileSync(orders, 'utf8').replace('      - name: total_amount\n        sql: amount\n', "      - name: total_amount\n        sql: \"CASE WHEN {CUBE}.status = 'returned' THEN 0 ELSE {CUBE}.amount END\"\n"));
+    git('commit', '-q', '-am', 'No revenue from returns');
+  });
+
+  it('reviews HEAD against where it left main, with the numbers on the tests’ fixture tables', async () => {
+    const result = await runCli(['review', '--repo', join(repo, 'analytics')], { env: cliEnv(), cwd: repo });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^Review of HEAD \\(${git('rev-parse', 'HEAD').slice(0, 12)}\\) against main \\(${git('rev-parse', 'main').slice(0, 12)}\\)`));
+    expect(result.stdout).toMatch(/model\/cubes\/orders\.yml:\d+:\d+ {2}measure orders\.total_amount: sql changed/);
+    expect(result.stdout).toContain('≠ orders_overview: by status');
+    // The fixture's one returned order (60.00) no longer counts.
+    expect(result.stdout).toContain('returned: total_amount 60 → 0');
+    expect(result.stdout).toMatch(/total_amount total 1,106\.5 → 1,046\.5/);
+    const strict = await runCli(['review', '--repo', join(repo, 'analytics'), '--fail-on', 'changed-numbers', '--format', 'json'], { env: cliEnv(), cwd: repo });
+    expect(strict.status).toBe(1);
+    expect(jsonOf(strict).summary).toMatchObject({ changes: 1, breaking: 0 });
+  });
+
+  it('takes any two refs; refuses unknown refs and folders outside a repository', async () => {
+    const same = await runCli(['review', '--repo', join(repo, 'analytics'), '--base', 'main', '--head', 'main', '--format', 'json'], { env: cliEnv(), cwd: repo });
+    expect(same.status, same.stderr).toBe(0);
+    expect(jsonOf(same).changes).toEqual([]);
+    const unknown = await runCli(['review', '--repo', join(repo, 'analytics'), '--base', 'nope'], { env: cliEnv(), cwd: repo });
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/^REF_NOT_FOUND: "nope"/);
+    const outside = await runCli(['review', '--repo', mkdtempSync(join(tmpdir(), 'drydock-no-repo-'))], { env: cliEnv() });
+    expect(outside.status).toBe(2);
+    expect(outside.stderr).toMatch(/^NOT_A_GIT_REPOSITORY: /);
   });
 });

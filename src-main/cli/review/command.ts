@@ -15,6 +15,8 @@ export const REVIEW_FORMATS = ['text', 'json', 'markdown', 'sarif'] as const;
 export const FAIL_ON = ['breaking', 'changed-numbers', 'never'] as const;
 
 export interface ReviewCommandOptions extends ConnectionOptions {
+  /** Review offline, over this local git repository (no service). */
+  repo?: string;
   base?: string;
   head?: string;
   format: (typeof REVIEW_FORMATS)[number];
@@ -49,8 +51,31 @@ export function exitCodeOf(result: ReviewResult, failOn: ReviewCommandOptions['f
   return ExitCodes.OK;
 }
 
+async function writeReport(result: ReviewResult, format: ReviewCommandOptions['format'], output: string | undefined): Promise<void> {
+  const report = await render(result, format);
+  if (!output) {
+    process.stdout.write(report.endsWith('\n') ? report : `${report}\n`);
+    return;
+  }
+  const target = resolve(output);
+  try {
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, report.endsWith('\n') ? report : `${report}\n`);
+  } catch (error) {
+    throw new CliError('OUTPUT_NOT_WRITABLE', `Could not write ${output}: ${(error as Error).message}`, ExitCodes.UNREADABLE);
+  }
+  // The log still shows what was found; the file carries the machine report.
+  if (format !== 'text') process.stdout.write(`${(await import('./text')).textReport(result)}\n`);
+}
+
 export default async function review(options: ReviewCommandOptions): Promise<number> {
   const format = options.json ? 'json' : options.format;
+  if (options.repo !== undefined) {
+    const { offlineReview } = await import('./offline');
+    const result = await offlineReview({ ...options, repo: options.repo });
+    await writeReport(result, format, options.output);
+    return exitCodeOf(result, options.failOn);
+  }
   const ctx = await withDeployment({ ...options, json: format !== 'text' });
   const deploymentId = ctx.deployment.id;
   const body: StartReviewInput = {
@@ -70,19 +95,7 @@ export default async function review(options: ReviewCommandOptions): Promise<num
   if (started.status !== 'COMPLETED') await followJob(ctx, ref, { wait: true });
   else if (format === 'text') ctx.out.note(`Review ${started.reviewId} of this commit pair was already made; showing it (--refresh to review again).`);
   const result = (await getJobResult(ctx.conn, ref)) as ReviewResult;
-  const report = await render(result, format);
-  if (options.output) {
-    const target = resolve(options.output);
-    try {
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, report.endsWith('\n') ? report : `${report}\n`);
-    } catch (error) {
-      throw new CliError('OUTPUT_NOT_WRITABLE', `Could not write ${options.output}: ${(error as Error).message}`, ExitCodes.UNREADABLE);
-    }
-    if (format !== 'text') process.stdout.write(`${(await import('./text')).textReport(result)}\n`);
-  } else {
-    process.stdout.write(report.endsWith('\n') ? report : `${report}\n`);
-  }
+  await writeReport(result, format, options.output);
   return exitCodeOf(result, options.failOn);
 }
 
