@@ -8,9 +8,11 @@
 // and merges therefore invalidate exactly what they changed, whoever made them.
 import { LRUCache } from 'lru-cache';
 import type { ValidationResult } from '../../src-shared/api/data-model';
-import { compileModel, createIncrementalCompiler, diagnosticJson, isModelSourcePath, type CompileVerdict, type Diagnostic, type IncrementalCompiler } from '../../src-shared/model';
+import { createIncrementalCompiler, diagnosticJson, isModelSourcePath, type CompileVerdict, type IncrementalCompiler } from '../../src-shared/model';
+import { blobIdOf, modelTreeOf, readBlobs } from './model-source';
+import { compileModel, type CompiledModel, type Diagnostic } from '../../src-shared/model';
 import { checkTestFiles } from '../features/model-tests/tasks';
-import { blobIdOf, modelFilesOfCommit, modelTreeOf, readBlobs } from './model-source';
+import { modelFilesOfCommit } from './model-source';
 
 export interface ValidateInput {
   /** `<deploymentId>:<branch>`. */
@@ -108,24 +110,6 @@ export async function validate(input: ValidateInput): Promise<ValidateOutput> {
   return { ...model.output, changedFiles: removed.length + changed.length };
 }
 
-/**
- * Problems of the branch's test files (issue 26), checked against the model this shard holds for
- * it (validated just before), or compiled afresh when it holds none. [] when there are no tests.
- */
-export async function checkTests(input: ValidateInput): Promise<Diagnostic[]> {
-  return checkTestFiles(input, async () => {
-    const held = branches.get(input.key);
-    if (held?.output) return held.compiler.result().model;
-    const files = new Map((await modelFilesOfCommit(input.gitdir, input.commit)).map((f) => [f.path, f.content]));
-    for (const [path, content] of input.edits) {
-      if (!isModelSourcePath(path)) continue;
-      if (content === null) files.delete(path);
-      else files.set(path, content);
-    }
-    return compileModel([...files].map(([path, content]) => ({ path, content }))).model;
-  });
-}
-
 /** Drops the kept model of branch `key`, or of every branch whose key starts with `prefix` (a deleted deployment). */
 export function forget(input: { key: string } | { prefix: string }): number {
   let dropped = 0;
@@ -146,4 +130,22 @@ export function stats(): { branches: string[]; sourceBytes: number } {
 /** What a thread loads at start (see WARM_UP_EXPORT in platform/workers/pools.ts). */
 export function ready(): true {
   return true;
+}
+
+/**
+ * Problems of the branch's test files (issue 26), checked against the model this shard holds for
+ * it (validated just before), or compiled afresh when it holds none. [] when there are no tests.
+ */
+export async function checkTests(input: ValidateInput): Promise<Diagnostic[]> {
+  return checkTestFiles(input, async (): Promise<CompiledModel> => {
+    const held = branches.get(input.key);
+    if (held?.output) return held.compiler.result().model;
+    const files = new Map((await modelFilesOfCommit(input.gitdir, input.commit)).map((f) => [f.path, f.content]));
+    for (const [path, content] of input.edits) {
+      if (!isModelSourcePath(path)) continue;
+      if (content === null) files.delete(path);
+      else files.set(path, content);
+    }
+    return compileModel([...files].map(([path, content]) => ({ path, content }))).model;
+  });
 }

@@ -1,8 +1,9 @@
 // Reads a project folder and compiles it with the service's own compiler (src-shared/model).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { compileModel, isModelSourcePath, MODEL_FOLDERS, type CompiledModel, type Diagnostic, type ModelFile } from '../../../src-shared/model';
+import { compileModel, isModelSourcePath, MODEL_FOLDERS, type Diagnostic, type ModelFile } from '../../../src-shared/model';
 import { CliError, ExitCodes } from '../output';
+import type { CompiledModel } from '../../../src-shared/model';
 
 export const VALIDATE_FORMATS = ['text', 'json', 'sarif', 'junit'] as const;
 export type ValidateFormat = (typeof VALIDATE_FORMATS)[number];

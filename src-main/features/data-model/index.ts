@@ -13,7 +13,7 @@ import { pruneEdits } from './working';
 import type { FileChange } from '../../../src-shared/api/data-model';
 
 export { registerDataModelRoutes } from './routes';
-export { addValidationCheck, type ValidationCheck, type ValidationCheckInput } from './validation';
+export { addValidationCheck, type ValidationCheck, type ValidationCheckInput } from './validation-checks';
 export { onBranchCommit, removeDeploymentRepository, authorOf, type BranchCommitListener } from './repository';
 export { onBranchServingChanged, isServedBranch } from './repository';
 export { isModelSourcePath, checkOutputPath } from './files';
