@@ -136,6 +136,29 @@ Examples:
       setExit(await runValidate(dir, { ...opts, color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }));
     });
 
+  program
+    .command('test')
+    .description('run the model tests of a project (tests/*.yml) offline, on their fixture tables')
+    .argument('[dir]', 'project folder (the one containing model/ and tests/)', '.')
+    .addOption(new Option('-f, --format <format>', 'report format').choices(['text', 'json', 'junit', 'sarif']).default('text'))
+    .option('-o, --output <file>', 'write the report to a file (a text summary still goes to stdout)')
+    .option('--concurrency <n>', 'tests run at once (default 4)', integer('--concurrency', 1))
+    .addHelpText(
+      'after',
+      `
+A test names a query (the REST query format), what it must return (rows, row_count, values, not_null,
+unique, totals_equal) and its data: fixtures (table → CSV or Parquet file, loaded into a throwaway
+DuckDB) or a data_source (run by the service; skipped here). Exits 1 when a test fails or cannot run,
+or a test file has a problem; 2 when DIR cannot be read.
+Examples:
+  drydock test resources/sample-project
+  drydock test . --format junit --output reports/model-tests.xml`,
+    )
+    .action(async (dir: string, opts: { format: 'text' | 'json' | 'junit' | 'sarif'; output?: string; concurrency?: number }) => {
+      const { runTests } = await import('./model-tests/command');
+      setExit(await runTests(dir, { ...opts, color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }));
+    });
+
   withConnection(program.command('login'), { deployment: false })
     .description('save a service profile (URL and credential), after checking the credential against the service')
     .option('--bearer', 'the credential typed or piped in is a bearer token, not an API key')
@@ -225,6 +248,37 @@ Examples:
     )
     .action(api(async () => (await import('./commands/promote')).default));
 
+  withConnection(program.command('review'))
+    .description('review a model change on the service: what changes, what it reaches, what breaks, and the numbers before and after')
+    .option('--head <ref>', 'branch or commit to review, or REF~N (default: the deploy branch; with --repo: HEAD)')
+    .option('--base <ref>', 'branch or commit to compare with (default: where --head left its parent branch; with --repo: where HEAD left main or master)')
+    .option('--repo <dir>', 'review offline, over the local git repository holding this project folder: the views it reaches and their numbers on the tests’ fixture tables (no service; no dashboards, reports, pushes or publications)')
+    .addOption(new Option('-f, --format <format>', 'report format').choices(['text', 'json', 'markdown', 'sarif']).default('text'))
+    .option('-o, --output <file>', 'write the report to a file (a text summary still goes to stdout)')
+    .addOption(new Option('--fail-on <what>', 'exit 1 when something breaks, also when numbers change, or never').choices(['breaking', 'changed-numbers', 'never']).default('breaking'))
+    .option('--no-data-diff', 'skip running the affected queries on both commits')
+    .option('--refresh', 'review again even when this commit pair was reviewed before')
+    .option('--row-limit <n>', 'rows read per query and side (default 1,000)', integer('--row-limit', 1))
+    .option('--max-queries <n>', 'queries at most (default 200)', integer('--max-queries', 0))
+    .option('--time-budget <ms>', 'queries not started within this time are skipped (default 60,000)', integer('--time-budget', 100))
+    .option('--tolerance <fraction>', 'numbers within this fraction of each other are equal (default 1e-9)', (v) => {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('--tolerance must be a number between 0 and 1.');
+      return n;
+    })
+    .addHelpText(
+      'after',
+      `
+Exits 1 when the change breaks a widget, report, push or publication (with --fail-on changed-numbers
+also when a query's numbers change), 0 otherwise.
+Examples:
+  drydock review --head my-branch -d 1
+  drydock review --repo . --base origin/main --format markdown     # offline, in a pull request's CI job
+  drydock review --base main~1 --head main --format markdown --output review.md
+  drydock review --head my-branch --format sarif --output drydock-review.sarif --fail-on changed-numbers`,
+    )
+    .action(api(async () => (await import('./review/command')).default));
+
   const jobs = program
     .command('jobs')
     .description('list, show, wait for or cancel the jobs of a deployment (push, pull, publish, preview, transform, transfer)');
@@ -237,17 +291,17 @@ Examples:
   withConnection(jobs.command('show'))
     .description('status of a job (and its result once completed)')
     .argument('<id>', 'job id')
-    .addOption(new Option('--kind <kind>', 'the job’s kind (found by asking the service when omitted)').choices(['push', 'pull', 'publish', 'preview', 'transform', 'transfer']))
+    .addOption(new Option('--kind <kind>', 'the job’s kind (found by asking the service when omitted)').choices(['push', 'pull', 'publish', 'preview', 'transform', 'transfer', 'review']))
     .action(api(async () => (await import('./commands/jobs')).showCommand));
   withConnection(jobs.command('wait'))
     .description('wait for a job to end; exits 1 unless it completed (Ctrl-C asks the service to cancel it)')
     .argument('<id>', 'job id')
-    .addOption(new Option('--kind <kind>', 'the job’s kind').choices(['push', 'pull', 'publish', 'preview', 'transform', 'transfer']))
+    .addOption(new Option('--kind <kind>', 'the job’s kind').choices(['push', 'pull', 'publish', 'preview', 'transform', 'transfer', 'review']))
     .action(api(async () => (await import('./commands/jobs')).waitCommand));
   withConnection(jobs.command('cancel'))
     .description('ask the service to cancel a job, and wait until it stopped')
     .argument('<id>', 'job id')
-    .addOption(new Option('--kind <kind>', 'the job’s kind').choices(['push', 'pull', 'publish', 'preview', 'transform', 'transfer']))
+    .addOption(new Option('--kind <kind>', 'the job’s kind').choices(['push', 'pull', 'publish', 'preview', 'transform', 'transfer', 'review']))
     .option('--no-wait', 'return once the cancellation is requested')
     .action(api(async () => (await import('./commands/jobs')).cancelCommand));
 

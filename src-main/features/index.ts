@@ -24,6 +24,8 @@ import { promotionsRoutes } from '../../src-shared/api/promotions';
 import { queryRoutes } from '../../src-shared/api/queries';
 import { remoteTransfersRoutes } from '../../src-shared/api/remote-transfers';
 import { reportsRoutes } from '../../src-shared/api/reports';
+import { reviewRoutes } from '../../src-shared/api/reviews';
+import { modelTestRoutes } from '../../src-shared/api/model-tests';
 import { scheduledTasksRoutes } from '../../src-shared/api/scheduled-tasks';
 import { systemRoutes } from '../../src-shared/api/system';
 import { tenantRoutes } from '../../src-shared/api/tenant';
@@ -95,4 +97,6 @@ export const AREAS: readonly Area[] = [
   { name: 'queries', operations: ops(queryRoutes), load: async () => (await import('./queries')).registerQueryRoutes },
   { name: 'events', operations: ops(eventsRoutes), load: async () => (await import('./events')).registerEventRoutes, atStart: registerEventHooks },
   { name: 'dev-targets', operations: ops(devTargetRoutes), load: async () => (await import('./dev-targets')).registerDevTargetRoutes },
+  { name: 'reviews', operations: ops(reviewRoutes), load: async () => (await import('./reviews')).registerReviewRoutes },
+  { name: 'model-tests', operations: ops(modelTestRoutes), load: async () => (await import('./model-tests')).registerModelTestRoutes },
 ];

@@ -12,6 +12,8 @@ export { transformGenerate } from '../features/transform-sync/transform-tasks';
 export { renderExportFile } from '../features/dashboard-exports/export-tasks';
 export { agentModelContext } from '../features/scheduled-tasks/context-tasks';
 export { compileQueryModel } from '../features/queries/model-tasks';
+export { compareReviewRows, prepareModelReview } from '../features/reviews/review-tasks';
+export { prepareModelTestRun } from '../features/model-tests/tasks';
 
 /** What a thread loads at start (see WARM_UP_EXPORT in platform/workers/pools.ts). */
 export function ready(): true {

@@ -19,6 +19,9 @@ import {
 } from '../../src-shared/model';
 import { markReading, type ReadMarker } from '../platform/workers/read-marker';
 import { blobIdOf, modelTreeOf, readBlobs } from './model-source';
+import { compileModel, type CompiledModel, type Diagnostic } from '../../src-shared/model';
+import { checkTestFiles } from '../features/model-tests/tasks';
+import { modelFilesOfCommit } from './model-source';
 
 export interface ValidateInput {
   /** `<deploymentId>:<branch>`. */
@@ -185,4 +188,22 @@ export function stats(): { branches: string[]; sourceBytes: number } {
 /** What a thread loads at start (see WARM_UP_EXPORT in platform/workers/pools.ts). */
 export function ready(): true {
   return true;
+}
+
+/**
+ * Problems of the branch's test files (issue 26), checked against the model this shard holds for
+ * it (validated just before), or compiled afresh when it holds none. [] when there are no tests.
+ */
+export async function checkTests(input: ValidateInput): Promise<Diagnostic[]> {
+  return checkTestFiles(input, async (): Promise<CompiledModel> => {
+    const held = branches.get(input.key);
+    if (held?.output) return held.compiler.result().model;
+    const files = new Map((await modelFilesOfCommit(input.gitdir, input.commit)).map((f) => [f.path, f.content]));
+    for (const [path, content] of input.edits) {
+      if (!isModelSourcePath(path)) continue;
+      if (content === null) files.delete(path);
+      else files.set(path, content);
+    }
+    return compileModel([...files].map(([path, content]) => ({ path, content }))).model;
+  });
 }

@@ -1,8 +1,8 @@
 // The rule for paths in a deployment's model repository, shared by the service (every write,
 // upload, pull resolution and publish) and the editor's file dialogs.
 
-/** File types the model repository accepts (model files, Jinja templates and macros, config). */
-export const ALLOWED_FILE_EXTENSIONS = ['.yml', '.yaml', '.js', '.ts', '.jinja', '.j2', '.py', '.sql', '.json', '.md'] as const;
+/** File types the model repository accepts (model files, Jinja templates and macros, config, model test fixtures). */
+export const ALLOWED_FILE_EXTENSIONS = ['.yml', '.yaml', '.js', '.ts', '.jinja', '.j2', '.py', '.sql', '.json', '.md', '.csv'] as const;
 export const MAX_FILE_PATH_LENGTH = 512;
 
 /**

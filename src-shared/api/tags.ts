@@ -46,4 +46,13 @@ export const TAGS = [
     name: 'Remote Profiles',
     description: 'Drydock: other Drydock services or platform tenants this app talks to (credentials in the keychain), and promotions and publishes to them.',
   },
+  {
+    name: 'Change Review',
+    description:
+      'Drydock: what a model change does before it merges — the semantic diff of two commits, the views, pushed and published views, dashboards, reports and schedules it reaches, what breaks, and the affected numbers on both commits.',
+  },
+  {
+    name: 'Model Tests',
+    description: 'Drydock: tests of a model repository (tests/*.yml): queries with expected rows, counts and values, run on fixture tables or a data source.',
+  },
 ] as const;

@@ -9,11 +9,12 @@ import { transformSyncRoutes } from '../../../src-shared/api/transform-sync';
 import { warehouseSyncRoutes } from '../../../src-shared/api/warehouse-sync';
 import { isApiProblem } from '../../../src-shared/api/client';
 import { remoteTransfersRoutes, type RemoteTransfer } from '../../../src-shared/api/remote-transfers';
+import { reviewRoutes, type ModelReview } from '../../../src-shared/api/reviews';
 import { CliError } from '../output';
 import type { Connection } from './connection';
 import { listAll } from './resolve';
 
-export const JOB_KINDS = ['push', 'pull', 'publish', 'preview', 'transform', 'transfer'] as const;
+export const JOB_KINDS = ['push', 'pull', 'publish', 'preview', 'transform', 'transfer', 'review'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 /** Kinds `jobs list` enumerates (previews are short-lived and only reachable by id). */
 export const LISTED_KINDS: readonly JobKind[] = ['push', 'pull', 'publish', 'transform', 'transfer'];
@@ -134,6 +135,23 @@ function fromTransfer(t: RemoteTransfer): JobInfo {
   };
 }
 
+function fromReview(deploymentId: number, r: ModelReview): JobInfo {
+  return {
+    kind: 'review',
+    deploymentId,
+    id: r.reviewId,
+    dataSourceName: null,
+    status: r.status,
+    stage: r.progress.stage,
+    percentComplete: r.progress.percentComplete,
+    error: r.error,
+    createdAt: r.createdAt,
+    startedAt: null,
+    finishedAt: r.finishedAt,
+    statusUrl: r.statusUrl,
+  };
+}
+
 const publishParams = (ref: JobRef) => {
   if (!ref.dataSourceName) throw new CliError('DATA_SOURCE_REQUIRED', `Publication run ${ref.id}: the data source is unknown.`);
   return { deploymentId: ref.deploymentId, dataSourceName: ref.dataSourceName, runId: ref.id };
@@ -158,6 +176,8 @@ export async function getJob(conn: Connection, ref: JobRef, signal?: AbortSignal
       );
     case 'transfer':
       return fromTransfer(await c.call(remoteTransfersRoutes.getRemoteTransfer, { params: { transferId: ref.id }, signal }));
+    case 'review':
+      return fromReview(ref.deploymentId, await c.call(reviewRoutes.getModelReview, { params: { deploymentId: ref.deploymentId, reviewId: ref.id }, signal }));
   }
 }
 
@@ -180,6 +200,8 @@ export async function cancelJob(conn: Connection, ref: JobRef): Promise<JobInfo>
       );
     case 'transfer':
       return fromTransfer(await c.call(remoteTransfersRoutes.cancelRemoteTransfer, { params: { transferId: ref.id } }));
+    case 'review':
+      return fromReview(ref.deploymentId, await c.call(reviewRoutes.cancelModelReview, { params: { deploymentId: ref.deploymentId, reviewId: ref.id } }));
   }
 }
 
@@ -200,6 +222,8 @@ export async function getJobResult(conn: Connection, ref: JobRef): Promise<unkno
       return c.call(lakehouseRoutes.getLakehouseMetricViewPreviewResult, { params: { deploymentId: ref.deploymentId, previewId: ref.id } });
     case 'transfer':
       return c.call(remoteTransfersRoutes.getRemoteTransfer, { params: { transferId: ref.id } });
+    case 'review':
+      return c.call(reviewRoutes.getModelReviewResult, { params: { deploymentId: ref.deploymentId, reviewId: ref.id } });
   }
 }
 
@@ -213,7 +237,7 @@ const notFound = (error: unknown) => isApiProblem(error) && error.status === 404
 
 /** Finds which kind of job `id` is (and its data source for publication runs). */
 export async function findJob(conn: Connection, deploymentId: number, id: string, kind?: JobKind): Promise<JobInfo> {
-  const kinds = kind ? [kind] : (['push', 'pull', 'transform', 'transfer', 'preview', 'publish'] as JobKind[]);
+  const kinds = kind ? [kind] : (['push', 'pull', 'transform', 'transfer', 'preview', 'review', 'publish'] as JobKind[]);
   for (const k of kinds) {
     const refs: JobRef[] =
       k === 'publish'
@@ -227,7 +251,7 @@ export async function findJob(conn: Connection, deploymentId: number, id: string
       }
     }
   }
-  throw new CliError('JOB_NOT_FOUND', `Deployment ${deploymentId} has no ${kind ?? 'push, pull, publish, preview, transform or transfer'} job ${id}.`);
+  throw new CliError('JOB_NOT_FOUND', `Deployment ${deploymentId} has no ${kind ?? 'push, pull, publish, preview, transform, transfer or review'} job ${id}.`);
 }
 
 /** Jobs of a deployment, newest first. */

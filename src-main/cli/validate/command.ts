@@ -22,6 +22,13 @@ async function render(report: ValidationReport, format: ValidateFormat, color: b
 /** Runs the command; returns the exit code (0 valid, 1 errors or too many warnings). */
 export async function runValidate(dir: string, options: ValidateOptions): Promise<number> {
   const report = validateProject(dir, options);
+  // Test files (tests/*.yml) are checked too: their problems and the queries the model refuses (issue 26).
+  const { readTestFiles } = await import('../model-tests/files');
+  const testFiles = readTestFiles(report.root);
+  if (testFiles.length > 0) {
+    const { withTestFileDiagnostics } = await import('./test-files');
+    withTestFileDiagnostics(report, testFiles);
+  }
   const color = options.color ?? false;
   const body = await render(report, options.format, color && !options.output);
   if (options.output) {

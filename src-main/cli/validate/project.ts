@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { compileModel, isModelSourcePath, MODEL_FOLDERS, MODEL_LIMITS, type Diagnostic, type ModelFile } from '../../../src-shared/model';
 import { CliError, ExitCodes } from '../output';
+import type { CompiledModel } from '../../../src-shared/model';
 
 export const VALIDATE_FORMATS = ['text', 'json', 'sarif', 'junit'] as const;
 export type ValidateFormat = (typeof VALIDATE_FORMATS)[number];
@@ -33,6 +34,8 @@ export interface ValidationReport {
   /** Whether the run fails: errors, or more warnings than allowed. */
   failed: boolean;
   durationMs: number;
+  /** The compiled model (test files are checked against it). */
+  model: CompiledModel;
 }
 
 /** Model source files of a project folder (YAML, JS and TS under `model/` or `schema/`), paths relative to it with `/`. */
@@ -85,7 +88,7 @@ export function validateProject(dir: string, options: Pick<ValidateOptions, 'ana
   const started = performance.now();
   const root = resolve(cwd, dir);
   const files = readProject(root);
-  const { diagnostics } = compileModel(files, { analyzers: options.analyzers ?? false });
+  const { diagnostics, model } = compileModel(files, { analyzers: options.analyzers ?? false });
   const count = (severity: Diagnostic['severity']) => diagnostics.filter((d) => d.severity === severity).length;
   const errorCount = count('error');
   const warningCount = count('warning');
@@ -101,6 +104,7 @@ export function validateProject(dir: string, options: Pick<ValidateOptions, 'ana
     maxWarnings: options.maxWarnings,
     failed: errorCount > 0 || tooManyWarnings,
     durationMs: performance.now() - started,
+    model,
   };
 }
 

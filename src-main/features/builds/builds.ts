@@ -26,6 +26,8 @@ export interface BuildRecord {
   error: string | null;
   createdAt: string;
   finishedAt: string | null;
+  /** What ran on the build after it compiled, by check (`modelTests`); null before any did. */
+  checks: Record<string, unknown> | null;
 }
 
 export interface BuildSnapshot {
@@ -58,9 +60,10 @@ interface BuildRow {
   error: string | null;
   created_at: string;
   finished_at: string | null;
+  checks: string | null;
 }
 
-const COLUMNS = 'id, deployment_id, branch, commit_sha, status, diagnostics, error, created_at, finished_at';
+const COLUMNS = 'id, deployment_id, branch, commit_sha, status, diagnostics, error, created_at, finished_at, checks';
 
 const toRecord = (row: BuildRow): BuildRecord => ({
   id: row.id,
@@ -72,6 +75,7 @@ const toRecord = (row: BuildRow): BuildRecord => ({
   error: row.error,
   createdAt: row.created_at,
   finishedAt: row.finished_at,
+  checks: row.checks === null ? null : (JSON.parse(row.checks) as Record<string, unknown>),
 });
 
 // ---- reading -------------------------------------------------------------------------------------
@@ -187,6 +191,42 @@ export async function waitForBuild(ctx: ServiceContext, buildId: string, signal?
   }
 }
 
+// ---- checks after a build (issue 26: a build of the deploy branch runs the model tests) ----------
+
+export type BuildSucceededListener = (build: BuildRecord) => void;
+
+const succeededListeners = new WeakMap<ServiceContext, Set<BuildSucceededListener>>();
+
+/** Calls `listener` after every successful build. Listeners only schedule work. Returns an unsubscribe function. */
+export function onBuildSucceeded(ctx: ServiceContext, listener: BuildSucceededListener): () => void {
+  let set = succeededListeners.get(ctx);
+  if (!set) succeededListeners.set(ctx, (set = new Set()));
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+/** Notes on a build what a check found (merged with what other checks noted). */
+export function recordBuildCheck(ctx: ServiceContext, buildId: string, check: string, outcome: unknown): void {
+  ctx.db.transaction(() => {
+    const row = ctx.db.prepare('SELECT checks FROM model_builds WHERE id = ?').get(buildId) as { checks: string | null } | undefined;
+    if (!row) return;
+    const checks = { ...(row.checks ? (JSON.parse(row.checks) as Record<string, unknown>) : {}), [check]: outcome };
+    ctx.db.prepare('UPDATE model_builds SET checks = ? WHERE id = ?').run(JSON.stringify(checks), buildId);
+  })();
+}
+
+function emitBuildSucceeded(ctx: ServiceContext, buildId: string): void {
+  const build = getBuild(ctx, buildId);
+  if (!build) return;
+  for (const listener of succeededListeners.get(ctx) ?? []) {
+    try {
+      listener(build);
+    } catch (error) {
+      ctx.log.error('a build listener failed', { buildId, error: String(error) });
+    }
+  }
+}
+
 // ---- the job -------------------------------------------------------------------------------------
 
 function summarize(diagnostics: Diagnostic[]): string {
@@ -239,6 +279,7 @@ async function runBuild(ctx: ServiceContext, job: Job<BuildInputs, BuildResult>,
     pruneBuilds(ctx, deploymentId, branch);
   })();
   report('succeeded', null);
+  emitBuildSucceeded(ctx, job.id);
   return result;
 }
 

@@ -7,9 +7,12 @@ export {
   listBuilds,
   buildSnapshotFile,
   loadBuildSnapshot,
+  onBuildSucceeded,
+  recordBuildCheck,
   startBuild,
   waitForBuild,
   type BuildRecord,
+  type BuildSucceededListener,
   type BuildSnapshot,
   type BuildStatusValue,
 } from './builds';

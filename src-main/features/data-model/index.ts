@@ -13,6 +13,7 @@ import { pruneEdits } from './working';
 import type { FileChange } from '../../../src-shared/api/data-model';
 
 export { registerDataModelRoutes } from './routes';
+export { addValidationCheck, type ValidationCheck, type ValidationCheckInput } from './validation-checks';
 export { onBranchCommit, removeDeploymentRepository, authorOf, type BranchCommitListener } from './repository';
 export { onBranchServingChanged, isServedBranch } from './repository';
 export { isModelSourcePath, checkOutputPath } from './files';
@@ -135,4 +136,9 @@ export async function branchHistory(ctx: ServiceContext, deploymentId: number, b
   const { repo, deployBranch } = await openRepository(ctx, deploymentId);
   await loadBranch(ctx, repo, deploymentId, deployBranch, branch);
   return repo.log(branch, depth);
+}
+
+/** The branch a branch was created from; null for the deploy branch, branches without one and unknown names. */
+export function parentBranchOf(ctx: ServiceContext, deploymentId: number, branch: string): string | null {
+  return branchRow(ctx, deploymentId, branch)?.parent_branch ?? null;
 }

@@ -11,7 +11,8 @@ import {
   stopDevMode,
 } from './branches';
 import { fileHashes, listOrReadFiles } from './files';
-import { forgetBranchModels, validateBranch } from './validation';
+import { forgetBranchModels } from './validation';
+import { validateWithChecks } from './validation-checks';
 import { commitWorkingEdits, mergeBranchInto, pullFromParent } from './operations';
 import { openRepository, removeDeploymentRepository } from './repository';
 import { onDeploymentDeleted } from '../deployments';
@@ -64,7 +65,7 @@ export function registerDataModelRoutes({ route, ctx }: Api): void {
     const branch = await editBranch(ctx, params.deploymentId, principal, query.branchName);
     return renameFile(ctx, params.deploymentId, principal, branch, body.path, body.newPath, ifMatch);
   });
-  route(api.validateDataModel, READ, ({ params, query, principal }) => validateBranch(ctx, params.deploymentId, principal, query.branchName));
+  route(api.validateDataModel, READ, ({ params, query, principal }) => validateWithChecks(ctx, params.deploymentId, principal, query.branchName));
 
   route(api.startDataModelUpload, EDIT, ({ params, body, principal }) => startUpload(ctx, params.deploymentId, principal, body));
   // A chunk's base64 (megabytes) is decoded on a compute thread with the body and never reaches this thread.

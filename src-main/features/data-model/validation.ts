@@ -26,7 +26,7 @@ const placements = new WeakMap<ServiceContext, LRUCache<string, number>>();
 const branchKey = (deploymentId: number, branch: string) => `${deploymentId}:${branch}`;
 
 /** The shard of a branch: the one it used before, else the least busy one. */
-function shardOf(ctx: ServiceContext, key: string): number {
+export function shardOf(ctx: ServiceContext, key: string): number {
   let placed = placements.get(ctx);
   if (!placed) placements.set(ctx, (placed = new LRUCache<string, number>({ max: 10_000 })));
   const known = placed.get(key);

@@ -3,3 +3,4 @@ export { registerScheduledTaskRoutes } from './routes';
 export { getTaskScheduler, type TaskScheduler } from './scheduler';
 export { RUN_KIND as SCHEDULED_TASK_RUN_KIND } from './runs';
 export { scheduledTasksEnabled } from './tasks';
+export { scheduledTaskPrompts, type TaskPrompt } from './prompts';

@@ -3,3 +3,4 @@ export { registerWarehouseSyncRoutes } from './routes';
 export { getLocalWarehouse, openWarehouseConnector, warehouseDataSource } from './warehouse';
 export { PUSH_KIND, type PushJobInputs, type PushJobResult } from './push';
 export { PULL_KIND, type PullJobInputs, type PullJobResult } from './pull';
+export { currentPushedViews, type PushedSemanticView } from './pushed-views';

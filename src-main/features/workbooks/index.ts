@@ -11,3 +11,4 @@ export {
 } from './store';
 export { checkDashboardFilters, parseDashboard } from './dashboard';
 export { changesBetween } from './promotion';
+export { dashboardWidgetQueries, type WidgetQuery, type WorkbookViewer } from './widget-queries';

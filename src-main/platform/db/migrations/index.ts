@@ -16,6 +16,7 @@ import { oauthFlow } from './015-oauth-flow';
 import { uploadChunkFiles } from './016-upload-chunk-files';
 import { devTargets } from './017-dev-targets';
 import { lakehouseDevTargets } from './018-lakehouse-dev-targets';
+import { reviewsAndModelTests } from './019-reviews-and-model-tests';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   uploadChunkFiles,
   devTargets,
   lakehouseDevTargets,
+  reviewsAndModelTests,
 ];

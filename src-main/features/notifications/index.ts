@@ -1,0 +1,2 @@
+/** What other areas may use of the notifications area. */
+export { notificationsByWorkbook, type WorkbookNotification } from './by-workbook';
