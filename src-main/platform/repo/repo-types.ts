@@ -47,14 +47,27 @@ export interface MergeResult {
   changes: TreeChange[];
 }
 
-export type RepoErrorCode = 'BRANCH_NOT_FOUND' | 'BRANCH_EXISTS' | 'BRANCH_NAME_CONFLICT' | 'PATH_CONFLICT' | 'HEAD_MOVED' | 'REPO_BUSY' | 'INVALID_BRANCH_NAME';
+export type RepoErrorCode =
+  | 'BRANCH_NOT_FOUND'
+  | 'BRANCH_EXISTS'
+  | 'BRANCH_NAME_CONFLICT'
+  | 'PATH_CONFLICT'
+  | 'HEAD_MOVED'
+  | 'REPO_BUSY'
+  | 'INVALID_BRANCH_NAME'
+  /** An object the repository needs is not there (a crash of an older version, a damaged disk). */
+  | 'OBJECT_MISSING'
+  /** An object file is there but empty or unreadable. */
+  | 'OBJECT_DAMAGED';
 
-/** A failure the caller can explain (missing branch, moved head, file/folder clash…). */
+/** A failure the caller can explain (missing branch, moved head, file/folder clash, damaged object…). */
 export class RepoError extends Error {
   constructor(
     readonly code: RepoErrorCode,
     message: string,
     readonly paths: string[] = [],
+    /** The object ids concerned (`OBJECT_MISSING`, `OBJECT_DAMAGED`). */
+    readonly objects: string[] = [],
   ) {
     super(message);
     this.name = 'RepoError';
