@@ -6,6 +6,7 @@ import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/problem';
 import { GitRepository, readSampleModelFiles, RepoError, type Signature } from '../../platform/repo';
 import { appendDeploymentLog, getDeployBranch } from '../deployments';
+import { ensureRepositoryChecked, forgetRepositoryCheck } from './repo-health';
 
 export const SYSTEM_AUTHOR: Signature = { name: 'Drydock', email: 'drydock@localhost' };
 
@@ -27,7 +28,11 @@ export async function openRepository(ctx: ServiceContext, deploymentId: number):
   const deployBranch = deployBranchOf(ctx, deploymentId);
   const dir = repositoryDir(ctx, deploymentId);
   const repo = GitRepository.at(dir, () => ctx.clock.now());
-  if (repo.exists() && hasDeployBranchRow(ctx, deploymentId, deployBranch)) return { repo, deployBranch };
+  if (repo.exists() && hasDeployBranchRow(ctx, deploymentId, deployBranch)) {
+    // The first open of a run checks a repository its last run did not close cleanly (issue 23).
+    await ensureRepositoryChecked(ctx, deploymentId, repo);
+    return { repo, deployBranch };
+  }
   await repo.exclusive(async () => {
     const known = hasDeployBranchRow(ctx, deploymentId, deployBranch);
     if (repo.exists() && !known) {
@@ -52,12 +57,14 @@ export async function openRepository(ctx: ServiceContext, deploymentId: number):
       )
       .run(deploymentId, deployBranch, now, now);
   });
+  await ensureRepositoryChecked(ctx, deploymentId, repo);
   return { repo, deployBranch };
 }
 
 /** Removes a deployment's repository folder (for the deployments area when it deletes a deployment). */
 export async function removeDeploymentRepository(ctx: ServiceContext, deploymentId: number): Promise<void> {
   await GitRepository.at(repositoryDir(ctx, deploymentId)).remove();
+  forgetRepositoryCheck(ctx, repositoryDir(ctx, deploymentId));
 }
 
 export function authorOf(principal: Principal): Signature {

@@ -1,5 +1,7 @@
-// The shapes a GitRepository (repository.ts) takes and answers, and the failure it explains.
+// The shapes a GitRepository (repository.ts) takes and answers, and the failures it explains.
 
+import { DataModelErrorCodes } from '../../../src-shared/api/data-model/limits';
+import { ApiError } from '../../http/problem';
 import type { TreeChange } from './tree';
 
 export interface Signature {
@@ -54,22 +56,52 @@ export type RepoErrorCode =
   | 'PATH_CONFLICT'
   | 'HEAD_MOVED'
   | 'REPO_BUSY'
-  | 'INVALID_BRANCH_NAME'
-  /** An object the repository needs is not there (a crash of an older version, a damaged disk). */
-  | 'OBJECT_MISSING'
-  /** An object file is there but empty or unreadable. */
-  | 'OBJECT_DAMAGED';
+  | 'INVALID_BRANCH_NAME';
 
-/** A failure the caller can explain (missing branch, moved head, file/folder clash, damaged object…). */
+/** A failure the caller can explain (missing branch, moved head, file/folder clash…). */
 export class RepoError extends Error {
   constructor(
     readonly code: RepoErrorCode,
     message: string,
     readonly paths: string[] = [],
-    /** The object ids concerned (`OBJECT_MISSING`, `OBJECT_DAMAGED`). */
-    readonly objects: string[] = [],
   ) {
     super(message);
     this.name = 'RepoError';
+  }
+}
+
+const DAMAGED_PREFIX = 'The model repository is damaged: ';
+
+/**
+ * An object the repository needs is missing, empty or unreadable (a crash of an older version, a
+ * damaged disk; issue 23). A problem the caller can act on, never a 500: 409 `REPOSITORY_DAMAGED`
+ * naming the objects. The start check (repo-check.ts) repairs what it can; restoring the file,
+ * pulling from the team's repository or rewriting the file's content repairs the rest.
+ */
+export class RepositoryDamagedError extends ApiError {
+  constructor(
+    detail: string,
+    readonly objects: string[],
+  ) {
+    super(
+      409,
+      DataModelErrorCodes.REPOSITORY_DAMAGED,
+      `${DAMAGED_PREFIX}${detail} Write the file again, pull from the team's repository, or restart the service to let it repair what it can.`,
+      { objects },
+    );
+    this.name = 'RepositoryDamagedError';
+  }
+
+  /**
+   * The same error again from what a worker thread's failure kept of it (a structured clone keeps an
+   * error's message, not its class); null for any other error.
+   */
+  static revive(error: unknown): RepositoryDamagedError | null {
+    if (error instanceof RepositoryDamagedError) return error;
+    const message = error instanceof Error ? error.message : '';
+    if (!message.startsWith(DAMAGED_PREFIX)) return null;
+    const revived = new RepositoryDamagedError('', [...new Set(message.match(/\b[0-9a-f]{40}\b/g) ?? [])]);
+    Object.assign(revived, { detail: message, message });
+    return revived;
   }
 }

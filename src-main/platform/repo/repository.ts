@@ -8,10 +8,10 @@ import { parseTreeObject } from './tree-object';
 import { KeyedMutex } from './mutex';
 import { diffTrees, pathsShadowedByFiles, threeWayMerge, type FlatTree, type TreeChange, type TreeFile } from './tree';
 import { isValidBranchName } from './branch-names';
-import { RepoError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeResult, type Signature } from './repo-types';
+import { RepoError, RepositoryDamagedError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeResult, type Signature } from './repo-types';
 
 export { branchNameProblem, isValidBranchName } from './branch-names';
-export { RepoError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeOutcome, type MergeResult, type RepoErrorCode, type Signature } from './repo-types';
+export { RepoError, RepositoryDamagedError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeOutcome, type MergeResult, type RepoErrorCode, type Signature } from './repo-types';
 
 const FILE_MODE = '100644';
 const TREE_MODE = '040000';
@@ -226,6 +226,11 @@ export class GitRepository {
     const { tree } = await this.branchTree(branch);
     const entry = tree.get(path);
     return entry ? this.readBlob(entry.oid) : null;
+  }
+
+  /** `blobIdOf`, synchronously (the same SHA-1 git computes). */
+  static blobIdOfSync(content: Uint8Array): string {
+    return createHash('sha1').update(`blob ${content.byteLength}\0`).update(content).digest('hex');
   }
 
   /** The git blob id `content` would have, without writing it. */
@@ -481,13 +486,13 @@ export class GitRepository {
   /** The entries of a tree object, every name included (see tree-object.ts). */
   private async readTreeEntries(oid: string): Promise<TreeEntry[]> {
     const read = await this.reading(oid, 'folder', () => git.readObject({ fs: gitFs, gitdir: this.gitdir, oid, format: 'content' }));
-    if (read.type !== 'tree') throw new RepoError('OBJECT_DAMAGED', `Object ${oid} should be a folder (tree) but is a ${read.type}.`, [], [oid]);
+    if (read.type !== 'tree') throw new RepositoryDamagedError(`object ${oid} should be a folder (tree) but is a ${read.type}.`, [oid]);
     return parseTreeObject(read.object as Uint8Array);
   }
 
   /**
    * Runs a read of object `oid` (or of history starting there); a missing or damaged object becomes
-   * a RepoError saying so (`OBJECT_MISSING`, `OBJECT_DAMAGED`) instead of a zlib or SHA failure.
+   * a RepositoryDamagedError (409 `REPOSITORY_DAMAGED`) instead of a zlib or SHA failure.
    */
   private async reading<T>(oid: string, what: string, read: () => Promise<T>): Promise<T> {
     try {
@@ -498,13 +503,13 @@ export class GitRepository {
       const suspect = named ?? oid;
       const file = looseObjectFile(this.gitdir, suspect);
       if (/^[0-9a-f]{40}$/.test(suspect) && fs.existsSync(file) && !(await isIntactLooseObject(file, suspect))) {
-        throw new RepoError('OBJECT_DAMAGED', `Object ${suspect} (${what}) of the repository is damaged: empty or unreadable on disk.`, [], [suspect]);
+        throw new RepositoryDamagedError(`object ${suspect} (${what}) is empty or unreadable on disk.`, [suspect]);
       }
       if (code === 'NotFoundError') {
-        throw new RepoError('OBJECT_MISSING', `The repository is missing object ${suspect} (${what}).`, [], [suspect]);
+        throw new RepositoryDamagedError(`object ${suspect} (${what}) is missing.`, [suspect]);
       }
       if (error instanceof Error && /incorrect header check|unexpected end|invalid|SHA check failed|Decompression/i.test(`${error.name} ${error.message}`)) {
-        throw new RepoError('OBJECT_DAMAGED', `The repository holds a damaged object reached from ${oid} (${what}): ${error.message}`, [], [oid]);
+        throw new RepositoryDamagedError(`an object reached from ${oid} (${what}) cannot be read (${error.message}).`, [oid]);
       }
       throw error;
     }

@@ -35,6 +35,8 @@ export const DataModelErrorCodes = {
   DUPLICATE_PATH: 'DUPLICATE_PATH',
   PATH_CONFLICT: 'PATH_CONFLICT',
   REPOSITORY_BUSY: 'REPOSITORY_BUSY',
+  /** An object the model repository needs is missing or damaged on disk (issue 23): 409, naming the objects. */
+  REPOSITORY_DAMAGED: 'REPOSITORY_DAMAGED',
   UPLOAD_NOT_FOUND: 'UPLOAD_NOT_FOUND',
   UPLOAD_OF_ANOTHER_USER: 'UPLOAD_OF_ANOTHER_USER',
   UPLOAD_EXPIRED: 'UPLOAD_EXPIRED',
