@@ -29,7 +29,7 @@ const OID = /^[0-9a-f]{40}$/;
 /** Files changed this long before `since` are still checked (coarse file-system clocks). */
 const CLOCK_SLACK_MS = 5_000;
 /** Loose objects checked at most per repository and start; the rest is reported as not checked. */
-export const DEFAULT_MAX_OBJECTS = 50_000;
+export const DEFAULT_MAX_OBJECTS = 20_000;
 /** First-parent steps looked back for a whole head. */
 const MAX_STEPS_BACK = 1_000;
 /** Objects inflated at once (libuv's thread pool has four threads). */
