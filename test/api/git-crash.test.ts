@@ -155,6 +155,12 @@ describe('kill -9 during commits, merges, uploads and pulls', () => {
         return () => call('POST', `${D}/commit`, { branchName: devBranch, message: `fallback ${point}` });
       });
       const started = performance.now();
+      // Readers at the same time, as other windows and the CLI are: the service's thread is busy
+      // between the steps of each write, which is when a write that is not atomic can be cut.
+      let reading = true;
+      const readers = Array.from({ length: 3 }, async () => {
+        while (reading) await call('GET', `${D}/data-model/files?branchName=${encodeURIComponent(devBranch)}&first=1000`).catch(() => (reading = false));
+      });
       const answer = request().then(
         (res) => (res as { status: number }).status,
         () => 'killed',
@@ -162,6 +168,8 @@ describe('kill -9 during commits, merges, uploads and pulls', () => {
       await new Promise((resolve) => setTimeout(resolve, delay));
       server.proc.kill('SIGKILL');
       await server.exited;
+      reading = false;
+      await Promise.all(readers);
       const status = await answer;
       outcomes.push(`${kind} killed at ${delay} ms (${Math.round(performance.now() - started)} ms after the request): ${status === 'killed' ? 'in flight' : `answered ${status}`}`);
       const restart = performance.now();

@@ -1,6 +1,7 @@
 // The shapes a GitRepository (repository.ts) takes and answers, and the failures it explains.
 
 import { DataModelErrorCodes } from '../../../src-shared/api/data-model/limits';
+import type { PathRuleProblem } from '../../../src-shared/paths/portable-path';
 import { ApiError } from '../../http/problem';
 import type { TreeChange } from './tree';
 
@@ -56,7 +57,9 @@ export type RepoErrorCode =
   | 'PATH_CONFLICT'
   | 'HEAD_MOVED'
   | 'REPO_BUSY'
-  | 'INVALID_BRANCH_NAME';
+  | 'INVALID_BRANCH_NAME'
+  /** A new path breaks a rule of src-shared/paths/portable-path.ts (`rule` says which, `problems` each path). */
+  | 'PATH_REFUSED';
 
 /** A failure the caller can explain (missing branch, moved head, file/folder clash…). */
 export class RepoError extends Error {
@@ -64,6 +67,8 @@ export class RepoError extends Error {
     readonly code: RepoErrorCode,
     message: string,
     readonly paths: string[] = [],
+    /** `PATH_REFUSED`: what is wrong with each path. */
+    readonly problems: PathRuleProblem[] = [],
   ) {
     super(message);
     this.name = 'RepoError';

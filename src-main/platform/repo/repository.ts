@@ -8,6 +8,7 @@ import { parseTreeObject } from './tree-object';
 import { KeyedMutex } from './mutex';
 import { diffTrees, pathsShadowedByFiles, threeWayMerge, type FlatTree, type TreeChange, type TreeFile } from './tree';
 import { isValidBranchName } from './branch-names';
+import { caseTwinProblem, caseTwins, portablePathProblem, type PathRuleProblem } from '../../../src-shared/paths/portable-path';
 import { RepoError, RepositoryDamagedError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeResult, type Signature } from './repo-types';
 
 export { branchNameProblem, isValidBranchName } from './branch-names';
@@ -19,6 +20,33 @@ const STALE_LOCK_MS = 10_000;
 const ZERO_OID = '0'.repeat(40);
 /** Objects written at once by one operation (see `mapInLanes`). */
 const WRITE_LANES = 4;
+
+/**
+ * The paths `after` holds that `before` did not, with what is wrong with each (src-shared/paths):
+ * a name git reserves, one Windows cannot hold, no proper Unicode, a case or normalisation twin.
+ * Paths already in `before` are left alone: a repository that holds one keeps working.
+ */
+export function newPathProblems(before: FlatTree, after: FlatTree): PathRuleProblem[] {
+  const added = [...after.keys()].filter((path) => !before.has(path));
+  if (added.length === 0) return [];
+  const problems: PathRuleProblem[] = [];
+  for (const path of added) {
+    const problem = portablePathProblem(path);
+    if (problem) problems.push(problem);
+  }
+  const addedSet = new Set(added);
+  const kept = [...after.keys()].filter((path) => !addedSet.has(path));
+  for (const twin of caseTwins(kept, added)) if (!problems.some((p) => p.path === twin.path)) problems.push(caseTwinProblem(twin));
+  return problems;
+}
+
+/** Refuses a tree that adds a path `newPathProblems` finds fault with (the last line of defence of every writer). */
+function assertPortablePaths(before: FlatTree, after: FlatTree): void {
+  const problems = newPathProblems(before, after);
+  if (problems.length === 0) return;
+  const shown = problems.slice(0, 5).map((p) => p.detail).join(' ');
+  throw new RepoError('PATH_REFUSED', `${shown}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`, problems.map((p) => p.path), problems);
+}
 
 /** `fn` over `items` with at most `lanes` calls under way; results in the order of `items`. */
 async function mapInLanes<T, R>(items: readonly T[], lanes: number, fn: (item: T) => R | Promise<R>): Promise<R[]> {
@@ -285,6 +313,7 @@ export class GitRepository {
       });
       const changes = diffTrees(before, after);
       if (changes.length === 0) return { commit: head, changed: false, changes };
+      assertPortablePaths(before, after);
       const commit = await this.writeCommitOf(after, [head], options.message, options.author);
       await this.moveRef(branch, commit, head);
       return { commit, changed: true, changes };
@@ -345,6 +374,7 @@ export class GitRepository {
       const theirsTree = await this.treeOf(theirs);
       if (base === ours) {
         const changes = diffTrees(oursTree, theirsTree);
+        assertPortablePaths(oursTree, theirsTree);
         if (!options.dryRun) await this.moveRef(target, theirs, ours);
         return { outcome: 'fast-forward', commit: theirs, conflicts: [], changes };
       }
@@ -352,6 +382,8 @@ export class GitRepository {
       const { merged, conflicts } = threeWayMerge(baseTree, oursTree, theirsTree);
       if (conflicts.length > 0) return { outcome: 'conflict', commit: ours, conflicts, changes: [] };
       const changes = diffTrees(oursTree, merged);
+      // Each side may be fine alone and the two together not: "ok.yml" from one, "OK.yml" from the other.
+      assertPortablePaths(oursTree, merged);
       if (options.dryRun) return { outcome: 'merged', commit: null, conflicts: [], changes };
       const commit = await this.writeCommitOf(merged, [ours, theirs], options.message, options.author);
       await this.moveRef(target, commit, ours);

@@ -3,9 +3,9 @@ import { UpstreamErrorCodes as Codes, type PullUpstreamResult } from '../../../.
 import type { ServiceContext } from '../../../context';
 import type { Principal } from '../../../http/auth';
 import { ApiError } from '../../../http/problem';
-import { diffTrees, isAncestor, remoteTrackingHead, threeWayMerge, type GitRepository, type TreeFile } from '../../../platform/repo';
+import { diffTrees, isAncestor, newPathProblems, remoteTrackingHead, threeWayMerge, type GitRepository, type TreeFile } from '../../../platform/repo';
 import { assertBranchName, assertMayActOn, loadBranch } from '../branches';
-import { authorOf, emitBranchCommit, guarded, logRepositoryEvent, openRepository, shortId } from '../repository';
+import { authorOf, emitBranchCommit, guarded, logRepositoryEvent, openRepository, pathsRefused, shortId } from '../repository';
 import { workingEdits } from '../working';
 import { pushAfterChange } from './auto-push';
 import { requireUpstream } from './endpoint';
@@ -58,6 +58,8 @@ export async function pullUpstream(ctx: ServiceContext, deploymentId: number, pr
       return { ...base, outcome: 'up-to-date', commit: ours, changes: [] };
     }
     if (await isAncestor(repo.gitdir, ours, theirs)) {
+      const refused = newPathProblems(await repo.treeOf(ours), await repo.treeOf(theirs));
+      if (refused.length > 0) throw incomingRefused(upstream, refused);
       await guarded(() => repo.setHead(branch, theirs, ours));
       logRepositoryEvent(ctx, deploymentId, branch, deployBranch, `Pulled "${upstream}" into "${branch}": fast-forward ${shortId(ours)} → ${shortId(theirs)}.`);
       emitBranchCommit(ctx, deploymentId, branch, theirs);
@@ -89,6 +91,8 @@ export async function pullUpstream(ctx: ServiceContext, deploymentId: number, pr
       if (content === null) merged.delete(path);
       else merged.set(path, { oid: await repo.writeBlob(content), mode: oursTree.get(path)?.mode ?? theirsTree.get(path)?.mode ?? FILE_MODE });
     }
+    const refused = newPathProblems(oursTree, merged);
+    if (refused.length > 0) throw incomingRefused(upstream, refused, true);
     const message = input.message ?? `Merge branch '${upstream}' of the connected repository into '${branch}'`;
     const commit = await guarded(() => repo.writeCommit(merged, [ours, theirs], message, authorOf(principal)));
     await guarded(() => repo.setHead(branch, commit, ours));
@@ -105,6 +109,19 @@ export async function pullUpstream(ctx: ServiceContext, deploymentId: number, pr
   });
   const push = result.outcome === 'merged' ? await pushAfterChange(ctx, deploymentId, branch) : null;
   return { ...result, push };
+}
+
+/**
+ * 422 naming the paths the team's commits would bring in that this repository refuses (a name git
+ * reserves, one Windows cannot hold, a case twin…): the branch is not moved, nothing is written. A
+ * merge can take the rest by resolving those paths (deleted, or kept under another name).
+ */
+function incomingRefused(upstream: string, problems: Parameters<typeof pathsRefused>[0], merge = false): ApiError {
+  const error = pathsRefused(problems, 422, `"${upstream}" of the connected repository adds a path this repository cannot hold; nothing was changed. `);
+  const hint = merge
+    ? ' Pull again with `resolutions` that delete these paths (content null) or write them under other names, or fix them in the team\'s repository.'
+    : ' Fix them in the team\'s repository (rename or remove them), then pull again.';
+  return new ApiError(error.status, error.code, `${error.detail}${hint}`, error.extras);
 }
 
 async function changesBetween(repo: GitRepository, from: string, to: string) {
