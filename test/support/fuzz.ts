@@ -8,6 +8,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
+import { HOSTILE_PATHS } from './fuzz-tricks-paths';
 import { generateSync } from 'json-schema-faker';
 
 type Schema = Record<string, unknown>;
@@ -119,6 +120,7 @@ const HOSTILE_STRINGS = [
   'C:\\Windows',
   'http://evil.example/',
   'javascript:alert(1)',
+  ...HOSTILE_PATHS,
 ];
 
 const hostileString = () => fc.oneof(fc.constantFrom(...HOSTILE_STRINGS), fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }));

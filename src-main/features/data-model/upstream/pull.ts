@@ -1,4 +1,4 @@
-import { DataModelErrorCodes, filePathProblem } from '../../../../src-shared/api/data-model';
+import { DataModelErrorCodes, existingPathProblem, filePathProblem } from '../../../../src-shared/api/data-model';
 import { UpstreamErrorCodes as Codes, type PullUpstreamResult } from '../../../../src-shared/api/git-host';
 import type { ServiceContext } from '../../../context';
 import type { Principal } from '../../../http/auth';
@@ -132,7 +132,8 @@ function checkResolutions(list: { path: string; content: string | null }[]): Map
   const out = new Map<string, string | null>();
   list.forEach((resolution, i) => {
     const pointer = `/body/resolutions/${i}/path`;
-    const problem = filePathProblem(resolution.path);
+    // A resolution that drops a path only names it (the team's side may hold a name refused here).
+    const problem = resolution.content === null ? existingPathProblem(resolution.path) : filePathProblem(resolution.path);
     if (problem) throw new ApiError(400, problem.code, problem.detail, { errors: [{ pointer, detail: problem.detail }] });
     if (out.has(resolution.path)) {
       throw new ApiError(400, DataModelErrorCodes.DUPLICATE_PATH, `"${resolution.path}" is resolved twice.`, { errors: [{ pointer, detail: 'duplicate path' }] });
