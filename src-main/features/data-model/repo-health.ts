@@ -72,7 +72,9 @@ async function checkAndOpen(ctx: ServiceContext, deploymentId: number, repo: Git
     const state = readState(repo.gitdir);
     if (state?.state !== 'closed') {
       const since = state?.state === 'open' ? state.since : null;
-      const report = await checkRepository(repo.gitdir, { since, recover: recoverFromEdits(ctx, deploymentId) });
+      // Lock files from before this process started belong to the run that stopped uncleanly.
+      const locksBefore = Date.now() - process.uptime() * 1000;
+      const report = await checkRepository(repo.gitdir, { since, recover: recoverFromEdits(ctx, deploymentId), locksBefore });
       tell(ctx, deploymentId, report, since);
     }
     await writeState(repo.gitdir, { state: 'open', since: Date.now() });

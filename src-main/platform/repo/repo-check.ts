@@ -41,6 +41,11 @@ export interface RepoCheckOptions {
   maxObjects?: number;
   /** The content of a blob, when known elsewhere (uncommitted edits kept in a database). */
   recover?: (oid: string) => Uint8Array | null;
+  /**
+   * git's own lock files (`refs/heads/main.lock`, `packed-refs.lock`…) older than this are left by
+   * a writer that died (the run being checked): removed, or the next branch move would wait them out.
+   */
+  locksBefore?: number;
 }
 
 export interface RepoCheckReport {
@@ -98,7 +103,7 @@ async function readLoose(oid: string, bytes: Buffer): Promise<{ type: string; co
   }
 }
 
-function removeLeftovers(gitdir: string): number {
+function removeLeftovers(gitdir: string, locksBefore: number | undefined): number {
   let removed = 0;
   const rm = (file: string) => {
     try {
@@ -109,6 +114,8 @@ function removeLeftovers(gitdir: string): number {
     }
   };
   const temporary = /\.[0-9a-f]{16}\.lock$/;
+  const staleLock = (path: string, name: string) =>
+    locksBefore !== undefined && name.endsWith('.lock') && (fs.statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < locksBefore;
   const walk = (dir: string, depth: number) => {
     let entries: fs.Dirent[];
     try {
@@ -120,12 +127,12 @@ function removeLeftovers(gitdir: string): number {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (depth < 12) walk(path, depth + 1);
-      } else if (temporary.test(entry.name) || entry.name.startsWith('tmp_obj_')) rm(path);
+      } else if (temporary.test(entry.name) || entry.name.startsWith('tmp_obj_') || staleLock(path, entry.name)) rm(path);
     }
   };
   for (const name of fs.readdirSync(gitdir)) {
     const path = join(gitdir, name);
-    if (temporary.test(name)) rm(path);
+    if (temporary.test(name) || staleLock(path, name)) rm(path);
     else if (name === 'refs' || name === 'logs') walk(path, 0);
   }
   const objects = join(gitdir, 'objects');
@@ -249,7 +256,7 @@ function reflogHeads(gitdir: string, ref: string): string[] {
 export async function checkRepository(gitdir: string, options: RepoCheckOptions): Promise<RepoCheckReport> {
   const started = performance.now();
   const report: RepoCheckReport = { checkedObjects: 0, uncheckedObjects: 0, rewritten: [], removed: [], leftovers: 0, movedBack: [], dropped: [], unrepaired: [], durationMs: 0 };
-  report.leftovers = removeLeftovers(gitdir);
+  report.leftovers = removeLeftovers(gitdir, options.locksBefore);
   const scan = await scanLooseObjects(gitdir, options.since, options.maxObjects ?? DEFAULT_MAX_OBJECTS);
   report.checkedObjects = scan.checked;
   report.uncheckedObjects = scan.unchecked;

@@ -134,6 +134,17 @@ describe('the start check', () => {
     expect(readdirSync(join(repo.gitdir, 'objects', 'pack'))).toEqual([]);
   });
 
+  it('removes git lock files a dead writer left (older than the check\'s start), so the next branch move is not refused as busy', async () => {
+    const head = await repo.requireHead('main');
+    writeFileSync(join(repo.gitdir, 'refs', 'heads', 'main.lock'), `${head}\n`);
+    const refused = await repo.commitChanges('main', [{ path: 'model/b.yml', content: 'b\n' }], { message: 'b', author }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'REPO_BUSY' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const report = await checkRepository(repo.gitdir, { since: null, locksBefore: Date.now() });
+    expect(report.leftovers).toBe(1);
+    await repo.commitChanges('main', [{ path: 'model/b.yml', content: 'b\n' }], { message: 'b', author });
+  });
+
   it('checks only what changed since the last clean run when told when that was', async () => {
     await repo.commitChanges('main', [{ path: 'model/b.yml', content: 'b: 2\n' }], { message: 'b', author });
     const all = await checkRepository(repo.gitdir, { since: null });
