@@ -131,7 +131,9 @@ describe('kill -9 during commits, merges, uploads and pulls', () => {
       expect(res.status, res.text).toBe(200);
       return res.body.items.map((b: { branchName: string }) => b.branchName);
     };
-    const checkEverything = async (when: string) => {
+    const checkEverything = async (when_: string) => {
+      // What the start check said goes with any failure.
+      const when = `${when_}\n${server.output().split('\n').filter((line) => line.includes('repository')).join('\n')}`;
       // Every branch, every read, at once: validation runs on model threads while the others read on the HTTP thread.
       const reads = (await branches()).flatMap((branch) => {
         const q = `branchName=${encodeURIComponent(branch)}`;

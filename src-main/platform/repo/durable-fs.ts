@@ -222,8 +222,8 @@ export function makeDirectoryDurablySync(dir: string): void {
  * durable and damaged loose objects treated as absent (see the module comment).
  */
 export const gitFs = {
-  readFile: async (file: string, options?: { encoding?: BufferEncoding } | BufferEncoding) => {
-    const data = await fs.promises.readFile(file, options as BufferEncoding);
+  readFile: async (file: string, options?: { encoding?: BufferEncoding } | BufferEncoding): Promise<Buffer | string> => {
+    const data = await fs.promises.readFile(file, options);
     // An empty object file is no object: let isomorphic-git look in the packs (and report it missing).
     if (data.length === 0 && looseObjectIdOf(file) !== null) throw notFound(file);
     return data;
@@ -248,3 +248,62 @@ export const gitFs = {
   readlink: (file: string, options?: { encoding?: BufferEncoding }) => fs.promises.readlink(file, options),
   symlink: (target: string, file: string, type?: fs.symlink.Type) => fs.promises.symlink(target, file, type),
 };
+
+/**
+ * A `gitFs` for one isomorphic-git fetch into `gitdir` that holds back every ref write and delete
+ * until `release()`: isomorphic-git moves the remote-tracking refs *before* it writes the pack
+ * holding their objects, so a kill -9 in between left refs naming missing commits. Reads of a held
+ * ref see the held value. `release()` applies them (after the pack and its index are durable);
+ * without it (the fetch failed) the refs stay as they were.
+ */
+export function holdRefWrites(gitdir: string): { fs: typeof gitFs; release(): Promise<void> } {
+  const slash = (path: string) => path.replace(/\\/g, '/');
+  const root = slash(gitdir).replace(/\/+$/, '');
+  const isRef = (file: string) => {
+    const path = slash(file);
+    return path.startsWith(`${root}/refs/`) || path === `${root}/packed-refs`;
+  };
+  /** Held refs: content, or null when deleted. */
+  const held = new Map<string, string | Uint8Array | null>();
+  const heldFs: typeof gitFs = {
+    ...gitFs,
+    readFile: async (file, options) => {
+      if (!held.has(file)) return gitFs.readFile(file, options);
+      const value = held.get(file);
+      if (value === null || value === undefined) throw notFound(file);
+      const bytes = typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.from(value);
+      const encoding = typeof options === 'string' ? options : options?.encoding;
+      return encoding ? bytes.toString(encoding) : bytes;
+    },
+    writeFile: async (file, data, options) => {
+      if (!isRef(file)) return gitFs.writeFile(file, data, options);
+      held.set(file, data);
+    },
+    unlink: async (file) => {
+      if (!isRef(file)) return gitFs.unlink(file);
+      if (held.get(file) === null || (!held.has(file) && !fs.existsSync(file))) throw notFound(file);
+      held.set(file, null);
+    },
+    stat: async (file, options) => {
+      if (held.get(file) === null) throw notFound(file);
+      return gitFs.stat(file, options);
+    },
+    lstat: async (file, options) => {
+      if (held.get(file) === null) throw notFound(file);
+      return gitFs.lstat(file, options);
+    },
+  };
+  return {
+    fs: heldFs,
+    release: async () => {
+      for (const [file, value] of held) {
+        if (value === null) await fs.promises.rm(file, { force: true });
+        else {
+          await makeDirectoryDurably(dirname(file));
+          await writeFileDurably(file, value);
+        }
+      }
+      held.clear();
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { gitFs } from './durable-fs';
+import { gitFs, holdRefWrites } from './durable-fs';
 import git from 'isomorphic-git';
 import nodeHttp from 'isomorphic-git/http/node';
 import type { GitHttpRequest, HttpClient } from 'isomorphic-git';
@@ -187,8 +187,10 @@ export async function fetchRemote(gitdir: string, endpoint: RemoteEndpoint, opti
     }
     const http = httpClient(signal);
     await configureOrigin(gitdir, endpoint.url);
+    // The remote-tracking refs move only once the pack they need is on disk (see holdRefWrites).
+    const held = holdRefWrites(gitdir);
     const fetchAll = (remoteRef?: string) =>
-      git.fetch({ fs: gitFs, http, gitdir, url: endpoint.url, remote: REMOTE, tags: false, prune: true, ...(remoteRef ? { remoteRef } : {}), ...authHeaders(endpoint) });
+      git.fetch({ fs: held.fs, http, gitdir, url: endpoint.url, remote: REMOTE, tags: false, prune: true, ...(remoteRef ? { remoteRef } : {}), ...authHeaders(endpoint) });
     let result;
     try {
       result = await fetchAll();
@@ -198,6 +200,7 @@ export async function fetchRemote(gitdir: string, endpoint: RemoteEndpoint, opti
       const refs = await git.listServerRefs({ http, url: endpoint.url, prefix: 'refs/heads/', ...authHeaders(endpoint) });
       result = refs.length > 0 ? await fetchAll(refs[0].ref) : { fetchHead: null, defaultBranch: null };
     }
+    await held.release();
     signal.throwIfAborted();
     // An empty repository sends nothing and prunes nothing: it has no branches.
     if (result.fetchHead === null) await setRemoteTrackingHeads(gitdir, new Map());

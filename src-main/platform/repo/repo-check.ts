@@ -233,6 +233,24 @@ function readRefs(gitdir: string): Map<string, string> {
   return refs;
 }
 
+/** Symbolic refs under refs/remotes (`refs/remotes/origin/HEAD` → `refs/remotes/origin/main`). */
+function remoteSymrefs(gitdir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string, name: string) => {
+    for (const entry of safeDirents(dir)) {
+      const path = join(dir, entry.name);
+      const ref = `${name}/${entry.name}`;
+      if (entry.isDirectory()) walk(path, ref);
+      else if (!entry.name.endsWith('.lock')) {
+        const match = /^ref: (refs\/\S+)\s*$/.exec(fs.readFileSync(path, 'utf8'));
+        if (match) out.set(ref, match[1]!);
+      }
+    }
+  };
+  walk(join(gitdir, 'refs', 'remotes'), 'refs/remotes');
+  return out;
+}
+
 /** Reflog entries of a ref, newest first: the heads it had. */
 function reflogHeads(gitdir: string, ref: string): string[] {
   let text: string;
@@ -327,6 +345,14 @@ export async function checkRepository(gitdir: string, options: RepoCheckOptions)
       report.dropped.push(ref);
     } else {
       report.unrepaired.push({ ref, head, missing: firstMissing.get(head) ?? head });
+    }
+  }
+  // A remote's HEAD names one of its branches: once that one is gone, so is the HEAD (git fsck fails on it).
+  const refs = readRefs(gitdir);
+  for (const [ref, target] of remoteSymrefs(gitdir)) {
+    if (!refs.has(target)) {
+      fs.rmSync(join(gitdir, ...ref.split('/')), { force: true });
+      report.dropped.push(ref);
     }
   }
   if (report.movedBack.length > 0 || report.dropped.length > 0) await fsyncDirectory(join(gitdir, 'refs'));

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitRepository, RepositoryDamagedError } from '../../../src-main/platform/repo';
+import { holdRefWrites } from '../../../src-main/platform/repo/durable-fs';
 import { checkRepository } from '../../../src-main/platform/repo/repo-check';
 
 const author = { name: 'Ada Lovelace', email: 'ada@example.com' };
@@ -66,6 +67,26 @@ describe('an empty or cut-off object file is not the object', () => {
     );
     expect(failure).toBeInstanceOf(RepositoryDamagedError);
     expect(failure).toMatchObject({ status: 409, code: 'REPOSITORY_DAMAGED', extras: { objects: [oid] } });
+  });
+});
+
+describe('a fetch moves remote-tracking refs only after the objects they need are written', () => {
+  it('holds ref writes and deletes back until release, reads them back meanwhile, and lets other files through', async () => {
+    const head = await repo.requireHead('main');
+    const held = holdRefWrites(repo.gitdir);
+    const ref = join(repo.gitdir, 'refs', 'remotes', 'origin', 'main');
+    await held.fs.writeFile(ref, `${head}\n`, 'utf8');
+    expect(String(await held.fs.readFile(ref, 'utf8'))).toBe(`${head}\n`);
+    expect(() => statSync(ref)).toThrow();
+    await held.fs.writeFile(join(repo.gitdir, 'FETCH_NOTES'), 'through\n', 'utf8');
+    expect(readFileSync(join(repo.gitdir, 'FETCH_NOTES'), 'utf8')).toBe('through\n');
+    await held.release();
+    expect(readFileSync(ref, 'utf8')).toBe(`${head}\n`);
+    const again = holdRefWrites(repo.gitdir);
+    await again.fs.unlink(ref);
+    expect(readFileSync(ref, 'utf8')).toBe(`${head}\n`);
+    await again.release();
+    expect(() => statSync(ref)).toThrow();
   });
 });
 
@@ -143,6 +164,18 @@ describe('the start check', () => {
     const report = await checkRepository(repo.gitdir, { since: null, locksBefore: Date.now() });
     expect(report.leftovers).toBe(1);
     await repo.commitChanges('main', [{ path: 'model/b.yml', content: 'b\n' }], { message: 'b', author });
+  });
+
+  it('drops a remote-tracking ref that names a commit never written (a fetch cut off), and the remote HEAD naming it', async () => {
+    const missing = 'c0ffee'.padEnd(40, '0');
+    mkdirSync(join(repo.gitdir, 'refs', 'remotes', 'origin'), { recursive: true });
+    writeFileSync(join(repo.gitdir, 'refs', 'remotes', 'origin', 'main'), `${missing}\n`);
+    writeFileSync(join(repo.gitdir, 'refs', 'remotes', 'origin', 'HEAD'), 'ref: refs/remotes/origin/main\n');
+    expect(fsck(repo.gitdir).status).not.toBe(0);
+    const report = await checkRepository(repo.gitdir, { since: null });
+    expect(report.dropped.sort()).toEqual(['refs/remotes/origin/HEAD', 'refs/remotes/origin/main']);
+    const check = fsck(repo.gitdir);
+    expect(check.status, check.stderr).toBe(0);
   });
 
   it('checks only what changed since the last clean run when told when that was', async () => {
