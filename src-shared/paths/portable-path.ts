@@ -116,7 +116,8 @@ export function nonPortableSegment(segment: string): string | null {
   const base = segment.split('.')[0]!.replace(/ +$/, '');
   if (WINDOWS_DEVICE.test(base)) return `the Windows reserved name ${base.toUpperCase()} (with any extension)`;
   if (/[. ]$/.test(segment)) return 'a name ending in a period or space, which Windows drops';
-  if (new TextEncoder().encode(segment).byteLength > MAX_SEGMENT_BYTES) return `a name longer than ${MAX_SEGMENT_BYTES} bytes`;
+  // A UTF-16 unit takes at most 3 bytes in UTF-8: short names need no count.
+  if (segment.length * 3 > MAX_SEGMENT_BYTES && new TextEncoder().encode(segment).byteLength > MAX_SEGMENT_BYTES) return `a name longer than ${MAX_SEGMENT_BYTES} bytes`;
   return null;
 }
 
@@ -182,6 +183,9 @@ export function portablePathProblem(path: string): PathRuleProblem | null {
  * of refusing).
  */
 export function foldedName(name: string): string {
+  // ASCII (nearly every name) folds by lower-casing alone.
+  // eslint-disable-next-line no-control-regex
+  if (/^[\u0000-\u007f]*$/.test(name)) return name.toLowerCase();
   return name.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
 }
 
@@ -192,12 +196,19 @@ export interface CaseTwin {
   twin: string;
 }
 
-/** Every folder and the file of a path: `a/b/c.yml` → `a`, `a/b`, `a/b/c.yml`. */
-function prefixesOf(path: string): string[] {
-  const out: string[] = [];
-  for (let end = path.indexOf('/'); end >= 0; end = path.indexOf('/', end + 1)) out.push(path.slice(0, end));
-  out.push(path);
-  return out;
+/** Every folder and the file of a path with its folded form: `a/B.yml` → [`a`, `a`], [`a/B.yml`, `a/b.yml`]. */
+function prefixesOf(path: string): [prefix: string, folded: string][] {
+  const out: [string, string][] = [];
+  let folded = '';
+  let start = 0;
+  for (;;) {
+    const end = path.indexOf('/', start);
+    const segment = end < 0 ? path.slice(start) : path.slice(start, end);
+    folded = start === 0 ? foldedName(segment) : `${folded}/${foldedName(segment)}`;
+    out.push([end < 0 ? path : path.slice(0, end), folded]);
+    if (end < 0) return out;
+    start = end + 1;
+  }
 }
 
 /**
@@ -207,34 +218,48 @@ function prefixesOf(path: string): string[] {
  * deleted); a name a new path brings in is checked against everything else in its folder.
  */
 export function caseTwins(existing: Iterable<string>, added: Iterable<string>): CaseTwin[] {
-  const there = new Set<string>();
-  const byFold = new Map<string, Set<string>>();
-  const note = (prefix: string) => {
-    const key = foldedName(prefix);
-    let set = byFold.get(key);
-    if (!set) byFold.set(key, (set = new Set()));
-    set.add(prefix);
+  const news = [...new Set(added)];
+  if (news.length === 0) return [];
+  /** Folded prefix → the spellings seen (the first one, and any other). */
+  const byFold = new Map<string, string[]>();
+  const note = (prefix: string, folded: string) => {
+    const spellings = byFold.get(folded);
+    if (!spellings) byFold.set(folded, [prefix]);
+    else if (!spellings.includes(prefix)) spellings.push(prefix);
   };
+  /** Every prefix of the existing paths → its folded form (folders repeat from path to path: folded once). */
+  const there = new Map<string, string>();
   for (const path of existing) {
-    for (const prefix of prefixesOf(path)) {
-      if (there.has(prefix)) continue;
-      there.add(prefix);
-      note(prefix);
+    let start = 0;
+    let parentFolded = '';
+    for (;;) {
+      const end = path.indexOf('/', start);
+      const prefix = end < 0 ? path : path.slice(0, end);
+      let folded = there.get(prefix);
+      if (folded === undefined) {
+        const segment = end < 0 ? path.slice(start) : path.slice(start, end);
+        folded = start === 0 ? foldedName(segment) : `${parentFolded}/${foldedName(segment)}`;
+        there.set(prefix, folded);
+        note(prefix, folded);
+      }
+      if (end < 0) break;
+      parentFolded = folded;
+      start = end + 1;
     }
   }
-  const news = [...new Set(added)];
-  for (const path of news) for (const prefix of prefixesOf(path)) note(prefix);
+  const newPrefixes = news.map((path) => prefixesOf(path));
+  for (const prefixes of newPrefixes) for (const [prefix, folded] of prefixes) note(prefix, folded);
   const twins: CaseTwin[] = [];
-  for (const path of news) {
-    for (const prefix of prefixesOf(path)) {
+  news.forEach((path, i) => {
+    for (const [prefix, folded] of newPrefixes[i]!) {
       if (there.has(prefix)) continue;
-      const other = [...byFold.get(foldedName(prefix))!].find((candidate) => candidate !== prefix);
+      const other = byFold.get(folded)!.find((candidate) => candidate !== prefix);
       if (other !== undefined) {
         twins.push({ path, twin: other });
-        break;
+        return;
       }
     }
-  }
+  });
   return twins;
 }
 
