@@ -119,7 +119,7 @@ describe('the check at start after an unclean stop', () => {
     expect(logs.status, logs.text).toBe(200);
     const lines = logs.body.items.map((l: { message: string; level: string }) => `${l.level} ${l.message}`).join('\n');
     expect(lines).toContain(`object ${rewritten} was empty or damaged and was written again from an uncommitted edit`);
-    expect(lines).toContain(`refs/heads/${devBranch} pointed at a damaged commit ${movedFrom.slice(0, 12)} and was moved back to ${movedTo.slice(0, 12)}`);
+    expect(lines).toContain(`refs/heads/${devBranch} at ${movedFrom.slice(0, 12)} needed a damaged or missing object and was moved back to its last whole commit ${movedTo.slice(0, 12)}`);
     expect(lines).toMatch(/was removed \(its content is not known here\)/);
   });
 

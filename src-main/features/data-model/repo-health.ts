@@ -15,6 +15,8 @@ import { checkRepository, type RepoCheckReport } from '../../platform/repo/repo-
 import { appendDeploymentLog } from '../deployments';
 
 const STATE_FILE = 'drydock-state.json';
+/** Deployment log lines about removed objects, at most (the service log has them all). */
+const MAX_REMOVED_LINES = 20;
 
 type RepoState = { state: 'open'; since: number } | { state: 'closed'; at: number };
 
@@ -109,18 +111,16 @@ function tell(ctx: ServiceContext, deploymentId: number, report: RepoCheckReport
   };
   const repaired = [
     ...report.rewritten.map((oid) => `object ${oid} was empty or damaged and was written again from an uncommitted edit`),
-    ...report.movedBack.map((m) => `${m.ref} pointed at a damaged commit ${m.from.slice(0, 12)} and was moved back to ${m.to.slice(0, 12)}`),
-    ...report.dropped.map((ref) => `${ref} pointed at damaged objects and was dropped (the next fetch brings it back)`),
+    ...report.movedBack.map((m) => `${m.ref} at ${m.from.slice(0, 12)} needed a damaged or missing object and was moved back to its last whole commit ${m.to.slice(0, 12)}`),
+    ...report.dropped.map((ref) => `${ref} needed a damaged or missing object and was dropped (the next fetch brings it back)`),
   ];
-  const lost = [
-    ...report.removed.map((oid) => `object ${oid} was empty or damaged and was removed (its content is not known here)`),
-    ...report.unrepaired.map((u) => `${u.ref} (${u.head.slice(0, 12)}) needs object ${u.missing}, which is missing; pull or restore it`),
-  ];
-  if (repaired.length === 0 && lost.length === 0) {
+  const removed = report.removed.map((oid) => `object ${oid} was empty or damaged and was removed (its content is not known here)`);
+  const unrepaired = report.unrepaired.map((u) => `${u.ref} (${u.head.slice(0, 12)}) needs object ${u.missing}, which is missing: pull it from the team's repository or restore a backup`);
+  if (repaired.length === 0 && removed.length === 0 && unrepaired.length === 0) {
     ctx.log.info('model repository checked after an unclean stop: sound', { ...facts, leftovers: report.leftovers });
     return;
   }
-  ctx.log.warn('model repository checked after an unclean stop', { ...facts, repaired, lost, unrepaired: report.unrepaired.length });
+  ctx.log.warn('model repository checked after an unclean stop', { ...facts, repaired, removed, unrepaired });
   const log = (level: 'warn' | 'error', message: string) => {
     try {
       appendDeploymentLog(ctx, deploymentId, { source: 'production', container: 'MAIN', level, message: `Repository check after an unclean stop: ${message}.` });
@@ -129,7 +129,10 @@ function tell(ctx: ServiceContext, deploymentId: number, report: RepoCheckReport
     }
   };
   for (const line of repaired) log('warn', line);
-  for (const line of report.unrepaired.length > 0 ? lost : lost.slice(0, 20)) log(report.unrepaired.length > 0 ? 'error' : 'warn', line);
+  // Removed objects nothing needs are many after some crashes: the first few say enough.
+  for (const line of removed.slice(0, MAX_REMOVED_LINES)) log('warn', line);
+  if (removed.length > MAX_REMOVED_LINES) log('warn', `${removed.length - MAX_REMOVED_LINES} more damaged objects were removed`);
+  for (const line of unrepaired) log('error', line);
 }
 
 /** Checks, in the background after start, every deployment repository under `<dataDir>/repos` not opened yet. */
