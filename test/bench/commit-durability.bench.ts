@@ -1,6 +1,6 @@
 // `npm run bench -- commit-durability`: what durable git writes cost (issue 23). A commit of 400
 // new files (20 folders) through GitRepository.commitChanges — every object written under a
-// temporary name, fsynced and renamed, the objects' folders fsynced before the branch moves — next
+// temporary name and renamed, all of them and their folders fsynced before the branch moves — next
 // to the same commit written the way it was before: isomorphic-git's plain writeFile on node's fs,
 // nothing fsynced. Prints the median and the spread of ROUNDS rounds of each, on fresh repositories.
 import fs from 'node:fs';
@@ -82,7 +82,7 @@ export async function run(): Promise<void> {
     }
   }
   console.log(`commit of ${FILES} new files in ${FOLDERS} folders, ${ROUNDS} rounds (${tmpdir()})`);
-  console.log(`  durable (temp + fsync + rename, folders fsynced before the ref): median ${median(durable).toFixed(0)} ms (${range(durable)})`);
+  console.log(`  durable (temp + rename, objects and folders fsynced before the ref): median ${median(durable).toFixed(0)} ms (${range(durable)})`);
   console.log(`  plain writeFile, no fsync (before), 4 writes at a time:          median ${median(plain).toFixed(0)} ms (${range(plain)})`);
   console.log(`  cost of durability: +${(median(durable) - median(plain)).toFixed(0)} ms per 400-file commit`);
 }

@@ -4,14 +4,18 @@
  * (issue 23). isomorphic-git writes with a plain `writeFile`: a process killed between the open
  * and the write left a 0-byte object that the repository then treated as present for good.
  *
- * - Every file is written under a temporary name, fsynced, and renamed over its final name, so a
- *   reader (or a crash) sees the old file or the whole new one. Temporary names are ones git skips:
+ * - Every file is written under a temporary name and renamed over its final name, so a reader (or
+ *   a kill -9) sees the old file or the whole new one. Temporary names are ones git skips:
  *   `tmp_obj_*` beside loose objects, `*.lock` elsewhere (loose refs named so are not refs).
- * - The directory entry of an object (its rename) is made durable lazily: the directories of objects
- *   written are fsynced together before the next ref, config or pack index moves (and before
- *   `moveRef` moves a branch), never after it. A ref therefore never points at an object that a
- *   power cut could take back, while a 400-file commit pays one directory fsync per folder touched
- *   instead of one per object.
+ * - Refs, packs, indexes and the config are fsynced before their rename and their folder after it.
+ * - Objects are made durable together: their bytes and their folders' entries are fsynced by
+ *   `flushDirectories`, which runs before the next ref, pack index or config moves (and before
+ *   `moveRef` moves a branch), never after. A ref therefore never names an object a power cut could
+ *   take back. One flush per commit costs far less than an fsync per object (issue 23: a 400-file
+ *   commit, `npm run bench -- commit-durability`): the first fsync commits the file system's journal
+ *   with most of the other objects' data in it. An object a power cut takes back before its flush is
+ *   named by nothing; it comes back empty or cut off, counts as absent (below) and the start check
+ *   removes it.
  * - A loose object file that is empty or does not hold the object its name says is not there:
  *   `stat` says ENOENT, so the next write of the same content replaces it (isomorphic-git skips
  *   writing an object it believes present), and reading an empty one falls through to the packs.
@@ -90,10 +94,11 @@ export function isIntactLooseObjectSync(file: string, oid: string): boolean {
 
 // ---- durability --------------------------------------------------------------------------------
 
-/** Directories whose new entries (renamed objects, new sub-folders) are not fsynced yet. */
+/** Object files renamed into place whose bytes are not fsynced yet, and the folders whose new entries are not. */
+const pendingFiles = new Set<string>();
 const pendingDirectories = new Set<string>();
 let flushing: Promise<void> = Promise.resolve();
-/** Directories fsynced at once: libuv's thread pool has four threads; more only queue. */
+/** fsyncs at once: libuv's thread pool has four threads; more only queue. */
 const FSYNC_PARALLEL = 4;
 
 /** fsyncs a directory, making the renames and creations in it durable. */
@@ -111,21 +116,43 @@ export async function fsyncDirectory(dir: string): Promise<void> {
   }
 }
 
+async function fsyncFile(file: string): Promise<void> {
+  // r+: Windows flushes only a handle open for writing.
+  const handle = await fs.promises.open(file, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function inLanes(items: string[], fn: (item: string) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(FSYNC_PARALLEL, items.length) }, lane));
+}
+
 /**
- * Makes every rename and folder creation of objects so far durable (fsyncs their directories).
- * Called before anything points at those objects: a ref, a pack index, a branch move.
+ * Makes every object written so far durable: their bytes, then their folders' entries. Called
+ * before anything points at them — a ref, a pack index, a branch move — never after. Done once for
+ * a whole commit, the fsyncs cost far less than one per object: the first commits the file system's
+ * journal with most of the others' data in it.
  */
 export function flushDirectories(): Promise<void> {
+  const files = [...pendingFiles];
   const dirs = [...pendingDirectories];
+  pendingFiles.clear();
   pendingDirectories.clear();
   const previous = flushing;
-  // A flush started earlier must be done too: its directories were taken out of the set.
+  // A flush started earlier must be done too: its files were taken out of the sets.
   const current = previous.catch(() => undefined).then(async () => {
-    let next = 0;
-    const lane = async () => {
-      while (next < dirs.length) await fsyncDirectory(dirs[next++]!);
-    };
-    await Promise.all(Array.from({ length: Math.min(FSYNC_PARALLEL, dirs.length) }, lane));
+    await inLanes(files, (file) => fsyncFile(file).catch((error: NodeJS.ErrnoException) => {
+      // An object removed meanwhile (a check removed it as damaged) needs nothing.
+      if (error.code !== 'ENOENT') throw error;
+    }));
+    await inLanes(dirs, fsyncDirectory);
   });
   flushing = current;
   return current;
@@ -147,9 +174,12 @@ type WriteData = string | Uint8Array;
 type WriteOptions = { encoding?: BufferEncoding | null; mode?: number } | BufferEncoding | undefined;
 
 /**
- * Writes `file` whole or not at all: a temporary file in the same folder, fsynced, renamed over
- * `file`. An object's folder is fsynced with the next flush; any other file's folder (a ref, a pack
- * index) is fsynced at once, after the objects written before it.
+ * Writes `file` whole or not at all: a temporary file in the same folder, renamed over `file`.
+ * Any file but an object (a ref, a pack, its index, the config) is fsynced before the rename and
+ * its folder after it, once the objects written before it are durable (`flushDirectories`). An
+ * object is fsynced with the next flush, which comes before anything names it: until then a power
+ * cut may take it back (a kill -9 cannot), and an object that comes back empty or cut off counts
+ * as absent (`stat` below) and is removed by the start check (repo-check.ts).
  */
 export async function writeFileDurably(file: string, data: WriteData, options?: WriteOptions): Promise<void> {
   const isObject = looseObjectIdOf(file) !== null;
@@ -161,7 +191,7 @@ export async function writeFileDurably(file: string, data: WriteData, options?: 
   try {
     try {
       await handle.writeFile(typeof data === 'string' ? Buffer.from(data, encoding ?? 'utf8') : data);
-      await handle.sync();
+      if (!isObject) await handle.sync();
     } finally {
       await handle.close();
     }
@@ -170,8 +200,10 @@ export async function writeFileDurably(file: string, data: WriteData, options?: 
     await fs.promises.rm(temp, { force: true });
     throw error;
   }
-  if (isObject) pendingDirectories.add(dirname(file));
-  else await fsyncDirectory(dirname(file));
+  if (isObject) {
+    pendingFiles.add(file);
+    pendingDirectories.add(dirname(file));
+  } else await fsyncDirectory(dirname(file));
 }
 
 /** `writeFileDurably` for worker threads (their own flush is their own business: they fsync at once). */

@@ -16,7 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
 import { fsyncDirectory, isLooseObject, looseObjectFile, writeFileDurably } from './durable-fs';
@@ -71,6 +71,8 @@ export interface RepoCheckReport {
 interface Scan {
   /** Whole loose objects checked: id → the ids they point at. */
   links: Map<string, string[]>;
+  /** Their files (made durable before anything new names them: the run that wrote them never flushed them). */
+  files: string[];
   /** Loose object ids older than `since` (whole when the last clean run ended). */
   old: Set<string>;
   damaged: Set<string>;
@@ -101,6 +103,24 @@ async function readLoose(oid: string, bytes: Buffer): Promise<{ type: string; co
   } catch {
     return null;
   }
+}
+
+async function syncObjects(files: string[]): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < files.length) {
+      const file = files[next++]!;
+      const handle = await fs.promises.open(file, 'r+').catch(() => null);
+      if (!handle) continue;
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LANES, files.length) }, lane));
+  for (const dir of new Set(files.map((file) => dirname(file)))) await fsyncDirectory(dir);
 }
 
 function removeLeftovers(gitdir: string, locksBefore: number | undefined): number {
@@ -159,7 +179,7 @@ function safeReaddir(dir: string): string[] {
 }
 
 async function scanLooseObjects(gitdir: string, since: number | null, maxObjects: number): Promise<Scan> {
-  const scan: Scan = { links: new Map(), old: new Set(), damaged: new Set(), checked: 0, unchecked: 0 };
+  const scan: Scan = { links: new Map(), files: [], old: new Set(), damaged: new Set(), checked: 0, unchecked: 0 };
   const objects = join(gitdir, 'objects');
   const queue: { oid: string; file: string }[] = [];
   for (const dir of safeReaddir(objects)) {
@@ -182,7 +202,10 @@ async function scanLooseObjects(gitdir: string, since: number | null, maxObjects
       const object = await readLoose(oid, await fs.promises.readFile(file).catch(() => Buffer.alloc(0)));
       scan.checked++;
       if (!object) scan.damaged.add(oid);
-      else scan.links.set(oid, linksOf(object.type, object.content));
+      else {
+        scan.links.set(oid, linksOf(object.type, object.content));
+        scan.files.push(file);
+      }
     }
   };
   await Promise.all(Array.from({ length: LANES }, lane));
@@ -278,6 +301,8 @@ export async function checkRepository(gitdir: string, options: RepoCheckOptions)
   const scan = await scanLooseObjects(gitdir, options.since, options.maxObjects ?? DEFAULT_MAX_OBJECTS);
   report.checkedObjects = scan.checked;
   report.uncheckedObjects = scan.unchecked;
+  // What the run being checked wrote may still sit in the page cache, never fsynced: make it durable now.
+  await syncObjects(scan.files);
 
   for (const oid of scan.damaged) {
     const content = options.recover?.(oid) ?? null;
