@@ -2,6 +2,7 @@
 // compute-worker.ts with that name on a compute thread; `runOnModelShard` runs an export of
 // model-worker.ts on one model shard.
 import type { ServiceContext } from '../context';
+import { RepositoryDamagedError } from '../platform/repo/repo-types';
 import { WorkerPools, type RunOptions } from '../platform/workers/pools';
 import type * as Compute from './compute-worker';
 import type * as Model from './model-worker';
@@ -21,13 +22,18 @@ export function getWorkerPools(ctx: ServiceContext): WorkerPools {
   return pools;
 }
 
+/** A thread's failure as the caller would have met it on this thread (a damaged repository stays a 409). */
+function reviveError(error: unknown): never {
+  throw RepositoryDamagedError.revive(error) ?? error;
+}
+
 export function runCompute<K extends ComputeTask>(
   ctx: ServiceContext,
   name: K,
   input: Input<(typeof Compute)[K]>,
   options?: RunOptions,
 ): Promise<Output<(typeof Compute)[K]>> {
-  return getWorkerPools(ctx).runCompute(name, input, options);
+  return getWorkerPools(ctx).runCompute(name, input, options).catch(reviveError) as Promise<Output<(typeof Compute)[K]>>;
 }
 
 export function runOnModelShard<K extends ModelTask>(
@@ -37,5 +43,5 @@ export function runOnModelShard<K extends ModelTask>(
   input: Input<(typeof Model)[K]>,
   options?: RunOptions,
 ): Promise<Output<(typeof Model)[K]>> {
-  return getWorkerPools(ctx).runOnShard(shard, name, input, options);
+  return getWorkerPools(ctx).runOnShard(shard, name, input, options).catch(reviveError) as Promise<Output<(typeof Model)[K]>>;
 }

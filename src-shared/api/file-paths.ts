@@ -1,5 +1,8 @@
 // The rule for paths in a deployment's model repository, shared by the service (every write,
-// upload, pull resolution and publish) and the editor's file dialogs.
+// upload, pull resolution and publish) and the editor's file dialogs. The rules that keep a
+// repository usable on every system (git's reserved names, Windows names, Unicode, twins) are in
+// ../paths/portable-path.ts.
+import { portablePathProblem, type PathRuleCode } from '../paths/portable-path';
 
 /** File types the model repository accepts (model files, Jinja templates and macros, config, model test fixtures). */
 export const ALLOWED_FILE_EXTENSIONS = ['.yml', '.yaml', '.js', '.ts', '.jinja', '.j2', '.py', '.sql', '.json', '.md', '.csv'] as const;
@@ -34,26 +37,36 @@ function hidesSeparatorOrDotSegment(segment: string): boolean {
   return false;
 }
 
+export type FilePathProblemCode = 'INVALID_FILE_PATH' | 'FILE_TYPE_NOT_ALLOWED' | PathRuleCode;
+
 /**
- * Why `path` is not an acceptable repository path, or null when it is: repository-relative with
- * `/` separators, no empty, `.` or `..` segments, nothing under `.git`, an allowed extension.
+ * Why `path` is not an acceptable path for a new file, or null when it is: valid Unicode,
+ * repository-relative with `/` separators, no empty, `.` or `..` segments, nothing git reserves
+ * (`.git` and its NTFS/HFS+ synonyms), nothing Windows cannot hold (reserved device names, `<>:"|?*`,
+ * a name ending in a period or space), an allowed extension. Twins (names that differ only by case
+ * or normalisation) need the other paths: see `caseTwins`.
  */
-export function filePathProblem(path: string): { code: 'INVALID_FILE_PATH' | 'FILE_TYPE_NOT_ALLOWED'; detail: string } | null {
+export function filePathProblem(path: string): { code: FilePathProblemCode; detail: string } | null {
   const invalid = (detail: string) => ({ code: 'INVALID_FILE_PATH' as const, detail: `"${path}" ${detail}` });
   if (path.length === 0) return invalid('is empty.');
   if (path.length > MAX_FILE_PATH_LENGTH) return invalid(`is longer than ${MAX_FILE_PATH_LENGTH} characters.`);
+  // Unicode first: a lone surrogate cannot even be shown in the messages below.
+  const portable = portablePathProblem(path);
+  if (portable?.code === 'PATH_INVALID_UNICODE') return portable;
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f\\]/.test(path)) return invalid('contains a control character or a backslash; use `/` between folders.');
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return invalid('is absolute; give a path relative to the repository root.');
+  const segments = path.split('/');
+  if (segments.some((s) => s === '' || s === '.' || s === '..')) return invalid('has an empty, `.` or `..` segment.');
+  // What git refuses comes before the look-alike rule: `.g\u200cit` is `.git` to git on a Mac.
+  if (portable?.code === 'PATH_RESERVED_BY_GIT') return portable;
   if (hasSpoofingCharacter(path)) {
     return invalid('contains an invisible, bidirectional-control or look-alike space character; file names must show what they are.');
   }
   if (path.normalize('NFC') !== path) return invalid('is not in Unicode NFC form (precomposed accents); save it with composed characters.');
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return invalid('is absolute; give a path relative to the repository root.');
-  const segments = path.split('/');
-  if (segments.some((s) => s === '' || s === '.' || s === '..')) return invalid('has an empty, `.` or `..` segment.');
   if (segments.some(hidesSeparatorOrDotSegment)) return invalid('has a percent-encoded `.`/`..` segment or separator; paths are not URL-encoded.');
-  if (segments.some((s) => s.toLowerCase() === '.git')) return invalid('is inside `.git`.');
-  if (segments.some((s) => s !== s.trim())) return invalid('has a segment starting or ending with a space.');
+  if (segments.some((s) => s !== s.trimStart())) return invalid('has a segment starting with a space.');
+  if (portable) return portable;
   const name = segments[segments.length - 1].toLowerCase();
   if (!ALLOWED_FILE_EXTENSIONS.some((ext) => name.endsWith(ext) && name.length > ext.length)) {
     return {
@@ -61,5 +74,18 @@ export function filePathProblem(path: string): { code: 'INVALID_FILE_PATH' | 'FI
       detail: `"${path}" is not a model file; allowed extensions: ${ALLOWED_FILE_EXTENSIONS.join(' ')}.`,
     };
   }
+  return null;
+}
+
+/**
+ * Why `path` cannot even name an existing file, or null. Reads, deletes and the source of a rename
+ * accept any path the branch holds (a file that predates a rule must stay reachable, to be fixed);
+ * a path the branch does not hold gets `filePathProblem` instead.
+ */
+export function existingPathProblem(path: string): { code: 'INVALID_FILE_PATH'; detail: string } | null {
+  const invalid = (detail: string) => ({ code: 'INVALID_FILE_PATH' as const, detail: `"${path}" ${detail}` });
+  if (path.length === 0) return invalid('is empty.');
+  if (path.length > MAX_FILE_PATH_LENGTH) return invalid(`is longer than ${MAX_FILE_PATH_LENGTH} characters.`);
+  if (path.startsWith('/') || path.split('/').some((s) => s === '' || s === '.' || s === '..')) return invalid('has an empty, `.` or `..` segment, or is absolute.');
   return null;
 }

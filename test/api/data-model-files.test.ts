@@ -216,11 +216,14 @@ describe('dev mode', () => {
 
   it('refuses paths outside the repository, absolute paths, other file types, duplicates and oversized files', async () => {
     const put = (path: string, content = 'x') => svc.call('PUT', files(id), { auth: developer.auth, body: { files: [{ path, content }] } });
-    for (const bad of ['../outside.yml', 'model/../../x.yml', '/etc/x.yml', 'model//x.yml', '.git/config.yml', 'model\\x.yml']) {
+    for (const bad of ['../outside.yml', 'model/../../x.yml', '/etc/x.yml', 'model//x.yml', 'model\\x.yml']) {
       const res = await put(bad);
       expect(res.status, bad).toBe(400);
       expect(res.body.code, bad).toBe('INVALID_FILE_PATH');
     }
+    const dotGit = await put('.git/config.yml');
+    expect(dotGit.status).toBe(400);
+    expect(dotGit.body.code).toBe('PATH_RESERVED_BY_GIT');
     const exe = await put('model/tool.exe');
     expect(exe.body.code).toBe('FILE_TYPE_NOT_ALLOWED');
     const dup = await svc.call('PUT', files(id), {

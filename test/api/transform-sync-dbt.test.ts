@@ -1,6 +1,7 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { compileModel } from '../../src-shared/model';
+import { filePathProblem } from '../../src-shared/api/data-model';
 import { checkManifest, dimensionType, generateCubes, modelName, refTarget } from '../../src-main/features/transform-sync/dbt';
 
 type Cube = { name: string; sql_table: string; joins?: { name: string; sql: string }[]; dimensions?: Record<string, unknown>[]; measures: Record<string, unknown>[] };
@@ -111,5 +112,16 @@ describe('dbt manifest → cubes', () => {
   it('names the row count row_count when a column is already called count', () => {
     const { cubes } = cubesOf({ nodes: { a: node('tallies', { columns: { count: { name: 'count', data_type: 'int' } } }) } });
     expect(cubes.tallies.measures).toEqual([{ name: 'row_count', type: 'count' }]);
+  });
+
+  it('writes a model named like a Windows device (con, aux, com1) to a file Windows can hold, keeping the cube name (issue 23)', () => {
+    const { files } = cubesOf({ nodes: { a: node('con'), b: node('AUX'), c: node('com1'), d: node('orders') } });
+    expect(files.map((f) => [f.cube, f.path])).toEqual([
+      ['AUX', 'model/dbt/AUX_.yml'],
+      ['com1', 'model/dbt/com1_.yml'],
+      ['con', 'model/dbt/con_.yml'],
+      ['orders', 'model/dbt/orders.yml'],
+    ]);
+    for (const f of files) expect(filePathProblem(f.path), f.path).toBeNull();
   });
 });

@@ -8,6 +8,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
+import { HOSTILE_PATHS } from './fuzz-tricks-paths';
 import { generateSync } from 'json-schema-faker';
 import { BODY_TRICKS, sendBodyTrick } from './fuzz-tricks-bodies';
 import { MODEL_TRICKS } from './fuzz-tricks-model';
@@ -123,6 +124,8 @@ const HOSTILE_STRINGS = [
   'javascript:alert(1)',
   // Model bombs, names of JavaScript's own, absurd date ranges (issue 23).
   ...MODEL_TRICKS,
+  // Paths git, Windows or macOS refuse (issue 23).
+  ...HOSTILE_PATHS,
 ];
 
 const hostileString = () => fc.oneof(fc.constantFrom(...HOSTILE_STRINGS), fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }));

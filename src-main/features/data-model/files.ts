@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DataModelErrorCodes as Codes, type FileContent, type FileList } from '../../../src-shared/api/data-model';
+import { DataModelErrorCodes as Codes, existingPathProblem, portablePathProblem, type FileContent, type FileList } from '../../../src-shared/api/data-model';
 import { isModelSourcePath, type ModelFile } from '../../../src-shared/model';
 import { normalizeOutputPath } from '../../../src-shared/model/generate/model-from-semantic-view';
 
@@ -10,7 +10,7 @@ import { ApiError, invalidField } from '../../http/problem';
 import { paginateArray, type PageRequest } from '../../http/pagination';
 import { assertBranchName, defaultBranch, loadBranch } from './branches';
 import { openRepository } from './repository';
-import { assertFilePath, fileSummary, fileText, readWorkingFile, workingEdits, workingTree, type WorkingFile, type WorkingTree } from './working';
+import { assertExistingPath, fileSummary, fileText, readWorkingFile, workingEdits, workingTree, type WorkingFile, type WorkingTree } from './working';
 
 
 async function branchView(ctx: ServiceContext, deploymentId: number, principal: Principal, requested?: string) {
@@ -27,9 +27,16 @@ export async function listOrReadFiles(
   principal: Principal,
   query: { branchName?: string; path?: string } & PageRequest,
 ): Promise<FileContent | FileList> {
-  if (query.path !== undefined) assertFilePath(query.path, '/querystring/path');
+  if (query.path !== undefined) {
+    const shape = existingPathProblem(query.path);
+    if (shape) throw new ApiError(400, Codes[shape.code], shape.detail, { errors: [{ pointer: '/querystring/path', detail: shape.detail }] });
+  }
   const { repo, tree } = await branchView(ctx, deploymentId, principal, query.branchName);
-  if (query.path !== undefined) return readWorkingFile(ctx, repo, tree, query.path);
+  if (query.path !== undefined) {
+    // Any file the branch holds can be read (also one whose name breaks a rule today).
+    assertExistingPath(query.path, '/querystring/path', tree);
+    return readWorkingFile(ctx, repo, tree, query.path);
+  }
   const paths = [...tree.files.keys()];
   const page = paginateArray(paths, query, (p) => p);
   const items = await Promise.all(page.items.map((path) => fileSummary(repo, tree.files.get(path)!)));
@@ -116,6 +123,9 @@ export function checkOutputPath(outputPath: string): string {
   } catch (error) {
     throw invalidField('/body/outputPath', (error as Error).message);
   }
+  // The files go under this folder: its names must be ones every system can hold (issue 23).
+  const portable = portablePathProblem(normalized);
+  if (portable) throw new ApiError(400, portable.code, portable.detail, { errors: [{ pointer: '/body/outputPath', detail: portable.detail }], paths: [normalized] });
   if (!MODEL_ROOTS.some((root) => normalized === root || normalized.startsWith(`${root}/`))) {
     throw invalidField(
       '/body/outputPath',

@@ -6,9 +6,9 @@ import {
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { ApiError, invalidField } from '../../http/problem';
-import { GitRepository, type MergeResult, type TreeChange } from '../../platform/repo';
+import { GitRepository, RepoError, type MergeResult, type TreeChange } from '../../platform/repo';
 import { assertMayActOn, assertWritable, loadBranch, operationBranch, type BranchState } from './branches';
-import { authorOf, emitBranchCommit, guarded, logRepositoryEvent, openRepository, shortId } from './repository';
+import { authorOf, emitBranchCommit, guarded, logRepositoryEvent, openRepository, pathsRefused, repoFailure, shortId } from './repository';
 import { withPush } from './upstream/auto-push';
 import { pruneEdits, uncommittedChanges, workingTree } from './working';
 
@@ -94,6 +94,19 @@ export async function commitWorkingEdits(
   }));
 }
 
+/**
+ * A merge's failures as problems; paths the merged tree would add against the rules (two sides that
+ * each added "ok.yml" and "OK.yml", say) are a conflict between the branches: 409 with the rule's code.
+ */
+async function mergeGuarded(merge: () => Promise<MergeResult>): Promise<MergeResult> {
+  try {
+    return await merge();
+  } catch (error) {
+    if (error instanceof RepoError && error.code === 'PATH_REFUSED') throw pathsRefused(error.problems, 409, 'The merge would bring in a path the repository cannot hold: ');
+    return repoFailure(error);
+  }
+}
+
 const firstLine = (message: string) => message.split('\n', 1)[0].slice(0, 200);
 
 function mergeConflict(source: string, target: string, conflicts: string[]): ApiError {
@@ -140,13 +153,13 @@ export async function pullFromParent(ctx: ServiceContext, deploymentId: number, 
     const message = input.message ?? `Merge branch '${parent}' into '${branch}'`;
     const author = authorOf(principal);
 
-    const preview = await guarded(() => repo.merge(parent, branch, { message, author, dryRun: true }));
+    const preview = await mergeGuarded(() => repo.merge(parent, branch, { message, author, dryRun: true }));
     const editConflicts = await conflictsWithEdits(ctx, repo, deploymentId, state, parentState.head);
     const conflicts = [...new Set([...preview.conflicts, ...editConflicts])].sort();
     if (conflicts.length > 0) throw mergeConflict(parent, branch, conflicts);
     if (dryRun || preview.outcome === 'up-to-date') return toResult(repo, 'pull', branch, branch, preview, dryRun);
 
-    const merged = await guarded(() => repo.merge(parent, branch, { message, author }));
+    const merged = await mergeGuarded(() => repo.merge(parent, branch, { message, author }));
     if (merged.outcome === 'conflict') throw mergeConflict(parent, branch, merged.conflicts);
     await pruneEdits(ctx, repo, deploymentId, branch);
     logRepositoryEvent(
@@ -209,7 +222,7 @@ export async function mergeBranchInto(
       throw new ApiError(409, Codes.UNCOMMITTED_CHANGES, `Branch "${branch}" has ${plural(pending, 'uncommitted change')}; commit them before merging.`);
     }
     const message = input.message ?? `Merge branch '${branch}' into '${target}'`;
-    const result = await guarded(() => repo.merge(branch, target, { message, author: authorOf(principal), dryRun }));
+    const result = await mergeGuarded(() => repo.merge(branch, target, { message, author: authorOf(principal), dryRun }));
     if (result.outcome === 'conflict') throw mergeConflict(branch, target, result.conflicts);
     if (!dryRun && result.outcome !== 'up-to-date' && result.commit) {
       if (targetState.kind === 'personal') await pruneEdits(ctx, repo, deploymentId, target);

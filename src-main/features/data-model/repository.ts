@@ -4,8 +4,10 @@ import { DataModelErrorCodes as Codes } from '../../../src-shared/api/data-model
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/problem';
+import type { PathRuleProblem } from '../../../src-shared/paths/portable-path';
 import { GitRepository, readSampleModelFiles, RepoError, type Signature } from '../../platform/repo';
 import { appendDeploymentLog, getDeployBranch } from '../deployments';
+import { ensureRepositoryChecked, forgetRepositoryCheck } from './repo-health';
 
 export const SYSTEM_AUTHOR: Signature = { name: 'Drydock', email: 'drydock@localhost' };
 
@@ -27,7 +29,11 @@ export async function openRepository(ctx: ServiceContext, deploymentId: number):
   const deployBranch = deployBranchOf(ctx, deploymentId);
   const dir = repositoryDir(ctx, deploymentId);
   const repo = GitRepository.at(dir, () => ctx.clock.now());
-  if (repo.exists() && hasDeployBranchRow(ctx, deploymentId, deployBranch)) return { repo, deployBranch };
+  if (repo.exists() && hasDeployBranchRow(ctx, deploymentId, deployBranch)) {
+    // The first open of a run checks a repository its last run did not close cleanly (issue 23).
+    await ensureRepositoryChecked(ctx, deploymentId, repo);
+    return { repo, deployBranch };
+  }
   await repo.exclusive(async () => {
     const known = hasDeployBranchRow(ctx, deploymentId, deployBranch);
     if (repo.exists() && !known) {
@@ -36,7 +42,7 @@ export async function openRepository(ctx: ServiceContext, deploymentId: number):
       fs.renameSync(dir, aside);
       ctx.log.warn('moved an orphaned model repository aside', { deploymentId, to: aside });
     }
-    const files = readSampleModelFiles();
+    const files = readSampleModelFiles(undefined, (path, reason) => ctx.log.warn('a sample project file was left out of the new repository', { deploymentId, path, reason }));
     await repo.initialize({
       branch: deployBranch,
       files,
@@ -52,12 +58,14 @@ export async function openRepository(ctx: ServiceContext, deploymentId: number):
       )
       .run(deploymentId, deployBranch, now, now);
   });
+  await ensureRepositoryChecked(ctx, deploymentId, repo);
   return { repo, deployBranch };
 }
 
 /** Removes a deployment's repository folder (for the deployments area when it deletes a deployment). */
 export async function removeDeploymentRepository(ctx: ServiceContext, deploymentId: number): Promise<void> {
   await GitRepository.at(repositoryDir(ctx, deploymentId)).remove();
+  forgetRepositoryCheck(ctx, repositoryDir(ctx, deploymentId));
 }
 
 export function authorOf(principal: Principal): Signature {
@@ -81,12 +89,27 @@ export function repoFailure(error: unknown): never {
         throw new ApiError(400, Codes.INVALID_BRANCH_NAME, error.message);
       case 'PATH_CONFLICT':
         throw new ApiError(409, Codes.PATH_CONFLICT, error.message, { paths: error.paths });
+      case 'PATH_REFUSED':
+        throw pathsRefused(error.problems, 400);
       case 'HEAD_MOVED':
       case 'REPO_BUSY':
         throw new ApiError(409, Codes.REPOSITORY_BUSY, `${error.message} Retry the operation.`);
     }
   }
   throw error;
+}
+
+/**
+ * The problem for paths the rules refuse (src-shared/paths/portable-path.ts): the code of the first
+ * path's rule, and each path with its rule in `paths` and `problems`.
+ */
+export function pathsRefused(problems: PathRuleProblem[], status: 400 | 409 | 422, lead = ''): ApiError {
+  const first = problems[0]!;
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more path${problems.length === 2 ? '' : 's'}: ${problems.slice(1, 6).map((p) => `"${p.path}"`).join(', ')}${problems.length > 6 ? ', …' : ''})` : '';
+  return new ApiError(status, first.code, `${lead}${first.detail}${more}`, {
+    paths: problems.map((p) => p.path),
+    problems: problems.map((p) => ({ path: p.path, code: p.code, rule: p.rule })),
+  });
 }
 
 /** Runs a repository call, turning its failures into problem responses. */

@@ -15,6 +15,7 @@ import { forgetBranchModels } from './validation';
 import { validateWithChecks } from './validation-checks';
 import { commitWorkingEdits, mergeBranchInto, pullFromParent } from './operations';
 import { openRepository, removeDeploymentRepository } from './repository';
+import { checkAllRepositories } from './repo-health';
 import { onDeploymentDeleted } from '../deployments';
 import { finishUpload, receiveChunk, startUpload, uploadsDir } from './uploads';
 import { decodedBase64Of } from '../../platform/json/decoded-fields';
@@ -46,6 +47,11 @@ export function registerDataModelRoutes({ route, ctx }: Api): void {
   });
   // New heads of branches that track the team's repository are pushed, whoever made them.
   setUpAutoPush(ctx);
+  // Repositories a crashed run left open are checked in the background once the service serves
+  // (a request that opens one first waits for its check; issue 23).
+  ((ctx.services.starters ??= []) as (() => void)[]).push(() => {
+    void checkAllRepositories(ctx).catch((error: unknown) => ctx.log.error('checking the model repositories failed', { error: String(error) }));
+  });
 
   route(api.getDataModelFiles, READ, async ({ params, query, principal, reply }) => {
     const result = await listOrReadFiles(ctx, params.deploymentId, principal, query);

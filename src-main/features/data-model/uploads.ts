@@ -2,7 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  caseTwinProblem,
+  caseTwins,
   DataModelErrorCodes as Codes,
+  existingPathProblem,
   MAX_CHUNK_BYTES,
   MAX_UPLOAD_BYTES,
   UPLOAD_TTL_HOURS,
@@ -14,7 +17,8 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/problem';
 import { assertBranchName, assertMayActOn, defaultBranch, loadBranch } from './branches';
-import { authorOf, emitBranchCommit, guarded, logRepositoryEvent, openRepository, shortId } from './repository';
+import { authorOf, emitBranchCommit, guarded, logRepositoryEvent, openRepository, pathsRefused, shortId } from './repository';
+import type { GitRepository } from '../../platform/repo';
 import type { PushReport } from '../../../src-shared/api/git-host';
 import { pushAfterChange } from './upstream/auto-push';
 import { assertFilePath, workingEdits } from './working';
@@ -150,13 +154,18 @@ function statusOf(ctx: ServiceContext, upload: Upload): UploadStatus {
 
 function validateManifest(files: ManifestFile[], deletePaths: string[]): void {
   const seen = new Set<string>();
-  const check = (path: string, pointer: string) => {
-    assertFilePath(path, pointer);
+  const check = (path: string, pointer: string, existing: boolean) => {
+    // A path to delete only has to name a file (one whose name breaks a rule today can be deleted).
+    if (!existing) assertFilePath(path, pointer);
+    else {
+      const shape = existingPathProblem(path);
+      if (shape) throw new ApiError(400, Codes[shape.code], shape.detail, { errors: [{ pointer, detail: shape.detail }] });
+    }
     if (seen.has(path)) throw new ApiError(400, Codes.DUPLICATE_PATH, `"${path}" is listed twice.`, { errors: [{ pointer, detail: 'listed twice' }] });
     seen.add(path);
   };
-  files.forEach((f, i) => check(f.path, `/body/files/${i}/path`));
-  deletePaths.forEach((p, i) => check(p, `/body/deletePaths/${i}`));
+  files.forEach((f, i) => check(f.path, `/body/files/${i}/path`, false));
+  deletePaths.forEach((p, i) => check(p, `/body/deletePaths/${i}`, true));
   const total = files.reduce((sum, f) => sum + f.size, 0);
   if (total > MAX_UPLOAD_BYTES) {
     throw new ApiError(413, Codes.UPLOAD_TOO_LARGE, `The upload declares ${total} bytes; at most ${MAX_UPLOAD_BYTES} may be uploaded at once.`);
@@ -174,6 +183,7 @@ export async function startUpload(ctx: ServiceContext, deploymentId: number, pri
   const state = await loadBranch(ctx, repo, deploymentId, deployBranch, branch);
   assertMayActOn(state, principal, false);
   assertNoEdits(ctx, deploymentId, branch);
+  await assertNoCaseTwins(repo, branch, input.files, deletePaths);
 
   const manifest = JSON.stringify(input.files.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 })));
   const deletes = JSON.stringify(deletePaths);
@@ -195,6 +205,15 @@ export async function startUpload(ctx: ServiceContext, deploymentId: number, pri
     )
     .run(id, deploymentId, branch, userId, manifest, deletes, input.message ?? null, now.toISOString(), new Date(now.getTime() + UPLOAD_TTL_HOURS * 3600_000).toISOString());
   return statusOf(ctx, loadUpload(ctx, deploymentId, principal, id));
+}
+
+/** 400 `PATH_CASE_CONFLICT` when a new file of the upload would be the same file as another on macOS or Windows (checked again at finish, by the commit). */
+async function assertNoCaseTwins(repo: GitRepository, branch: string, files: ManifestFile[], deletePaths: string[]): Promise<void> {
+  const { tree } = await repo.branchTree(branch);
+  const deleted = new Set(deletePaths);
+  const added = files.map((f) => f.path).filter((path) => !tree.has(path));
+  const twins = caseTwins([...tree.keys()].filter((path) => !deleted.has(path)), added);
+  if (twins.length > 0) throw pathsRefused(twins.map(caseTwinProblem), 400);
 }
 
 function assertNoEdits(ctx: ServiceContext, deploymentId: number, branch: string): void {

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import {
+  caseTwinProblem,
+  caseTwins,
   DataModelErrorCodes as Codes,
+  existingPathProblem,
   filePathProblem,
   MAX_FILE_BYTES,
   type ChangeStatus,
@@ -15,7 +18,7 @@ import { publishEvent } from '../../platform/events';
 import { GitRepository, pathsShadowedByFiles, type FlatTree } from '../../platform/repo';
 import { assertWritable, loadBranch } from './branches';
 import { assertUnchanged, type Expectation } from './preconditions';
-import { openRepository } from './repository';
+import { openRepository, pathsRefused } from './repository';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -76,9 +79,29 @@ export function uncommittedChanges(tree: Pick<WorkingTree, 'head' | 'edits'>): {
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/** 400 with the rule's code when `path` may not name a new file (src-shared/api/file-paths.ts). */
 export function assertFilePath(path: string, pointer: string): void {
   const problem = filePathProblem(path);
-  if (problem) throw new ApiError(400, Codes[problem.code], problem.detail, { errors: [{ pointer, detail: problem.detail }] });
+  if (problem) throw new ApiError(400, Codes[problem.code], problem.detail, { errors: [{ pointer, detail: problem.detail }], paths: [path] });
+}
+
+/**
+ * For paths that name an existing file (reads, deletes, the source of a rename): any path the
+ * branch holds is fine — a file that predates a rule must stay reachable to be fixed — else the
+ * rules of a new path apply (so `../x.yml` is a 400, not a 404).
+ */
+export function assertExistingPath(path: string, pointer: string, tree: Pick<WorkingTree, 'files'>): void {
+  const problem = tree.files.has(path) ? existingPathProblem(path) : filePathProblem(path);
+  if (problem) throw new ApiError(400, Codes[problem.code], problem.detail, { errors: [{ pointer, detail: problem.detail }], paths: [path] });
+}
+
+/** 400 `PATH_CASE_CONFLICT` when a new path of `changes` would be the same file as another on macOS or Windows. */
+function assertNoCaseTwins(tree: WorkingTree, changes: Map<string, string | null>): void {
+  const added = [...changes].filter(([path, content]) => content !== null && !tree.files.has(path)).map(([path]) => path);
+  if (added.length === 0) return;
+  const kept = [...tree.files.keys()].filter((path) => !changes.has(path) || changes.get(path) !== null);
+  const twins = caseTwins(kept, added);
+  if (twins.length > 0) throw pathsRefused(twins.map(caseTwinProblem), 400);
 }
 
 export function assertFileSize(path: string, bytes: number): void {
@@ -92,6 +115,7 @@ export function assertFileSize(path: string, bytes: number): void {
  * committed content drops the edit, so "uncommitted changes" stays exact.
  */
 async function applyEdits(ctx: ServiceContext, deploymentId: number, principal: Principal, tree: WorkingTree, changes: Map<string, string | null>): Promise<void> {
+  assertNoCaseTwins(tree, changes);
   const resulting = new Map<string, true>();
   for (const path of tree.files.keys()) resulting.set(path, true);
   for (const [path, content] of changes) {
@@ -195,13 +219,16 @@ export function writeFiles(
 const expectationOf = (path: string, ifMatch?: Expectation) => new Map<string, Expectation>(ifMatch === undefined ? [] : [[path, ifMatch]]);
 
 export function deleteFile(ctx: ServiceContext, deploymentId: number, principal: Principal, branch: string, path: string, ifMatch?: Expectation): Promise<WorkingState> {
-  assertFilePath(path, '/querystring/path');
+  const shape = existingPathProblem(path);
+  if (shape) throw new ApiError(400, Codes[shape.code], shape.detail, { errors: [{ pointer: '/querystring/path', detail: shape.detail }] });
   return editWorkingTree(
     ctx,
     deploymentId,
     principal,
     branch,
     (tree) => {
+      // Deleting works for every file the branch holds, also one whose name breaks a rule today.
+      assertExistingPath(path, '/querystring/path', tree);
       if (!tree.files.has(path)) throw new ApiError(404, Codes.FILE_NOT_FOUND, `Branch "${branch}" has no file "${path}".`);
       return new Map([[path, null]]);
     },
@@ -218,12 +245,15 @@ export function renameFile(
   to: string,
   ifMatch?: Expectation,
 ): Promise<WorkingState> {
-  assertFilePath(from, '/body/path');
+  const shape = existingPathProblem(from);
+  if (shape) throw new ApiError(400, Codes[shape.code], shape.detail, { errors: [{ pointer: '/body/path', detail: shape.detail }] });
   assertFilePath(to, '/body/newPath');
   if (from === to) {
     throw new ApiError(400, Codes.INVALID_FILE_PATH, '`newPath` is the same as `path`.', { errors: [{ pointer: '/body/newPath', detail: 'same as path' }] });
   }
   return editWorkingTree(ctx, deploymentId, principal, branch, async (tree) => {
+    // A file whose name breaks a rule today can still be renamed to a good name.
+    assertExistingPath(from, '/body/path', tree);
     const file = tree.files.get(from);
     if (!file) throw new ApiError(404, Codes.FILE_NOT_FOUND, `Branch "${branch}" has no file "${from}".`);
     if (tree.files.has(to)) throw new ApiError(409, Codes.FILE_EXISTS, `Branch "${branch}" already has a file "${to}".`);

@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { portableName } from '../../../src-shared/paths/portable-path';
 
 /**
  * A dbt manifest (`target/manifest.json`) → model YAML: one file per dbt model holding a cube
@@ -435,7 +436,8 @@ export function generateCubes(manifest: unknown, options: GenerateOptions): Gene
     };
     const header = `${GENERATED_HEADER}\n# Source: ${cube.node.unique_id}. Edits are replaced by the next sync.\n`;
     files.push({
-      path: `${folder ? `${folder}/` : ''}${cube.name}.yml`,
+      // A cube named like a Windows device (`con`, `aux`…) gets a file name Windows can hold.
+      path: `${folder ? `${folder}/` : ''}${portableName(cube.name)}.yml`,
       content: header + stringify({ cubes: [body] }, { lineWidth: 0 }),
       cube: cube.name,
       model: cube.node.unique_id,

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { gitFs } from './durable-fs';
 import git from 'isomorphic-git';
 
 /** Commits only one side has: `ahead` (local only) and `behind` (upstream only). */
@@ -10,7 +10,7 @@ export interface Divergence {
 /** True when `ancestor` is `descendant` or one of its ancestors. */
 export async function isAncestor(gitdir: string, ancestor: string, descendant: string): Promise<boolean> {
   if (ancestor === descendant) return true;
-  return git.isDescendent({ fs, gitdir, oid: descendant, ancestor, depth: -1 });
+  return git.isDescendent({ fs: gitFs, gitdir, oid: descendant, ancestor, depth: -1 });
 }
 
 const LOCAL = 1;
@@ -41,7 +41,7 @@ export async function divergence(gitdir: string, local: string, upstream: string
   const parents = new Map<string, string[]>();
   const load = async (oid: string): Promise<void> => {
     if (times.has(oid)) return;
-    const { commit } = await git.readCommit({ fs, gitdir, oid, cache });
+    const { commit } = await git.readCommit({ fs: gitFs, gitdir, oid, cache });
     times.set(oid, commit.committer.timestamp);
     parents.set(oid, commit.parent);
   };

@@ -1,4 +1,4 @@
-export { GitRepository, RepoError, branchNameProblem, isValidBranchName, notifyRefChange, type RefChange } from './repository';
+export { GitRepository, RepoError, RepositoryDamagedError, newPathProblems, branchNameProblem, isValidBranchName, notifyRefChange, type RefChange } from './repository';
 export type { BlobWrite, CommitInfo, CommitResult, FileWrite, MergeOutcome, MergeResult, RepoErrorCode, Signature } from './repository';
 export { diffTrees, threeWayMerge, pathsShadowedByFiles } from './tree';
 export type { ChangeStatus, FlatTree, TreeChange, TreeFile } from './tree';

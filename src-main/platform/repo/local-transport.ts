@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { gitFs, isIntactLooseObject, looseObjectFile } from './durable-fs';
 import git from 'isomorphic-git';
 import { isAncestor } from './divergence';
 import { RemoteError } from './remote-error';
@@ -12,8 +13,11 @@ import { GitRepository } from './repository';
 type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
 async function has(gitdir: string, oid: string): Promise<boolean> {
+  // A loose object counts only when whole: a damaged one is copied again (and so replaced).
+  const loose = looseObjectFile(gitdir, oid);
+  if (fs.existsSync(loose)) return isIntactLooseObject(loose, oid);
   try {
-    await git.readObject({ fs, gitdir, oid, format: 'deflated' });
+    await git.readObject({ fs: gitFs, gitdir, oid, format: 'deflated' });
     return true;
   } catch {
     return false;
@@ -66,14 +70,14 @@ export async function copyMissingObjects(from: string, to: string, head: string)
         stack.pop();
         continue;
       }
-      const read = await git.readObject({ fs, gitdir: from, oid: frame.oid, format: 'content' });
+      const read = await git.readObject({ fs: gitFs, gitdir: from, oid: frame.oid, format: 'content' });
       frame.type = read.type as ObjectType;
       frame.object = read.object as Uint8Array;
       frame.expanded = true;
       for (const child of referencedBy(frame.type, frame.object)) if (!done.has(child)) stack.push({ oid: child, expanded: false });
       continue;
     }
-    await git.writeObject({ fs, gitdir: to, type: frame.type!, object: frame.object!, format: 'content', oid: frame.oid });
+    await git.writeObject({ fs: gitFs, gitdir: to, type: frame.type!, object: frame.object!, format: 'content', oid: frame.oid });
     done.add(frame.oid);
     copied++;
     stack.pop();

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { gitFs, holdRefWrites } from './durable-fs';
 import git from 'isomorphic-git';
 import nodeHttp from 'isomorphic-git/http/node';
 import type { GitHttpRequest, HttpClient } from 'isomorphic-git';
@@ -128,17 +129,18 @@ function toRemoteError(error: unknown, endpoint: RemoteEndpoint, what: string, a
 
 /** Points `remote.origin` at the URL (credentials never go into the config) with the usual refspec. */
 async function configureOrigin(gitdir: string, url: string): Promise<void> {
-  await git.setConfig({ fs, gitdir, path: `remote.${REMOTE}.url`, value: url });
-  await git.setConfig({ fs, gitdir, path: `remote.${REMOTE}.fetch`, value: `+refs/heads/*:refs/remotes/${REMOTE}/*` });
+  await git.setConfig({ fs: gitFs, gitdir, path: `remote.${REMOTE}.url`, value: url });
+  await git.setConfig({ fs: gitFs, gitdir, path: `remote.${REMOTE}.fetch`, value: `+refs/heads/*:refs/remotes/${REMOTE}/*` });
 }
 
 /** Remote-tracking heads (`refs/remotes/origin/*`): branch → commit. */
 export async function remoteTrackingHeads(gitdir: string): Promise<Map<string, string>> {
   const heads = new Map<string, string>();
-  for (const name of await git.listBranches({ fs, gitdir, remote: REMOTE })) {
-    if (name === 'HEAD') continue;
+  for (const name of await git.listBranches({ fs: gitFs, gitdir, remote: REMOTE })) {
+    // A `.lock` file is a ref being written (or left by a crash), never a branch.
+    if (name === 'HEAD' || name.endsWith('.lock')) continue;
     try {
-      heads.set(name, await git.resolveRef({ fs, gitdir, ref: `refs/remotes/${REMOTE}/${name}` }));
+      heads.set(name, await git.resolveRef({ fs: gitFs, gitdir, ref: `refs/remotes/${REMOTE}/${name}` }));
     } catch {
       // A ref deleted between listing and reading: skip it.
     }
@@ -148,7 +150,7 @@ export async function remoteTrackingHeads(gitdir: string): Promise<Map<string, s
 
 export async function remoteTrackingHead(gitdir: string, branch: string): Promise<string | null> {
   try {
-    return await git.resolveRef({ fs, gitdir, ref: `refs/remotes/${REMOTE}/${branch}` });
+    return await git.resolveRef({ fs: gitFs, gitdir, ref: `refs/remotes/${REMOTE}/${branch}` });
   } catch {
     return null;
   }
@@ -157,9 +159,9 @@ export async function remoteTrackingHead(gitdir: string, branch: string): Promis
 /** Makes `refs/remotes/origin/*` exactly `heads` (the remote's branches after a fetch). */
 export async function setRemoteTrackingHeads(gitdir: string, heads: Map<string, string>): Promise<void> {
   for (const name of (await remoteTrackingHeads(gitdir)).keys()) {
-    if (!heads.has(name)) await git.deleteRef({ fs, gitdir, ref: `refs/remotes/${REMOTE}/${name}` });
+    if (!heads.has(name)) await git.deleteRef({ fs: gitFs, gitdir, ref: `refs/remotes/${REMOTE}/${name}` });
   }
-  for (const [name, oid] of heads) await git.writeRef({ fs, gitdir, ref: `refs/remotes/${REMOTE}/${name}`, value: oid, force: true });
+  for (const [name, oid] of heads) await git.writeRef({ fs: gitFs, gitdir, ref: `refs/remotes/${REMOTE}/${name}`, value: oid, force: true });
   notifyRefChange({ gitdir, remote: true });
 }
 
@@ -185,8 +187,10 @@ export async function fetchRemote(gitdir: string, endpoint: RemoteEndpoint, opti
     }
     const http = httpClient(signal);
     await configureOrigin(gitdir, endpoint.url);
+    // The remote-tracking refs move only once the pack they need is on disk (see holdRefWrites).
+    const held = holdRefWrites(gitdir);
     const fetchAll = (remoteRef?: string) =>
-      git.fetch({ fs, http, gitdir, url: endpoint.url, remote: REMOTE, tags: false, prune: true, ...(remoteRef ? { remoteRef } : {}), ...authHeaders(endpoint) });
+      git.fetch({ fs: held.fs, http, gitdir, url: endpoint.url, remote: REMOTE, tags: false, prune: true, ...(remoteRef ? { remoteRef } : {}), ...authHeaders(endpoint) });
     let result;
     try {
       result = await fetchAll();
@@ -196,6 +200,7 @@ export async function fetchRemote(gitdir: string, endpoint: RemoteEndpoint, opti
       const refs = await git.listServerRefs({ http, url: endpoint.url, prefix: 'refs/heads/', ...authHeaders(endpoint) });
       result = refs.length > 0 ? await fetchAll(refs[0].ref) : { fetchHead: null, defaultBranch: null };
     }
+    await held.release();
     signal.throwIfAborted();
     // An empty repository sends nothing and prunes nothing: it has no branches.
     if (result.fetchHead === null) await setRemoteTrackingHeads(gitdir, new Map());
@@ -209,8 +214,8 @@ export async function fetchRemote(gitdir: string, endpoint: RemoteEndpoint, opti
 async function listLocalHeads(gitdir: string): Promise<FetchResult> {
   if (!fs.existsSync(gitdir)) throw new RemoteError('UPSTREAM_NOT_FOUND', `The repository ${gitdir} does not exist.`);
   const heads = new Map<string, string>();
-  for (const name of await git.listBranches({ fs, gitdir })) heads.set(name, await git.resolveRef({ fs, gitdir, ref: `refs/heads/${name}` }));
-  const current = await git.currentBranch({ fs, gitdir, fullname: false }).catch(() => undefined);
+  for (const name of await git.listBranches({ fs: gitFs, gitdir })) if (!name.endsWith('.lock')) heads.set(name, await git.resolveRef({ fs: gitFs, gitdir, ref: `refs/heads/${name}` }));
+  const current = await git.currentBranch({ fs: gitFs, gitdir, fullname: false }).catch(() => undefined);
   return { heads, defaultBranch: current && heads.has(current) ? current : null };
 }
 
@@ -223,10 +228,10 @@ export async function pushBranch(gitdir: string, endpoint: RemoteEndpoint, branc
   // What the server says on the side band (hook output, protected-branch notices) explains a refusal.
   const said: string[] = [];
   return transfer(endpoint, options, 'Pushing to', async (signal) => {
-    const oid = await git.resolveRef({ fs, gitdir, ref: `refs/heads/${branch}` });
+    const oid = await git.resolveRef({ fs: gitFs, gitdir, ref: `refs/heads/${branch}` });
     if (endpoint.kind === 'local') {
       const before = await pushLocal(gitdir, endpoint.gitdir, oid, remoteBranch);
-      await git.writeRef({ fs, gitdir, ref: `refs/remotes/${REMOTE}/${remoteBranch}`, value: oid, force: true });
+      await git.writeRef({ fs: gitFs, gitdir, ref: `refs/remotes/${REMOTE}/${remoteBranch}`, value: oid, force: true });
       notifyRefChange({ gitdir, remote: true });
       return { before, after: oid };
     }
@@ -234,7 +239,7 @@ export async function pushBranch(gitdir: string, endpoint: RemoteEndpoint, branc
     let before: string | null = null;
     let after = oid;
     const result = await git.push({
-      fs,
+      fs: gitFs,
       http: httpClient(signal),
       gitdir,
       url: endpoint.url,
@@ -277,7 +282,7 @@ export async function deleteRemoteBranch(gitdir: string, endpoint: RemoteEndpoin
       const gone = new Error('already deleted');
       try {
         const result = await git.push({
-          fs,
+          fs: gitFs,
           http: httpClient(signal),
           gitdir,
           url: endpoint.url,
@@ -299,6 +304,6 @@ export async function deleteRemoteBranch(gitdir: string, endpoint: RemoteEndpoin
         if (error !== gone) throw error;
       }
     }
-    await git.deleteRef({ fs, gitdir, ref: `refs/remotes/${REMOTE}/${remoteBranch}` }).catch(() => undefined);
+    await git.deleteRef({ fs: gitFs, gitdir, ref: `refs/remotes/${REMOTE}/${remoteBranch}` }).catch(() => undefined);
   });
 }

@@ -2,18 +2,65 @@ import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import git, { type TreeEntry } from 'isomorphic-git';
+import { flushDirectories, fsyncDirectory, gitFs, isIntactLooseObject, looseObjectFile } from './durable-fs';
 import { BIG_BLOB_BYTES, writeLooseBlob } from './loose-object';
+import { parseTreeObject } from './tree-object';
 import { KeyedMutex } from './mutex';
 import { diffTrees, pathsShadowedByFiles, threeWayMerge, type FlatTree, type TreeChange, type TreeFile } from './tree';
 import { isValidBranchName } from './branch-names';
-import { RepoError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeResult, type Signature } from './repo-types';
+import { caseTwinProblem, caseTwins, portablePathProblem, type PathRuleProblem } from '../../../src-shared/paths/portable-path';
+import { RepoError, RepositoryDamagedError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeResult, type Signature } from './repo-types';
 
 export { branchNameProblem, isValidBranchName } from './branch-names';
-export { RepoError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeOutcome, type MergeResult, type RepoErrorCode, type Signature } from './repo-types';
+export { RepoError, RepositoryDamagedError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeOutcome, type MergeResult, type RepoErrorCode, type Signature } from './repo-types';
 
 const FILE_MODE = '100644';
 const TREE_MODE = '040000';
 const STALE_LOCK_MS = 10_000;
+const ZERO_OID = '0'.repeat(40);
+/** Objects written at once by one operation (see `mapInLanes`). */
+const WRITE_LANES = 4;
+
+/**
+ * The paths `after` holds that `before` did not, with what is wrong with each (src-shared/paths):
+ * a name git reserves, one Windows cannot hold, no proper Unicode, a case or normalisation twin.
+ * Paths already in `before` are left alone: a repository that holds one keeps working.
+ */
+export function newPathProblems(before: FlatTree, after: FlatTree): PathRuleProblem[] {
+  const added = [...after.keys()].filter((path) => !before.has(path));
+  if (added.length === 0) return [];
+  const problems: PathRuleProblem[] = [];
+  for (const path of added) {
+    const problem = portablePathProblem(path);
+    if (problem) problems.push(problem);
+  }
+  const addedSet = new Set(added);
+  const kept = [...after.keys()].filter((path) => !addedSet.has(path));
+  for (const twin of caseTwins(kept, added)) if (!problems.some((p) => p.path === twin.path)) problems.push(caseTwinProblem(twin));
+  return problems;
+}
+
+/** Refuses a tree that adds a path `newPathProblems` finds fault with (the last line of defence of every writer). */
+function assertPortablePaths(before: FlatTree, after: FlatTree): void {
+  const problems = newPathProblems(before, after);
+  if (problems.length === 0) return;
+  const shown = problems.slice(0, 5).map((p) => p.detail).join(' ');
+  throw new RepoError('PATH_REFUSED', `${shown}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`, problems.map((p) => p.path), problems);
+}
+
+/** `fn` over `items` with at most `lanes` calls under way; results in the order of `items`. */
+async function mapInLanes<T, R>(items: readonly T[], lanes: number, fn: (item: T) => R | Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, items.length) }, lane));
+  return results;
+}
 
 /** Small LRU for immutable, content-addressed objects (the same oid means the same content in any repo). */
 class LruCache<K, V> {
@@ -102,7 +149,7 @@ export class GitRepository {
     this.assertBranchName(options.branch);
     return this.exclusive(async () => {
       fs.mkdirSync(dirname(this.gitdir), { recursive: true });
-      await git.init({ fs, gitdir: this.gitdir, bare: true, defaultBranch: options.branch });
+      await git.init({ fs: gitFs, gitdir: this.gitdir, bare: true, defaultBranch: options.branch });
       const existing = await this.head(options.branch);
       if (existing) return existing;
       const tree = new Map<string, TreeFile>();
@@ -134,7 +181,7 @@ export class GitRepository {
       // not a loose ref
     }
     try {
-      return await git.resolveRef({ fs, gitdir: this.gitdir, ref: `refs/heads/${branch}` });
+      return await git.resolveRef({ fs: gitFs, gitdir: this.gitdir, ref: `refs/heads/${branch}` });
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;
@@ -148,11 +195,12 @@ export class GitRepository {
   }
 
   async branches(): Promise<string[]> {
-    return (await git.listBranches({ fs, gitdir: this.gitdir })).sort();
+    // A `.lock` file under refs/heads is a ref being written (or left by a crash), never a branch.
+    return (await git.listBranches({ fs: gitFs, gitdir: this.gitdir })).filter((name) => !name.endsWith('.lock')).sort();
   }
 
   async readCommit(oid: string): Promise<CommitInfo> {
-    const { commit } = await git.readCommit({ fs, gitdir: this.gitdir, oid });
+    const { commit } = await this.reading(oid, 'commit', () => git.readCommit({ fs: gitFs, gitdir: this.gitdir, oid }));
     return {
       oid,
       message: commit.message,
@@ -165,7 +213,7 @@ export class GitRepository {
   /** History of a branch, newest first. */
   async log(branch: string, depth = 50): Promise<CommitInfo[]> {
     const head = await this.requireHead(branch);
-    const entries = await git.log({ fs, gitdir: this.gitdir, ref: head, depth });
+    const entries = await this.reading(head, 'history', () => git.log({ fs: gitFs, gitdir: this.gitdir, ref: head, depth }));
     return entries.map((e) => ({
       oid: e.oid,
       message: e.commit.message,
@@ -177,7 +225,7 @@ export class GitRepository {
 
   /** The files of a commit, flattened (path → blob). */
   async treeOf(commit: string): Promise<FlatTree> {
-    const { commit: object } = await git.readCommit({ fs, gitdir: this.gitdir, oid: commit });
+    const { commit: object } = await this.reading(commit, 'commit', () => git.readCommit({ fs: gitFs, gitdir: this.gitdir, oid: commit }));
     return this.flattenTree(object.tree);
   }
 
@@ -188,7 +236,7 @@ export class GitRepository {
   }
 
   async readBlob(oid: string): Promise<Uint8Array> {
-    return (await git.readBlob({ fs, gitdir: this.gitdir, oid })).blob;
+    return (await this.reading(oid, 'file', () => git.readBlob({ fs: gitFs, gitdir: this.gitdir, oid }))).blob;
   }
 
   /** Size and SHA-256 of a blob's content (cached by blob id). */
@@ -208,13 +256,18 @@ export class GitRepository {
     return entry ? this.readBlob(entry.oid) : null;
   }
 
+  /** `blobIdOf`, synchronously (the same SHA-1 git computes). */
+  static blobIdOfSync(content: Uint8Array): string {
+    return createHash('sha1').update(`blob ${content.byteLength}\0`).update(content).digest('hex');
+  }
+
   /** The git blob id `content` would have, without writing it. */
   static async blobIdOf(content: Uint8Array | string): Promise<string> {
     return git.hashBlob({ object: toBytes(content) }).then((r) => r.oid);
   }
 
   async mergeBase(a: string, b: string): Promise<string | null> {
-    const bases = (await git.findMergeBase({ fs, gitdir: this.gitdir, oids: [a, b] })) as string[];
+    const bases = (await this.reading(a, 'history', () => git.findMergeBase({ fs: gitFs, gitdir: this.gitdir, oids: [a, b] }))) as string[];
     return bases[0] ?? null;
   }
 
@@ -230,7 +283,7 @@ export class GitRepository {
   async writeBlob(content: Uint8Array | string): Promise<string> {
     const bytes = toBytes(content);
     if (bytes.byteLength >= BIG_BLOB_BYTES) return writeLooseBlob(this.gitdir, bytes);
-    return git.writeBlob({ fs, gitdir: this.gitdir, blob: bytes });
+    return git.writeBlob({ fs: gitFs, gitdir: this.gitdir, blob: bytes });
   }
 
   /**
@@ -249,13 +302,18 @@ export class GitRepository {
       }
       const before = await this.treeOf(head);
       const after = new Map(before);
-      for (const write of writes) {
-        if ('blob' in write) after.set(write.path, { oid: write.blob, mode: before.get(write.path)?.mode ?? FILE_MODE });
-        else if (write.content === null) after.delete(write.path);
-        else after.set(write.path, { oid: await this.writeBlob(write.content), mode: before.get(write.path)?.mode ?? FILE_MODE });
-      }
+      // Each blob is fsynced as it is written (durable-fs.ts): a few at once overlap those waits.
+      const blobs = await mapInLanes(writes, WRITE_LANES, (write) =>
+        'blob' in write ? write.blob : write.content === null ? null : this.writeBlob(write.content),
+      );
+      writes.forEach((write, i) => {
+        const blob = blobs[i];
+        if (blob === null) after.delete(write.path);
+        else after.set(write.path, { oid: blob, mode: before.get(write.path)?.mode ?? FILE_MODE });
+      });
       const changes = diffTrees(before, after);
       if (changes.length === 0) return { commit: head, changed: false, changes };
+      assertPortablePaths(before, after);
       const commit = await this.writeCommitOf(after, [head], options.message, options.author);
       await this.moveRef(branch, commit, head);
       return { commit, changed: true, changes };
@@ -284,7 +342,9 @@ export class GitRepository {
   async deleteBranch(name: string): Promise<void> {
     await this.exclusive(async () => {
       await this.requireHead(name);
-      await git.deleteRef({ fs, gitdir: this.gitdir, ref: `refs/heads/${name}` });
+      await git.deleteRef({ fs: gitFs, gitdir: this.gitdir, ref: `refs/heads/${name}` });
+      // git drops a deleted branch's reflog too (a stale one would block a branch "name/x" later).
+      fs.rmSync(join(this.gitdir, 'logs', 'refs', 'heads', ...name.split('/')), { force: true });
       notifyRefChange({ gitdir: this.gitdir, branch: name, commit: null });
     });
   }
@@ -314,6 +374,7 @@ export class GitRepository {
       const theirsTree = await this.treeOf(theirs);
       if (base === ours) {
         const changes = diffTrees(oursTree, theirsTree);
+        assertPortablePaths(oursTree, theirsTree);
         if (!options.dryRun) await this.moveRef(target, theirs, ours);
         return { outcome: 'fast-forward', commit: theirs, conflicts: [], changes };
       }
@@ -321,6 +382,8 @@ export class GitRepository {
       const { merged, conflicts } = threeWayMerge(baseTree, oursTree, theirsTree);
       if (conflicts.length > 0) return { outcome: 'conflict', commit: ours, conflicts, changes: [] };
       const changes = diffTrees(oursTree, merged);
+      // Each side may be fine alone and the two together not: "ok.yml" from one, "OK.yml" from the other.
+      assertPortablePaths(oursTree, merged);
       if (options.dryRun) return { outcome: 'merged', commit: null, conflicts: [], changes };
       const commit = await this.writeCommitOf(merged, [ours, theirs], options.message, options.author);
       await this.moveRef(target, commit, ours);
@@ -339,7 +402,7 @@ export class GitRepository {
     if (cached) return cached;
     const files = new Map<string, TreeFile>();
     const visit = async (oid: string, prefix: string): Promise<void> => {
-      const { tree } = await git.readTree({ fs, gitdir: this.gitdir, oid });
+      const tree = await this.readTreeEntries(oid);
       for (const entry of tree) {
         const path = prefix + entry.path;
         if (entry.type === 'tree') await visit(entry.oid, `${path}/`);
@@ -358,7 +421,7 @@ export class GitRepository {
     if (clashes.length > 0) {
       throw new RepoError('PATH_CONFLICT', `A file and a folder would share a path: ${clashes.join(', ')}.`, clashes);
     }
-    if (files.size === 0) return git.writeTree({ fs, gitdir: this.gitdir, tree: [] });
+    if (files.size === 0) return git.writeTree({ fs: gitFs, gitdir: this.gitdir, tree: [] });
     interface Folder {
       files: TreeEntry[];
       folders: Map<string, Folder>;
@@ -375,9 +438,10 @@ export class GitRepository {
       folder.files.push({ mode: file.mode, path: parts[parts.length - 1], oid: file.oid, type: 'blob' });
     }
     const write = async (folder: Folder): Promise<string> => {
-      const entries = [...folder.files];
-      for (const [name, child] of folder.folders) entries.push({ mode: TREE_MODE, path: name, oid: await write(child), type: 'tree' });
-      return git.writeTree({ fs, gitdir: this.gitdir, tree: entries });
+      const children = [...folder.folders];
+      const oids = await mapInLanes(children, WRITE_LANES, ([, child]) => write(child));
+      const entries: TreeEntry[] = [...folder.files, ...children.map(([name], i) => ({ mode: TREE_MODE, path: name, oid: oids[i]!, type: 'tree' as const }))];
+      return git.writeTree({ fs: gitFs, gitdir: this.gitdir, tree: entries });
     };
     const oid = await write(root);
     treeCache.set(oid, new Map(files));
@@ -388,7 +452,7 @@ export class GitRepository {
     const treeOid = await this.writeFlatTree(tree);
     const person = { name: author.name, email: author.email, timestamp: Math.floor(this.now().getTime() / 1000), timezoneOffset: 0 };
     return git.writeCommit({
-      fs,
+      fs: gitFs,
       gitdir: this.gitdir,
       commit: { message: message.endsWith('\n') ? message : `${message}\n`, tree: treeOid, parent: parents, author: person, committer: person },
     });
@@ -418,12 +482,68 @@ export class GitRepository {
       handle = fs.openSync(lockFile, 'wx');
     }
     try {
-      fs.writeSync(handle, `${commit}\n`);
-      fs.fsyncSync(handle);
-    } finally {
-      fs.closeSync(handle);
+      try {
+        fs.writeSync(handle, `${commit}\n`);
+        fs.fsyncSync(handle);
+      } finally {
+        fs.closeSync(handle);
+      }
+      // The objects the new head needs are durable before the ref names it (durable-fs.ts).
+      await flushDirectories();
+    } catch (error) {
+      fs.rmSync(lockFile, { force: true });
+      throw error;
     }
+    this.appendReflog(branch, current, commit);
     fs.renameSync(lockFile, refFile);
+    await fsyncDirectory(dirname(refFile));
     notifyRefChange({ gitdir: this.gitdir, branch, commit });
+  }
+
+  /**
+   * git's reflog line for a branch move (`git reflog <branch>` shows it): what lets a start check
+   * move a branch back to its last good head should a head ever be damaged (repo-check.ts).
+   */
+  private appendReflog(branch: string, from: string | null, to: string): void {
+    const file = join(this.gitdir, 'logs', 'refs', 'heads', ...branch.split('/'));
+    const seconds = Math.floor(this.now().getTime() / 1000);
+    try {
+      fs.mkdirSync(dirname(file), { recursive: true });
+      fs.appendFileSync(file, `${from ?? ZERO_OID} ${to} Drydock <drydock@localhost> ${seconds} +0000\tupdate\n`);
+    } catch {
+      // A missing reflog line costs only a repair option, never the move.
+    }
+  }
+
+  /** The entries of a tree object, every name included (see tree-object.ts). */
+  private async readTreeEntries(oid: string): Promise<TreeEntry[]> {
+    const read = await this.reading(oid, 'folder', () => git.readObject({ fs: gitFs, gitdir: this.gitdir, oid, format: 'content' }));
+    if (read.type !== 'tree') throw new RepositoryDamagedError(`object ${oid} should be a folder (tree) but is a ${read.type}.`, [oid]);
+    return parseTreeObject(read.object as Uint8Array);
+  }
+
+  /**
+   * Runs a read of object `oid` (or of history starting there); a missing or damaged object becomes
+   * a RepositoryDamagedError (409 `REPOSITORY_DAMAGED`) instead of a zlib or SHA failure.
+   */
+  private async reading<T>(oid: string, what: string, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      const code = (error as { code?: string } | null)?.code;
+      const named = code === 'NotFoundError' ? /[0-9a-f]{40}/.exec(String((error as { data?: { what?: string } }).data?.what ?? ''))?.[0] : undefined;
+      const suspect = named ?? oid;
+      const file = looseObjectFile(this.gitdir, suspect);
+      if (/^[0-9a-f]{40}$/.test(suspect) && fs.existsSync(file) && !(await isIntactLooseObject(file, suspect))) {
+        throw new RepositoryDamagedError(`object ${suspect} (${what}) is empty or unreadable on disk.`, [suspect]);
+      }
+      if (code === 'NotFoundError') {
+        throw new RepositoryDamagedError(`object ${suspect} (${what}) is missing.`, [suspect]);
+      }
+      if (error instanceof Error && /incorrect header check|unexpected end|invalid|SHA check failed|Decompression/i.test(`${error.name} ${error.message}`)) {
+        throw new RepositoryDamagedError(`an object reached from ${oid} (${what}) cannot be read (${error.message}).`, [oid]);
+      }
+      throw error;
+    }
   }
 }

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { filePathProblem } from '../../../src-shared/api/file-paths';
+import { caseTwins } from '../../../src-shared/paths/portable-path';
 import type { FileWrite } from './repository';
 
 /**
@@ -22,8 +24,12 @@ export function findSampleProjectDir(): string | null {
   return null;
 }
 
-/** The sample project's `model/**` files as repository files (`model/cubes/orders.yml`…), sorted by path. */
-export function readSampleModelFiles(projectDir: string | null = findSampleProjectDir()): FileWrite[] {
+/**
+ * The sample project's `model/**` files as repository files (`model/cubes/orders.yml`…), sorted by
+ * path. A file whose path the repository rules refuse (issue 23: a name git reserves, one Windows
+ * cannot hold, a case twin…) is left out and named to `onSkipped` with the reason.
+ */
+export function readSampleModelFiles(projectDir: string | null = findSampleProjectDir(), onSkipped?: (path: string, reason: string) => void): FileWrite[] {
   if (!projectDir) return [];
   const modelDir = join(projectDir, 'model');
   if (!fs.existsSync(modelDir)) return [];
@@ -36,5 +42,12 @@ export function readSampleModelFiles(projectDir: string | null = findSampleProje
     }
   };
   visit(modelDir);
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const accepted = files.filter((file) => {
+    const problem = filePathProblem(file.path);
+    if (problem) onSkipped?.(file.path, problem.detail);
+    return problem === null;
+  });
+  const twins = new Set(caseTwins([], accepted.map((f) => f.path)).map((t) => t.path));
+  for (const path of twins) onSkipped?.(path, `"${path}" differs from another sample file only in case or Unicode normalisation.`);
+  return accepted.filter((f) => !twins.has(f.path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -6,7 +6,8 @@ import { branchRoutes } from './branches';
 import { fileRoutes } from './files';
 import { uploadRoutes } from './uploads';
 
-export { ALLOWED_FILE_EXTENSIONS, MAX_FILE_PATH_LENGTH, filePathProblem } from '../file-paths';
+export { ALLOWED_FILE_EXTENSIONS, MAX_FILE_PATH_LENGTH, existingPathProblem, filePathProblem, type FilePathProblemCode } from '../file-paths';
+export { caseTwins, caseTwinProblem, foldedName, portablePathProblem, type CaseTwin, type PathRuleCode, type PathRuleProblem } from '../../paths/portable-path';
 export * from './limits';
 export * from './shapes';
 export * from './files';

@@ -29,12 +29,22 @@ export const DataModelErrorCodes = {
   FILE_CHANGED: ErrorCodes.FILE_CHANGED,
   INVALID_IF_MATCH: ErrorCodes.INVALID_IF_MATCH,
   INVALID_FILE_PATH: 'INVALID_FILE_PATH',
+  /** A path git reserves: `.git` and its NTFS/HFS+ synonyms (`git~1`, `.git.`, `.git::$INDEX_ALLOCATION`), `.gitmodules`… (issue 23). */
+  PATH_RESERVED_BY_GIT: 'PATH_RESERVED_BY_GIT',
+  /** A name Windows cannot hold: reserved device names (CON, AUX, COM1…), `<>:"|?*`, a trailing period or space, over 255 bytes. */
+  PATH_NOT_PORTABLE: 'PATH_NOT_PORTABLE',
+  /** A path that is no proper Unicode: a lone surrogate, U+FFFD. */
+  PATH_INVALID_UNICODE: 'PATH_INVALID_UNICODE',
+  /** A name that differs only in case or Unicode normalisation from another in the same folder (one file on macOS and Windows). */
+  PATH_CASE_CONFLICT: 'PATH_CASE_CONFLICT',
   FILE_TYPE_NOT_ALLOWED: 'FILE_TYPE_NOT_ALLOWED',
   FILE_TOO_LARGE: 'FILE_TOO_LARGE',
   FILE_NOT_TEXT: 'FILE_NOT_TEXT',
   DUPLICATE_PATH: 'DUPLICATE_PATH',
   PATH_CONFLICT: 'PATH_CONFLICT',
   REPOSITORY_BUSY: 'REPOSITORY_BUSY',
+  /** An object the model repository needs is missing or damaged on disk (issue 23): 409, naming the objects. */
+  REPOSITORY_DAMAGED: 'REPOSITORY_DAMAGED',
   UPLOAD_NOT_FOUND: 'UPLOAD_NOT_FOUND',
   UPLOAD_OF_ANOTHER_USER: 'UPLOAD_OF_ANOTHER_USER',
   UPLOAD_EXPIRED: 'UPLOAD_EXPIRED',

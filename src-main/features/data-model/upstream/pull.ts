@@ -1,11 +1,11 @@
-import { DataModelErrorCodes, filePathProblem } from '../../../../src-shared/api/data-model';
+import { DataModelErrorCodes, existingPathProblem, filePathProblem } from '../../../../src-shared/api/data-model';
 import { UpstreamErrorCodes as Codes, type PullUpstreamResult } from '../../../../src-shared/api/git-host';
 import type { ServiceContext } from '../../../context';
 import type { Principal } from '../../../http/auth';
 import { ApiError } from '../../../http/problem';
-import { diffTrees, isAncestor, remoteTrackingHead, threeWayMerge, type GitRepository, type TreeFile } from '../../../platform/repo';
+import { diffTrees, isAncestor, newPathProblems, remoteTrackingHead, threeWayMerge, type GitRepository, type TreeFile } from '../../../platform/repo';
 import { assertBranchName, assertMayActOn, loadBranch } from '../branches';
-import { authorOf, emitBranchCommit, guarded, logRepositoryEvent, openRepository, shortId } from '../repository';
+import { authorOf, emitBranchCommit, guarded, logRepositoryEvent, openRepository, pathsRefused, shortId } from '../repository';
 import { workingEdits } from '../working';
 import { pushAfterChange } from './auto-push';
 import { requireUpstream } from './endpoint';
@@ -58,6 +58,8 @@ export async function pullUpstream(ctx: ServiceContext, deploymentId: number, pr
       return { ...base, outcome: 'up-to-date', commit: ours, changes: [] };
     }
     if (await isAncestor(repo.gitdir, ours, theirs)) {
+      const refused = newPathProblems(await repo.treeOf(ours), await repo.treeOf(theirs));
+      if (refused.length > 0) throw incomingRefused(upstream, refused);
       await guarded(() => repo.setHead(branch, theirs, ours));
       logRepositoryEvent(ctx, deploymentId, branch, deployBranch, `Pulled "${upstream}" into "${branch}": fast-forward ${shortId(ours)} → ${shortId(theirs)}.`);
       emitBranchCommit(ctx, deploymentId, branch, theirs);
@@ -89,6 +91,8 @@ export async function pullUpstream(ctx: ServiceContext, deploymentId: number, pr
       if (content === null) merged.delete(path);
       else merged.set(path, { oid: await repo.writeBlob(content), mode: oursTree.get(path)?.mode ?? theirsTree.get(path)?.mode ?? FILE_MODE });
     }
+    const refused = newPathProblems(oursTree, merged);
+    if (refused.length > 0) throw incomingRefused(upstream, refused, true);
     const message = input.message ?? `Merge branch '${upstream}' of the connected repository into '${branch}'`;
     const commit = await guarded(() => repo.writeCommit(merged, [ours, theirs], message, authorOf(principal)));
     await guarded(() => repo.setHead(branch, commit, ours));
@@ -107,6 +111,19 @@ export async function pullUpstream(ctx: ServiceContext, deploymentId: number, pr
   return { ...result, push };
 }
 
+/**
+ * 422 naming the paths the team's commits would bring in that this repository refuses (a name git
+ * reserves, one Windows cannot hold, a case twin…): the branch is not moved, nothing is written. A
+ * merge can take the rest by resolving those paths (deleted, or kept under another name).
+ */
+function incomingRefused(upstream: string, problems: Parameters<typeof pathsRefused>[0], merge = false): ApiError {
+  const error = pathsRefused(problems, 422, `"${upstream}" of the connected repository adds a path this repository cannot hold; nothing was changed. `);
+  const hint = merge
+    ? ' Pull again with `resolutions` that delete these paths (content null) or write them under other names, or fix them in the team\'s repository.'
+    : ' Fix them in the team\'s repository (rename or remove them), then pull again.';
+  return new ApiError(error.status, error.code, `${error.detail}${hint}`, error.extras);
+}
+
 async function changesBetween(repo: GitRepository, from: string, to: string) {
   return (await repo.diff(from, to)).map((c) => ({ path: c.path, status: c.status }));
 }
@@ -115,7 +132,8 @@ function checkResolutions(list: { path: string; content: string | null }[]): Map
   const out = new Map<string, string | null>();
   list.forEach((resolution, i) => {
     const pointer = `/body/resolutions/${i}/path`;
-    const problem = filePathProblem(resolution.path);
+    // A resolution that drops a path only names it (the team's side may hold a name refused here).
+    const problem = resolution.content === null ? existingPathProblem(resolution.path) : filePathProblem(resolution.path);
     if (problem) throw new ApiError(400, problem.code, problem.detail, { errors: [{ pointer, detail: problem.detail }] });
     if (out.has(resolution.path)) {
       throw new ApiError(400, DataModelErrorCodes.DUPLICATE_PATH, `"${resolution.path}" is resolved twice.`, { errors: [{ pointer, detail: 'duplicate path' }] });

@@ -1,6 +1,6 @@
 import type { UpstreamBranchOutcome } from '../../../../src-shared/api/git-host';
 import type { ServiceContext } from '../../../context';
-import { isAncestor, isValidBranchName, RepoError, type GitRepository } from '../../../platform/repo';
+import { isAncestor, isValidBranchName, newPathProblems, RepoError, type GitRepository } from '../../../platform/repo';
 import { adoptBranch, insertBranchRow, loadBranch, type BranchRow } from '../branches';
 import { emitBranchCommit, logRepositoryEvent, shortId, SYSTEM_AUTHOR } from '../repository';
 import { clearTracking, ignoredUpstreams, setUpstream, trackedBranches } from './tracking';
@@ -107,7 +107,16 @@ async function apply(
     await track();
     return result('ahead', localHead);
   }
+  // A remote head that would add a path this repository cannot hold is never taken (pull explains).
+  const refused = async (from: string | null) => {
+    const problems = newPathProblems(from ? await repo.treeOf(from) : new Map(), await repo.treeOf(remoteHead));
+    if (problems.length === 0) return null;
+    const named = problems.slice(0, 3).map((p) => `"${p.path}" (${p.rule})`).join(', ');
+    return `the upstream adds ${problems.length === 1 ? 'a path' : `${problems.length} paths`} this repository cannot hold: ${named}${problems.length > 3 ? ', …' : ''}; pull to see them`;
+  };
   if (localHead === null) {
+    const reason = await refused(null);
+    if (reason) return result('skipped', null, { reason });
     await repo.createBranch(local, remoteHead);
     try {
       ctx.db.transaction(() => {
@@ -126,6 +135,8 @@ async function apply(
   if (localHead === remoteHead) return result('up-to-date', localHead);
   if (await isAncestor(repo.gitdir, localHead, remoteHead)) {
     if (hasWorkingEdits(ctx, deploymentId, local)) return result('behind', localHead, { reason: 'uncommitted edits: commit them, then pull' });
+    const reason = await refused(localHead);
+    if (reason) return result('behind', localHead, { reason });
     await repo.setHead(local, remoteHead, localHead);
     moved(localHead, remoteHead, 'fast-forwarded to');
     return result('fast-forward', remoteHead);
@@ -134,6 +145,8 @@ async function apply(
   if (mode === 'fetch') return result('diverged', localHead);
 
   // Connect: the branch takes the remote history; its own commits stay on a branch of their own.
+  const reason = await refused(localHead);
+  if (reason) return result('skipped', localHead, { reason });
   const keptAs = (await isUntouchedSample(repo, localHead)) ? undefined : await keepAside(ctx, deploymentId, repo, deployBranch, local, localHead);
   await repo.setHead(local, remoteHead, localHead);
   moved(localHead, remoteHead, 'now holds');

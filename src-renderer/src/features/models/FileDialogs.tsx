@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { filePathProblem } from '../../../../src-shared/api/data-model';
+import { caseTwins, filePathProblem } from '../../../../src-shared/api/data-model';
 import { toShownError, type ShownError } from '../../lib/errors';
 import { Button, Dialog, Field, ProblemBanner } from '../../lib/ui';
 import { FormDialog } from '../../lib/FormDialog';
@@ -38,10 +38,13 @@ export function templateFor(template: FileTemplate, path: string, firstCube?: st
   ].join('\n');
 }
 
-function pathError(path: string, existing: string[]): string | null {
+/** Why a new name is refused, checked as the service will (its rules, and twins: one file on macOS and Windows). */
+function pathError(path: string, existing: string[], leaving?: string): string | null {
   const problem = filePathProblem(path);
   if (problem) return problem.detail;
   if (existing.includes(path)) return `“${path}” already exists.`;
+  const twin = caseTwins(existing.filter((p) => p !== leaving), [path])[0];
+  if (twin) return `“${path}” would be the same file as “${twin.twin}” on macOS and Windows (only capital letters or accents differ).`;
   return null;
 }
 
@@ -137,7 +140,7 @@ export function RenameFileDialog({ path, onClose }: { path: string | null; onClo
     }
   }, [path]);
 
-  const localError = path && newPath.trim() !== path ? pathError(newPath.trim(), files.map((f) => f.path)) : null;
+  const localError = path && newPath.trim() !== path ? pathError(newPath.trim(), files.map((f) => f.path), path) : null;
 
   const submit = async () => {
     if (!path || localError || newPath.trim() === path) return;
