@@ -9,19 +9,19 @@
 import { LRUCache } from 'lru-cache';
 import type { ValidationResult } from '../../src-shared/api/data-model';
 import {
+  compileModel,
   createIncrementalCompiler,
   DiagnosticCodes,
   diagnosticJson,
   isModelSourcePath,
   type CompileVerdict,
+  type CompiledModel,
   type Diagnostic,
   type IncrementalCompiler,
 } from '../../src-shared/model';
 import { markReading, type ReadMarker } from '../platform/workers/read-marker';
-import { blobIdOf, modelTreeOf, readBlobs } from './model-source';
-import { compileModel, type CompiledModel, type Diagnostic } from '../../src-shared/model';
 import { checkTestFiles } from '../features/model-tests/tasks';
-import { modelFilesOfCommit } from './model-source';
+import { blobIdOf, modelFilesOfCommit, modelTreeOf, readBlobs } from './model-source';
 
 export interface ValidateInput {
   /** `<deploymentId>:<branch>`. */

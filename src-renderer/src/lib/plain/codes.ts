@@ -183,6 +183,10 @@ const ENTRIES: Record<string, Entry> = {
   LAKEHOUSE_WRITE_NOT_CONFIRMED: ['the lakehouse did not confirm the write', 'Publish again.'],
   LAKEHOUSE_PERMISSION_DENIED: ['the lakehouse credential lacks a privilege', 'Ask the workspace admin to grant it (the details name it).', 'keep'],
   LAKEHOUSE_INVALID_DEFINITION: ['the lakehouse refused the metric view', 'Change the view as the lakehouse’s message says.', 'keep'],
+  // ---- change review and model tests ---------------------------------------------------------
+  REVIEW_NOT_COMPLETED: ['the review has not finished yet', 'Wait for it to finish; its progress is shown above.'],
+  REVIEW_SOURCE_UNREADABLE: ['one of the two commits could not be read', 'Check that both commits still exist (fetch the team’s repository), then review again.', 'keep'],
+  TEST_SOURCE_UNREADABLE: ['the commit’s model tests could not be read', 'Check that the commit still exists, then run the tests again.', 'keep'],
   LAKEHOUSE_NOT_FOUND: ['the lakehouse has no such catalog, schema or table', 'Check the names; the details name what is missing.', 'keep'],
   LAKEHOUSE_CONFLICT: ['the lakehouse already has an object of that name', 'Choose another name or schema.', 'keep'],
   LAKEHOUSE_AUTH_FAILED: ['the lakehouse refused the sign-in', `Check the access token. ${CHECK_SOURCE}`],
