@@ -2,6 +2,7 @@
 // `npm start`: build if needed, then open the desktop app. Where Electron cannot start (no
 // display, no binary and none downloadable, spawn failure), say why in one line and serve the
 // same UI from the headless service instead, which prints a one-time login link for a browser.
+import './check-node.js';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
