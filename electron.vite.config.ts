@@ -18,6 +18,21 @@ const absoluteBase: Plugin = {
   config: () => ({ base: '/' }),
 };
 
+/**
+ * out/main is CommonJS, which a package.json there says (the repository's says "type": "module").
+ * An ES module that imports a Node built-in makes Node read every export of it, and node:http's
+ * `WebSocket` getter then loads Node's bundled undici: about 40 ms of CPU at every start of the
+ * service, which `require()` of node:http does not spend (measured on Node 24.22).
+ */
+const commonJsOutput: Plugin = {
+  name: 'drydock:commonjs-output',
+  apply: 'build',
+  generateBundle(_options, bundle) {
+    // Only the build of the entries (not the nested builds of worker entries, which land in chunks/).
+    if (bundle['cli.js']) this.emitFile({ type: 'asset', fileName: 'package.json', source: '{ "type": "commonjs" }\n' });
+  },
+};
+
 export default defineConfig({
   // Electron entry (package.json `main`) and the headless CLI share one Node build: Node 24, the
   // project's runtime and the Node of Electron's utility process.
@@ -25,6 +40,7 @@ export default defineConfig({
     plugins: [
       // The contract's schemas as data, built once by the build (start time; see scripts/contract-snapshot.js).
       contractSnapshot({ root, dir: at('src-shared/api') }),
+      commonJsOutput,
     ],
     build: {
       outDir: at('out/main'),
@@ -59,11 +75,11 @@ export default defineConfig({
         // The build's own timing report (rolldown prints one when plugins take a while) is not for users.
         checks: { bundlerTimings: false },
         output: {
-          format: 'es',
+          format: 'cjs',
           entryFileNames: '[name].js',
           chunkFileNames: 'chunks/[name]-[hash].js',
-          // Written in ASCII without comments (strings keep their meaning as `\u` escapes): Node reads an
-          // ES module as UTF-8, and one non-ASCII character (a `—` in a comment) made the whole chunk a
+          // Written in ASCII without comments (strings keep their meaning as `\u` escapes): Node reads a
+          // module as UTF-8, and one non-ASCII character (a `—` in a comment) made the whole chunk a
           // two-byte string to decode and scan at every start; cli.js also shrinks 115 → 79 KB.
           comments: false,
           minify: { compress: false, mangle: false, codegen: { removeWhitespace: false, asciiOnly: true } },

@@ -90,7 +90,7 @@ describe('drydock serve', () => {
     expect(versionDir).toContain(process.version);
     const second = spawnSync(process.execPath, [BIN, 'serve', '--help'], { env: { ...env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }, encoding: 'utf8' });
     expect(second.status).toBe(0);
-    const accepted = [...second.stderr.matchAll(/V8 code cache for ESM file:\/\/\S+\/out\/main\/(\S+) was accepted/g)].map((m) => m[1]);
+    const accepted = [...second.stderr.matchAll(/V8 code cache for CommonJS \S+\/out\/main\/(\S+) was accepted/g)].map((m) => m[1]);
     expect(accepted.some((file) => /^chunks\/program-/.test(file))).toBe(true);
     expect(second.stderr).not.toMatch(/was rejected/);
   });
@@ -130,6 +130,6 @@ describe('drydock serve', () => {
     } finally {
       expect(await second.stop('SIGTERM')).toBe(0);
     }
-    expect(second.output()).toMatch(/V8 code cache for ESM file:\/\/\S+\/out\/main\/chunks\/model-worker-\S+ was accepted/);
+    expect(second.output()).toMatch(/V8 code cache for CommonJS \S+\/out\/main\/chunks\/model-worker-\S+ was accepted/);
   });
 });

@@ -22,7 +22,7 @@ interface BuilderConfig {
 }
 
 const config = parse(readFileSync(CONFIG, 'utf8')) as BuilderConfig;
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string; type: string; scripts: Record<string, string>; dependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string; scripts: Record<string, string>; dependencies: Record<string, string> };
 
 /** Whether electron-builder's `files` patterns (positive then `!` negations, in order) take `path`. */
 function packed(path: string): boolean {
@@ -75,9 +75,8 @@ describe('what the package holds', () => {
     // …which the build emits there, and the package takes.
     const vite = readFileSync(join(ROOT, 'electron.vite.config.ts'), 'utf8');
     expect(vite).toMatch(/'service-process': at\('src-main\/service-process\.ts'\)/);
-    // The main build is ES modules, as the packed package.json says ("type": "module").
-    expect(pkg.type).toBe('module');
-    for (const built of ['out/main/index.js', 'out/main/service-process.js', 'out/main/cli.js', 'out/preload/index.cjs', 'out/renderer/index.html']) {
+    // out/main/package.json makes the main build's .js files CommonJS (the root one says "type": "module").
+    for (const built of ['out/main/index.js', 'out/main/package.json', 'out/main/service-process.js', 'out/main/cli.js', 'out/preload/index.cjs', 'out/renderer/index.html']) {
       expect(packed(built), built).toBe(true);
     }
   });
