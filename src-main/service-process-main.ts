@@ -5,6 +5,7 @@
 // Electron's `process.parentPort`, or Node's IPC channel when started with `child_process.fork`.
 import { WORKSPACE_SESSION_TTL_S } from './features/system/login-codes';
 import { DatabaseTooNewError } from './platform/db/connection';
+import { MissingSqliteBuildError } from './platform/db/native-binding';
 import { onParentExit } from './platform/process/parent';
 import { parseParentMessage, type ChildMessage, type DesktopSession, type ServiceProcessOptions } from './platform/process/service-protocol';
 import { createService, type Service } from './service';
@@ -66,7 +67,9 @@ async function start(options: ServiceProcessOptions): Promise<void> {
     }
     channel.post({ type: 'ready', url: service.url, session: await issueSession(service) });
   } catch (error) {
-    channel.post({ type: 'start-failed', message: (error as Error).message, retry: !(error instanceof DatabaseTooNewError) });
+    // Neither a newer database nor a missing SQLite build for Electron goes away by starting again.
+    const lasting = error instanceof DatabaseTooNewError || error instanceof MissingSqliteBuildError;
+    channel.post({ type: 'start-failed', message: (error as Error).message, retry: !lasting });
   }
 }
 
