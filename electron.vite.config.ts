@@ -2,12 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
-import { batchedRouteSteps } from './scripts/batched-route-steps.js';
-import { lazyFastifyRequires } from './scripts/lazy-fastify-requires.js';
-import { lazyRouterCompiles } from './scripts/lazy-router-compiles.js';
-import { vendorCodeCache } from './scripts/vendor-code-cache.js';
 import { contractSnapshot } from './scripts/contract-snapshot.js';
-import { ownCodeCache } from './scripts/own-code-cache.js';
 
 const root = import.meta.dirname;
 const at = (path: string) => resolve(root, path);
@@ -23,28 +18,33 @@ const absoluteBase: Plugin = {
   config: () => ({ base: '/' }),
 };
 
+/**
+ * out/main is CommonJS, which a package.json there says (the repository's says "type": "module").
+ * An ES module that imports a Node built-in makes Node read every export of it, and node:http's
+ * `WebSocket` getter then loads Node's bundled undici: about 40 ms of CPU at every start of the
+ * service, which `require()` of node:http does not spend (measured on Node 24.22).
+ */
+const commonJsOutput: Plugin = {
+  name: 'drydock:commonjs-output',
+  apply: 'build',
+  generateBundle(_options, bundle) {
+    // Only the build of the entries (not the nested builds of worker entries, which land in chunks/).
+    if (bundle['cli.js']) this.emitFile({ type: 'asset', fileName: 'package.json', source: '{ "type": "commonjs" }\n' });
+  },
+};
+
 export default defineConfig({
-  // Electron entry (package.json `main`) and the headless CLI share one Node build. The CLI runs
-  // on plain Node 20, so target that rather than Electron's newer Node.
+  // Electron entry (package.json `main`) and the headless CLI share one Node build: Node 24, the
+  // project's runtime and the Node of Electron's utility process.
   main: {
     plugins: [
       // The contract's schemas as data, built once by the build (start time; see scripts/contract-snapshot.js).
       contractSnapshot({ root, dir: at('src-shared/api') }),
-      lazyRouterCompiles(),
-      batchedRouteSteps(),
-      lazyFastifyRequires(),
-      // The HTTP framework in one file with a V8 code cache (start time; see scripts/vendor-code-cache.js).
-      vendorCodeCache({
-        root,
-        packages: ['fastify', 'ajv', 'ajv-formats', '@fastify/static', '@fastify/fast-json-stringify-compiler'],
-        runtime: at('src-main/vendor-runtime.ts'),
-      }),
-      // CommonJS output and a V8 code cache of the service's own code (start time; see scripts/own-code-cache.js).
-      ownCodeCache(),
+      commonJsOutput,
     ],
     build: {
       outDir: at('out/main'),
-      target: 'node20',
+      target: 'node24',
       // Pure-JS libraries the service loads at start are bundled: one file to read and compile
       // instead of hundreds to resolve (start time, issue 10). Native modules and the drivers that
       // load on first use (snowflake-sdk, @databricks/sql, DuckDB, Pyodide, playwright) stay external.
@@ -71,18 +71,15 @@ export default defineConfig({
           index: at('src-main/app/main.ts'),
           'service-process': at('src-main/service-process.ts'),
           cli: at('src-main/cli.ts'),
-          'vendor-runtime': at('src-main/vendor-runtime.ts'),
-          // Loaded first by bin/drydock.js: compiles the rest of out/main with its code cache.
-          'code-cache': at('src-main/code-cache.ts'),
-          // Loaded first by each worker thread of such a service: the same hook in that thread.
-          'worker-boot': at('src-main/workers/thread-boot.ts'),
         },
+        // The build's own timing report (rolldown prints one when plugins take a while) is not for users.
+        checks: { bundlerTimings: false },
         output: {
           format: 'cjs',
           entryFileNames: '[name].js',
           chunkFileNames: 'chunks/[name]-[hash].js',
-          // Written in ASCII without comments (strings keep their meaning as `\u` escapes): Node reads an
-          // ES module as UTF-8, and one non-ASCII character (a `—` in a comment) made the whole chunk a
+          // Written in ASCII without comments (strings keep their meaning as `\u` escapes): Node reads a
+          // module as UTF-8, and one non-ASCII character (a `—` in a comment) made the whole chunk a
           // two-byte string to decode and scan at every start; cli.js also shrinks 115 → 79 KB.
           comments: false,
           minify: { compress: false, mangle: false, codegen: { removeWhitespace: false, asciiOnly: true } },
@@ -97,6 +94,7 @@ export default defineConfig({
       externalizeDeps: false,
       rolldownOptions: {
         input: { index: at('src-main/app/preload.ts') },
+        checks: { bundlerTimings: false },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },
     },
@@ -111,7 +109,7 @@ export default defineConfig({
       minify: true,
       // Monaco alone is a few MB; it loads lazily, only where an editor is shown.
       chunkSizeWarningLimit: 4000,
-      rolldownOptions: { input: { index: at('src-renderer/index.html') } },
+      rolldownOptions: { input: { index: at('src-renderer/index.html') }, checks: { bundlerTimings: false } },
     },
   },
 });

@@ -2,7 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
-import importX from 'eslint-plugin-import-x';
+import drydock from './scripts/eslint/no-import-cycles.js';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'http', 'https', 'net', 'url', 'util', 'stream', 'worker_threads'];
 
@@ -19,17 +19,11 @@ export default tseslint.config(
     },
   },
   {
-    // No import circles anywhere in the sources: what two modules both need moves into a lower
-    // module that neither owns (DESIGN.md). Lazy `import()`s count; `import type` does not (it
-    // leaves no runtime edge), but keep shared types in their own module all the same.
+    // No import circles anywhere in the sources, type-only imports included: what two modules both
+    // need moves into a lower module that neither owns (DESIGN.md). Lazy `import()`s count too.
     files: ['src-main/**/*.ts', 'src-shared/**/*.ts', 'src-renderer/**/*.{ts,tsx}'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/extensions': ['.ts', '.tsx', '.js'],
-    },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true, allowUnsafeDynamicCyclicDependency: false }] },
+    plugins: { drydock },
+    rules: { 'drydock/no-import-cycles': 'error' },
   },
   {
     // src-shared is pure: it runs in main, renderer and workers alike.

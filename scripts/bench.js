@@ -2,6 +2,7 @@
 // `npm run bench -- <name>`: runs test/bench/<name>.bench.ts (its exported `run()`), which prints figures.
 // Benchmarks never pass or fail; targets are compared by reading the figures. TypeScript is loaded
 // through Vite's SSR module loader, the same transform the tests use.
+import './check-node.js';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'vite';

@@ -10,3 +10,9 @@ export function resolveElectronDist(options?: {
 
 /** electron-builder's command line for `npm run dist`. */
 export function builderArgs(dist: string, extra?: string[]): string[];
+
+/** better-sqlite3 for the Electron binary inside the unpacked Electron `dist`, or why there is none. */
+export function electronSqliteForDist(
+  dist: string,
+  options?: { electronDir?: string; sqliteFor?: (binary: string, options: { electronDir: string }) => Promise<{ file?: string; reason?: string }> },
+): Promise<{ file?: string; reason?: string }>;

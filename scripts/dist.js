@@ -6,11 +6,12 @@
 // Targets: this platform's by default (Linux: AppImage and .deb); pass electron-builder flags after
 // `--`, e.g. `npm run dist -- --mac dmg` on macOS or `npm run dist -- --win nsis` on Windows.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureBuilt, ROOT } from './ensure-built.js';
-import { downloadElectron, electronPackageDir, findElectronBinary } from './start.js';
+import { downloadElectron, electronPackageDir, electronSqliteFor, findElectronBinary } from './start.js';
 
 export const CONFIG = join(ROOT, 'electron-builder.yml');
 
@@ -31,6 +32,15 @@ export async function resolveElectronDist({ env = process.env, electronDir = ele
   };
 }
 
+/**
+ * better-sqlite3 for the packed Electron (electron-builder.yml takes it from node_modules/.drydock
+ * into resources/native): `{ file }`, or `{ reason }` why there is none. Built for this platform.
+ */
+export async function electronSqliteForDist(dist, { electronDir = electronPackageDir(), sqliteFor = electronSqliteFor } = {}) {
+  const relative = readFileSync(join(electronDir, 'path.txt'), 'utf8').trim();
+  return sqliteFor(join(dist, relative), { electronDir });
+}
+
 /** electron-builder's command line for `dist` (the platform's default targets unless flags are given). */
 export function builderArgs(dist, extra = []) {
   return ['--config', CONFIG, '--publish', 'never', `--config.electronDist=${dist}`, ...extra];
@@ -41,6 +51,11 @@ async function main() {
   const electron = await resolveElectronDist();
   if (!electron.dist) {
     console.error(`npm run dist: cannot package Drydock: ${electron.reason}`);
+    process.exit(1);
+  }
+  const sqlite = await electronSqliteForDist(electron.dist);
+  if (!sqlite.file) {
+    console.error(`npm run dist: cannot package Drydock: ${sqlite.reason}. The desktop app cannot open its database without it.`);
     process.exit(1);
   }
   ensureBuilt();

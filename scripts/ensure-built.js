@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** What the build produces; all must exist. */
-export const OUTPUTS = ['out/main/index.js', 'out/main/service-process.js', 'out/main/cli.js', 'out/main/code-cache.js', 'out/main/vendor.cjs', 'out/preload/index.cjs', 'out/renderer/index.html'];
+export const OUTPUTS = ['out/main/index.js', 'out/main/service-process.js', 'out/main/cli.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
 /** What the build reads. */
 export const SOURCES = [
   'src-main',
@@ -20,18 +20,8 @@ export const SOURCES = [
   'package.json',
   'tsconfig.json',
   // Build plugins (see electron.vite.config.ts).
-  'scripts/lazy-router-compiles.js',
-  'scripts/batched-route-steps.js',
-  'scripts/lazy-fastify-requires.js',
-  'scripts/lean-route-contexts.js',
-  'scripts/source-rewrites.js',
   'scripts/ascii.js',
   'scripts/contract-snapshot.js',
-  'scripts/vendor-code-cache.js',
-  'scripts/warm-vendor-cache.js',
-  'scripts/own-code-cache.js',
-  'scripts/warm-own-cache.js',
-  'scripts/warm-start.js',
 ];
 
 /** Newest modification time under `path` (a file or a folder, recursively), or 0 if absent. */

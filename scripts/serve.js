@@ -3,6 +3,7 @@
 // script through `sh -c`, and a signal npm forwards reaches only that shell; with no second node
 // process in between, the service is the shell's only child and stops when the shell goes
 // (DRYDOCK_STOP_WITH_PARENT), so nothing is left serving after SIGTERM or SIGINT to npm.
+import './check-node.js';
 import { ensureBuilt } from './ensure-built.js';
 
 try {

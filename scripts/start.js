@@ -2,11 +2,13 @@
 // `npm start`: build if needed, then open the desktop app. Where Electron cannot start (no
 // display, no binary and none downloadable, spawn failure), say why in one line and serve the
 // same UI from the headless service instead, which prints a one-time login link for a browser.
+import './check-node.js';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { electronAbi, ensureElectronSqlite } from './electron-sqlite.js';
 import { ensureBuilt, ROOT } from './ensure-built.js';
 
 /** How long a first-launch download of the Electron binary may take before we give up on it. */
@@ -78,6 +80,17 @@ export async function resolveElectron({ platform = process.platform, env = proce
   if (!(await download(electronDir))) return { reason: 'the Electron binary is not installed and could not be downloaded' };
   binary = findElectronBinary(electronDir, env);
   return binary ? { binary } : { reason: 'the Electron binary could not be installed' };
+}
+
+/**
+ * better-sqlite3 built for this Electron's module ABI (scripts/electron-sqlite.js): `{ file }`, or
+ * `{ reason }` why the desktop app cannot open its database here (then the browser path it is).
+ */
+export async function electronSqliteFor(binary, { root = ROOT, electronDir = electronPackageDir(), abiOf = electronAbi, ensure = ensureElectronSqlite, log = console.log } = {}) {
+  const abi = abiOf(binary);
+  if (!abi) return { reason: 'the Electron binary did not say its module ABI' };
+  const version = JSON.parse(readFileSync(join(electronDir, 'package.json'), 'utf8')).version;
+  return ensure({ root, abi, version, log });
 }
 
 /** Starts Electron on the app; resolves with its exit code, or rejects with why it did not start. */
@@ -155,7 +168,11 @@ async function main() {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   }
-  const plan = await resolveElectron();
+  let plan = await resolveElectron();
+  if (plan.binary) {
+    const sqlite = await electronSqliteFor(plan.binary);
+    if (sqlite.reason) plan = { reason: sqlite.reason };
+  }
   if (plan.binary) {
     try {
       process.exit(await runElectron(plan.binary));

@@ -2,6 +2,7 @@
 // `npm test`: lint (incl. import boundaries), type-check, build, then every test suite —
 // unit and API tests (with a real OS keychain in a D-Bus session where the platform needs one),
 // and end-to-end tests in Debian's chromium. Prints one closing "N passed, N failed" line.
+import './check-node.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,9 @@
 // Entry of the `drydock` command line (bin/drydock.js runs its built copy, out/main/cli.js). The
-// commands live in src-main/cli/; this file only runs them and ends the process.
-import { runCli } from './cli/program';
+// commands live in src-main/cli/; this file turns Node's compile cache on before they load, runs
+// them and ends the process.
+import { enableCompileCache } from './platform/process/compile-cache';
+
+enableCompileCache();
 
 /** Exits once stdout has been handed to the OS: a large report piped to another program is never cut short. */
 function exitAfterFlush(code: number): void {
@@ -8,6 +11,8 @@ function exitAfterFlush(code: number): void {
   process.stdout.once('drain', () => process.exit(code));
 }
 
-void runCli(process.argv.slice(2)).then((exitCode) => {
-  if (exitCode >= 0) exitAfterFlush(exitCode);
-});
+void import('./cli/program')
+  .then(({ runCli }) => runCli(process.argv.slice(2)))
+  .then((exitCode) => {
+    if (exitCode >= 0) exitAfterFlush(exitCode);
+  });

@@ -18,10 +18,10 @@ import { yieldToEventLoop } from './platform/jobs/types';
 import type { SecretStore } from './platform/secrets';
 import { TokenService } from './platform/tokens/tokens';
 import { WorkerPools } from './platform/workers/pools';
-import { workerBoot } from './code-cache';
+import { flushCompileCache } from './platform/process/compile-cache';
 import computeEntry from './workers/compute-worker?modulePath';
 import modelEntry from './workers/model-worker?modulePath';
-import type { Service, ServiceOptions } from './service';
+import type { Service, ServiceOptions } from './service-types';
 
 /**
  * With areas loaded on first use, the others start loading this long after the port is handed over:
@@ -57,8 +57,7 @@ export async function assembleService({ options, clock, log, secrets, db, listen
   const jobs = new JobRunner({ db, clock, log, ...(jobLeaseMs ? { leaseMs: jobLeaseMs } : {}) });
   ctx.services.jobs = jobs;
   // CPU-heavy work runs on worker threads; they start on first use.
-  // Threads of a built service compile their entry with the code cache, as this thread does.
-  const workers = new WorkerPools({ computeEntry, modelEntry, threadBoot: workerBoot() });
+  const workers = new WorkerPools({ computeEntry, modelEntry });
   ctx.services.workers = workers;
   closers.push(() => workers.close());
   try {
@@ -96,8 +95,13 @@ export async function assembleService({ options, clock, log, secrets, db, listen
     };
     if (atStart) startJobs();
     else if (options.loadRestAfterMs !== null) {
-      areas.loadRestInBackground(options.loadRestAfterMs ?? BACKGROUND_LOAD_DELAY_MS).then(startJobs, (error: Error) =>
-        log.error('an area failed to load', { error: error.stack ?? String(error) }),
+      areas.loadRestInBackground(options.loadRestAfterMs ?? BACKGROUND_LOAD_DELAY_MS).then(
+        () => {
+          startJobs();
+          // Every area's code is compiled now: keep it for the next start (a no-op without the cache).
+          flushCompileCache();
+        },
+        (error: Error) => log.error('an area failed to load', { error: error.stack ?? String(error) }),
       );
     }
 

@@ -3,30 +3,11 @@ import { ErrorCodes } from '../../src-shared/api/errors';
 import type { Db } from '../platform/db/connection';
 import type { Clock } from '../platform/clock';
 import { sha256, TokenError, type TokenKind, type TokenService } from '../platform/tokens/tokens';
+import type { AccessLevel, Principal, Role } from './principal';
 import { PrincipalCache } from './principal-cache';
 import { ApiError } from './problem';
 
-export type Role = 'admin' | 'developer' | 'viewer';
-
-/** The spec's access levels, reusable as route guards. */
-export type AccessLevel = 'deploymentRead' | 'deploymentEdit' | 'schemaRead' | 'schemaUpdate' | 'sqlRunnerRead' | 'admin';
-
-export interface Principal {
-  userId: number | null;
-  email: string | null;
-  name: string | null;
-  role: Role;
-  /** Policy actions granted (`SchemaUpdate`) or withdrawn (`-SqlRunnerRead`) on top of the role. */
-  actions: string[];
-  via: 'apiKey' | TokenKind;
-  sid: string | null;
-  /** OAuth scopes, when the credential is an OAuth token. */
-  scopes: string[] | null;
-  /** A deployment token only opens its own deployment. */
-  deploymentId: number | null;
-  embedTenant: string | null;
-  claims: Record<string, unknown>;
-}
+export type { AccessLevel, Principal, Role } from './principal';
 
 const ROLE_LEVELS: Record<Role, AccessLevel[]> = {
   admin: ['deploymentRead', 'deploymentEdit', 'schemaRead', 'schemaUpdate', 'sqlRunnerRead', 'admin'],

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../platform/db/connection';
-import type { Principal } from './auth';
+import type { Principal } from './principal';
 
 export interface CachedPrincipal {
   principal: Principal;

@@ -85,9 +85,8 @@ const problemResponse = (description: string) => ({
  * new object, `{ 200: x }` gets a run of element slots up to index 200 and then half as many again
  * (about 2.6 KB, all holes but the one), where an object whose elements were once sparse keeps a
  * small dictionary of them (about 0.2 KB). Start time, issue 10: one such map for each of the ~230
- * routes was ~0.6 MB that every scavenge at start copied (Fastify's compiled response map, made
- * the same way in scripts/lean-route-contexts.js, was as much again). Keys, order and values read
- * the same either way.
+ * routes was ~0.6 MB that every scavenge at start copied. Keys, order and values read the same
+ * either way.
  */
 export function statusMap(): Record<string, unknown> {
   const map: Record<number, unknown> = {};

@@ -248,7 +248,7 @@ export async function resolve(specifier, context, next) {
   return resolved;
 }\n`);
     writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
-    // out/main is CommonJS (src-main/code-cache.ts): its require() calls go past the hooks above.
+    // Packages loaded with require() (createRequire: better-sqlite3, the drivers) go past the hooks above.
     writeFileSync(join(dir, 'require.cjs'), `const Module = require('node:module');
 const { appendFileSync } = require('node:fs');
 const resolveFilename = Module._resolveFilename;

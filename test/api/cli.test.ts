@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -82,43 +82,54 @@ describe('drydock serve', () => {
     expect(result.stderr).toMatch(/--secrets must be/);
   });
 
-  it('compiles its own start code with the code cache the build made, which this Node accepts (src-main/code-cache.ts)', () => {
-    const hook = new URL('../../out/main/code-cache.js', import.meta.url).pathname;
-    const script = `const { cachedFiles, rejectedFiles } = require(${JSON.stringify(hook)}); console.log(JSON.stringify([cachedFiles(), rejectedFiles()]));`;
-    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
-    const [cached, rejected] = JSON.parse(result.stdout) as [string[], string[]];
-    expect(cached).toContain('cli.js');
-    expect(cached.some((file) => /^chunks\/server-/.test(file))).toBe(true);
-    expect(rejected).toEqual([]);
-    // On Node 20 a script compiled from a code cache cannot `import()` (the drivers, DuckDB): such files compile as Node does.
-    // (The rule of leftToNode in src-main/code-cache.ts: `import()` with nothing inside, in a message, is no call.)
-    const callsImport = cached.filter((file) => /\bimport\s*\((?!\s*\))/.test(readFileSync(new URL(`../../out/main/${file}`, import.meta.url), 'utf8')));
-    expect(callsImport).toEqual([]);
+  it("keeps what it compiled in Node's compile cache, in the user's cache folder, and compiles the next start from it", () => {
+    const cacheHome = mkdtempSync(join(tmpdir(), 'dd-cache-home-'));
+    const env = { ...process.env, XDG_CACHE_HOME: cacheHome, NODE_COMPILE_CACHE: undefined };
+    expect(spawnSync(process.execPath, [BIN, 'serve', '--help'], { env, encoding: 'utf8' }).status).toBe(0);
+    const [versionDir] = readdirSync(join(cacheHome, 'drydock', 'compile-cache'));
+    expect(versionDir).toContain(process.version);
+    const second = spawnSync(process.execPath, [BIN, 'serve', '--help'], { env: { ...env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }, encoding: 'utf8' });
+    expect(second.status).toBe(0);
+    const accepted = [...second.stderr.matchAll(/V8 code cache for CommonJS \S+\/out\/main\/(\S+) was accepted/g)].map((m) => m[1]);
+    expect(accepted.some((file) => /^chunks\/program-/.test(file))).toBe(true);
+    expect(second.stderr).not.toMatch(/was rejected/);
   });
 
-  it('gives its worker threads the code cache too: both worker entries are in it and accepted, and a built service validates through them', async () => {
-    const hook = new URL('../../out/main/code-cache.js', import.meta.url).pathname;
-    const script = `const { cachedFiles, rejectedFiles } = require(${JSON.stringify(hook)}); console.log(JSON.stringify([cachedFiles(), rejectedFiles()]));`;
-    const [cached, rejected] = JSON.parse(spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' }).stdout) as [string[], string[]];
-    // The entries of this build (their names carry a content hash), recorded by the warm start's validate.
-    const built = readdirSync(new URL('../../out/main/chunks/', import.meta.url)).filter((file) => /^(compute|model)-worker-.*\.js$/.test(file));
-    expect(built).toHaveLength(2);
-    for (const file of built) expect(cached).toContain(`chunks/${file}`);
-    expect(rejected).toEqual([]);
+  it('runs as before where the cache folder cannot be written', () => {
+    const notAFolder = join(mkdtempSync(join(tmpdir(), 'dd-cache-home-')), 'file');
+    writeFileSync(notAFolder, '');
+    const result = spawnSync(process.execPath, [BIN, '--version'], { env: { ...process.env, XDG_CACHE_HOME: notAFolder, NODE_COMPILE_CACHE: undefined }, encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(result.stderr).toBe('');
+  });
 
-    // The model shard thread loads worker-boot.js first (the hook), then model-worker with the cache.
-    const serve = await startServe({ env: { DRYDOCK_BOOTSTRAP_API_KEY: KEY, DRYDOCK_SAMPLE_PROJECT: new URL('../../resources/sample-project', import.meta.url).pathname } });
-    try {
-      const headers = { authorization: `Api-Key ${KEY}`, 'content-type': 'application/json' };
-      const body = JSON.stringify({ name: 'cache', cloudProvider: 'aws', creationMethod: 'upload', deployMode: 'cli', storageProvider: { type: 'local' } });
-      const created = await fetch(`${serve.url}/build/api/v1/deployments/`, { method: 'POST', headers, body });
+  it('gives its worker threads the compile cache too: a built service validates through the model thread, whose entry compiles from the cache on the next start', async () => {
+    const cacheHome = mkdtempSync(join(tmpdir(), 'dd-cache-home-'));
+    const dataDir = mkdtempSync(join(tmpdir(), 'dd-cli-'));
+    const env = { DRYDOCK_BOOTSTRAP_API_KEY: KEY, DRYDOCK_SAMPLE_PROJECT: new URL('../../resources/sample-project', import.meta.url).pathname, XDG_CACHE_HOME: cacheHome, NODE_COMPILE_CACHE: undefined };
+    const headers = { authorization: `Api-Key ${KEY}`, 'content-type': 'application/json' };
+    const validate = async (url: string, name: string) => {
+      const body = JSON.stringify({ name, cloudProvider: 'aws', creationMethod: 'upload', deployMode: 'cli', storageProvider: { type: 'local' } });
+      const created = await fetch(`${url}/build/api/v1/deployments/`, { method: 'POST', headers, body });
       expect(created.status).toBe(201);
       const { id } = (await created.json()) as { id: number };
-      const validated = await fetch(`${serve.url}/build/api/v1/deployments/${id}/data-model/validate?branchName=main`, { headers });
+      const validated = await fetch(`${url}/build/api/v1/deployments/${id}/data-model/validate?branchName=main`, { headers });
       expect(validated.status).toBe(200);
       expect(await validated.json()).toMatchObject({ valid: true, fileCount: 11 });
+    };
+    const first = await startServe({ dataDir, env });
+    try {
+      await validate(first.url, 'first');
     } finally {
-      expect(await serve.stop('SIGTERM')).toBe(0);
+      expect(await first.stop('SIGTERM')).toBe(0);
     }
+    const second = await startServe({ dataDir, env: { ...env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' } });
+    try {
+      await validate(second.url, 'second');
+    } finally {
+      expect(await second.stop('SIGTERM')).toBe(0);
+    }
+    expect(second.output()).toMatch(/V8 code cache for CommonJS \S+\/out\/main\/chunks\/model-worker-\S+ was accepted/);
   });
 });

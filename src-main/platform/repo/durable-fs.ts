@@ -255,7 +255,7 @@ export function makeDirectoryDurablySync(dir: string): void {
  */
 export const gitFs = {
   readFile: async (file: string, options?: { encoding?: BufferEncoding } | BufferEncoding): Promise<Buffer | string> => {
-    const data = await fs.promises.readFile(file, options);
+    const data = await fs.promises.readFile(file, options ?? null);
     // An empty object file is no object: let isomorphic-git look in the packs (and report it missing).
     if (data.length === 0 && looseObjectIdOf(file) !== null) throw notFound(file);
     return data;

@@ -34,11 +34,6 @@ export interface WorkerPoolsOptions {
   modelEntry: string;
   /** Compute threads at most (default: the cores, between 2 and 4). */
   computeThreads?: number;
-  /**
-   * A file each thread loads before its entry, and the thread's workerData (the code cache hook of
-   * the built service, see workerBoot in code-cache.ts); none: threads load their entry first.
-   */
-  threadBoot?: { filename: string; workerData: { recordCodeCache: boolean } } | null;
   /** Model shards (default 2). */
   modelShards?: number;
   /** How long a model shard keeps its branches without any request (default 10 minutes). */
@@ -68,8 +63,7 @@ export interface RunOptions {
  * not a label). It must exist: piscina first `require()`s the entry and, when the named export is
  * missing, `import()`s it again; a task arriving meanwhile `require()`s the module while that
  * import is in flight, which aborts Node 20 (`v8::Module::IsGraphAsync … instantiated module`).
- * Both entries and the boot file (workers/thread-boot.ts) export `ready`, so a thread only ever
- * takes the synchronous require path.
+ * Both entries export `ready`, so a thread only ever takes the synchronous require path.
  */
 export const WARM_UP_EXPORT = 'ready';
 
@@ -98,22 +92,24 @@ export class WorkerPools {
   runCompute<O>(name: string, input: unknown, options: RunOptions = {}): Promise<O> {
     this.compute ??= this.open({
       filename: this.options.computeEntry,
+      name: WARM_UP_EXPORT,
       minThreads: 0,
       maxThreads: this.options.computeThreads ?? Math.max(2, Math.min(4, cores())),
       idleTimeout: 30_000,
     });
-    return this.compute.run(input, { filename: this.options.computeEntry, name, signal: options.signal ?? null, transferList: options.transferList }) as Promise<O>;
+    return this.compute.run(input, { name, signal: options.signal ?? null, transferList: options.transferList }) as Promise<O>;
   }
 
   /** Runs the named export of the model entry on shard `shard` (0 ≤ shard < shardCount). */
   runOnShard<O>(shard: number, name: string, input: unknown, options: RunOptions = {}): Promise<O> {
     const pool = (this.shards[shard] ??= this.open({
       filename: this.options.modelEntry,
+      name: WARM_UP_EXPORT,
       minThreads: 0,
       maxThreads: 1,
       idleTimeout: this.options.modelIdleMs ?? 10 * 60_000,
     }));
-    return pool.run(input, { filename: this.options.modelEntry, name, signal: options.signal ?? null, transferList: options.transferList }) as Promise<O>;
+    return pool.run(input, { name, signal: options.signal ?? null, transferList: options.transferList }) as Promise<O>;
   }
 
   /** Tasks queued or running on a shard (for choosing the least busy one). */
@@ -136,10 +132,7 @@ export class WorkerPools {
     if (this.closed) throw new Error('The worker pools are closed.');
     // Worker threads inherit process.execArgv; a loader or inspector flag of the parent is not for them.
     const Pool = loadPiscina();
-    // With a boot file, a thread loads it first and its entry at its first task (which names the entry's file).
-    const boot = this.options.threadBoot;
-    const start = boot ? { filename: boot.filename, workerData: boot.workerData, ...(boot.workerData.recordCodeCache ? { atomics: 'disabled' as const } : {}) } : {};
     const resourceLimits = { maxOldGenerationSizeMb: this.options.heapMb ?? workerHeapMb() };
-    return new Pool({ ...options, name: WARM_UP_EXPORT, ...start, execArgv: [], closeTimeout: 1_000, resourceLimits });
+    return new Pool({ ...options, execArgv: [], closeTimeout: 1_000, resourceLimits });
   }
 }

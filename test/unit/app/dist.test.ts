@@ -1,10 +1,11 @@
 // The desktop package configuration (electron-builder.yml and `npm run dist`): what is packed, for
 // which targets, and that the packaged app starts the service through its utility-process entry.
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, matchesGlob } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { builderArgs, CONFIG, resolveElectronDist } from '../../../scripts/dist.js';
+import { builderArgs, CONFIG, electronSqliteForDist, resolveElectronDist } from '../../../scripts/dist.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
@@ -13,6 +14,8 @@ interface BuilderConfig {
   productName: string;
   files: string[];
   asarUnpack: string[];
+  npmRebuild: boolean;
+  extraResources: { from: string; to: string; filter: string[] }[];
   extraMetadata: { main: string };
   linux: { target: string[]; icon: string; maintainer: string };
   deb: { depends: string[] };
@@ -94,6 +97,33 @@ describe('what the package holds', () => {
       expect(Object.keys(pkg.dependencies)).toContain(dep);
       expect(config.asarUnpack.some((p) => matchesGlob(`node_modules/${dep}/build/Release/x.node`, p))).toBe(true);
     }
+  });
+});
+
+describe('better-sqlite3 in the package (issue 25)', () => {
+  it('is never rebuilt in place for Electron: the Node build stays for the tests and drydock serve', () => {
+    expect(config.npmRebuild).toBe(false);
+  });
+
+  it("packs the Electron build from node_modules/.drydock into resources/native, where the service process looks", () => {
+    const [native] = config.extraResources;
+    expect(native).toMatchObject({ from: 'node_modules/.drydock', to: 'native' });
+    expect(native!.filter.some((p) => matchesGlob('better-sqlite3-electron-v150/better_sqlite3.node', p))).toBe(true);
+    expect(native!.filter.some((p) => matchesGlob('better-sqlite3-electron-v150/x.tmp', p))).toBe(false);
+  });
+
+  it('asks for the build of the Electron binary inside the unpacked Electron it packs', async () => {
+    const asked: string[] = [];
+    // The electron package records its binary's name in path.txt when it installs the binary.
+    const electronDir = mkdtempSync(join(tmpdir(), 'drydock-electron-'));
+    writeFileSync(join(electronDir, 'path.txt'), 'electron');
+    const sqliteFor = async (binary: string) => {
+      asked.push(binary);
+      return { reason: 'offline' };
+    };
+    expect(await electronSqliteForDist('/opt/electron-v45', { electronDir, sqliteFor })).toEqual({ reason: 'offline' });
+    expect(asked).toEqual(['/opt/electron-v45/electron']);
+    rmSync(electronDir, { recursive: true, force: true });
   });
 });
 
