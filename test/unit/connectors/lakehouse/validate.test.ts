@@ -28,7 +28,7 @@ describe('metric view YAML validation (specification 1.1)', () => {
 
   it('requires a supported specification version (0.1 or 1.1) and names them when it is wrong or missing', () => {
     expect(problemsOf('version: 2.0\nsource: main.default.orders\nmeasures:\n  - name: n\n    expr: COUNT(1)\n')).toEqual([
-      expect.stringMatching(/invalid YAML version 2 .*supported: 0\.1, 1\.1/),
+      expect.stringMatching(/^Invalid YAML version: 2\.0 \(supported: 0\.1, 1\.1\)$/),
     ]);
     expect(problemsOf('source: main.default.orders\nmeasures:\n  - name: n\n    expr: COUNT(1)\n')).toEqual([
       expect.stringContaining('"version" is required'),
