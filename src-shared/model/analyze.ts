@@ -358,6 +358,16 @@ export function analyzeLakehousePublishWith(lookup: ModelLookup, viewName: strin
     }
     if (reasons.length) block(C.PUBLISH_UNSUPPORTED, `member '${id}' (exposed as '${member.name}') uses ${reasons.join(', ')} (${loc.file})`, loc, id);
   }
+  // Databricks resolves a metric view's columns without regard to case, so two members whose names
+  // differ only in case would be one column defined twice, which the lakehouse refuses (issue 27).
+  const byFoldedName = new Map<string, string>();
+  for (const member of Object.values(view.members)) {
+    const first = byFoldedName.get(member.name.toLowerCase());
+    if (first === undefined) byFoldedName.set(member.name.toLowerCase(), member.name);
+    else if (first !== member.name) {
+      block(C.PUBLISH_UNSUPPORTED, `members '${first}' and '${member.name}' differ only in case; metric view column names are case-insensitive`, member.loc, `${view.name}.${member.name}`);
+    }
+  }
 
   // Rule 7: metadata the lakehouse cannot represent.
   for (const member of Object.values(view.members)) {

@@ -290,6 +290,8 @@ describe('starting and finishing a run', () => {
     expect(run.status).toBe('PARTIAL');
     expect(viewOf(run.views, 'orders_view')).toMatchObject({ outcome: 'validation_failed' });
     expect(viewOf(run.views, 'orders_view').reasons[0].code).toBe('LAKEHOUSE_INVALID_DEFINITION');
+    // The lakehouse's own answer reaches the run: its error class and text.
+    expect(viewOf(run.views, 'orders_view').reasons[0].message).toMatch(/^\[TABLE_OR_VIEW_NOT_FOUND\] The table or view `main`\.`default`\.`no_such_table` cannot be found\./);
   });
 });
 

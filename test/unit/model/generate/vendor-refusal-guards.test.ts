@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileModel, type CompiledModel, type ModelFile } from '../../../../src-shared/model';
+import { generateMetricViewYaml } from '../../../../src-shared/model/generate/metric-view-yaml';
+import { generateSemanticViewDdl } from '../../../../src-shared/model/generate/semantic-view-ddl';
+import { validateMetricViewYaml } from '../../../../src-main/connectors/lakehouse';
+import { WarehouseEmulator, type EmulatorSession } from '../../../../src-main/connectors/warehouse';
+
+// What the generators write from a model must not be something the vendors refuse: either the
+// analyzers block it before the push or publish, or the vendor (here its emulator) accepts it
+// (issue 27).
+
+function compiled(files: ModelFile[]): CompiledModel {
+  const result = compileModel(files);
+  expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return result.model;
+}
+
+const CASE_TWINS: ModelFile[] = [
+  {
+    path: 'model/cubes/orders.yml',
+    content: `cubes:
+  - name: orders
+    sql_table: sales.orders
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
+      - name: status
+        sql: status
+        type: string
+    measures:
+      - name: Status
+        type: count
+`,
+  },
+  { path: 'model/views/v.yml', content: 'views:\n  - name: v\n    cubes:\n      - join_path: orders\n        includes: "*"\n' },
+];
+
+describe('members whose names differ only in case', () => {
+  let warehouse: WarehouseEmulator;
+  let session: EmulatorSession;
+  beforeAll(() => {
+    warehouse = new WarehouseEmulator({ file: ':memory:' });
+    warehouse.createSchema('ANALYTICS', 'SALES');
+    warehouse.grantFullAccess('DRYDOCK', { database: 'ANALYTICS', schema: 'SALES' });
+    warehouse.createTable('ANALYTICS', 'SALES', 'ORDERS', [
+      { name: 'ID', type: 'NUMBER' },
+      { name: 'STATUS', type: 'VARCHAR' },
+    ]);
+    session = warehouse.openSession();
+  });
+  afterAll(() => warehouse.close());
+
+  it('are blocked before publishing: the lakehouse treats metric view column names case-insensitively', () => {
+    const model = compiled(CASE_TWINS);
+    const generated = generateMetricViewYaml(model, 'v', { catalog: 'main' });
+    expect(generated.status).toBe('blocked');
+    expect(generated.blockedReasons).toContainEqual(
+      expect.objectContaining({ code: 'MODEL_PUBLISH_UNSUPPORTED', message: expect.stringContaining("members 'Status' and 'status' differ only in case") }),
+    );
+  });
+
+  it('would be refused by the lakehouse as a column defined twice, were the block lifted', () => {
+    const yaml = 'version: 1.1\nsource: main.sales.orders\nfields:\n  - name: status\n    expr: source.status\nmeasures:\n  - name: Status\n    expr: COUNT(1)\n';
+    expect(validateMetricViewYaml(yaml).errors[0]).toMatchObject({ errorClass: 'COLUMN_ALREADY_EXISTS' });
+  });
+
+  it('are pushed to the warehouse, where a quoted and an unquoted name are two identifiers', () => {
+    const ddl = generateSemanticViewDdl(compiled(CASE_TWINS), 'v', { name: 'V', database: 'ANALYTICS', schema: 'SALES' });
+    for (const statement of ddl.statements) session.execute(statement);
+    const names = session.execute('DESCRIBE SEMANTIC VIEW ANALYTICS.SALES.V').rows.filter((row) => row.property === 'TABLE').map((row) => row.object_name);
+    expect(names).toEqual(expect.arrayContaining(['STATUS', 'Status']));
+  });
+});
