@@ -103,8 +103,10 @@ function scopeOf(view: CompiledView, lookup: ModelLookup): Scope {
 
 /** The data sources of a view's cubes; a view that joins no cube is on `default`, where the platform places it. */
 function dataSourcesOf(scope: Scope): string[] {
-  const sources = [...new Set(scope.cubes.map((c) => c.dataSource))];
-  return sources.length > 0 ? sources : ['default'];
+  // One data source however its cubes spell its name (see usesDataSource): `lake` and `Lake` are not a mix.
+  const byFolded = new Map<string, string>();
+  for (const cube of scope.cubes) if (!byFolded.has(cube.dataSource.toLowerCase())) byFolded.set(cube.dataSource.toLowerCase(), cube.dataSource);
+  return byFolded.size > 0 ? [...byFolded.values()] : ['default'];
 }
 
 /** Data source names are matched without regard to case, as the service matches them in its URLs. */
