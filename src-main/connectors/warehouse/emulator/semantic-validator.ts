@@ -113,6 +113,20 @@ export function buildSemanticView(
     });
   }
 
+  // Two logical tables may not share a synonym: Cortex Analyst could not tell which one a question
+  // means, and Snowflake refuses the view (its text for this was not found published).
+  const synonymOwner = new Map<string, string>();
+  for (const table of tables.values()) {
+    for (const synonym of table.definition.synonyms) {
+      const key = synonym.trim().toLowerCase();
+      const owner = synonymOwner.get(key);
+      if (owner !== undefined && owner !== table.definition.name) {
+        throw invalidDefinition(`Duplicate synonym '${synonym}': tables '${owner}' and '${table.definition.name}' both use it.`);
+      }
+      synonymOwner.set(key, table.definition.name);
+    }
+  }
+
   const tableOf = (identifier: Identifier): TableState => {
     const table = tables.get(id(identifier));
     if (!table) throw invalidIdentifier(shown(identifier), identifier.pos);
