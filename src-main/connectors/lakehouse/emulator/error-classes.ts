@@ -98,6 +98,20 @@ export function measureOneColumn(): ClassifiedProblem {
   return { ...MEASURE_ONE_COLUMN, text: 'MEASURE() requires exactly one measure column as argument.' };
 }
 
+/** Databricks' error class reference (UNSUPPORTED_METRIC_VIEW_USAGE). */
+export function selectStarNotSupported(): ClassifiedProblem {
+  return { errorClass: 'UNSUPPORTED_METRIC_VIEW_USAGE.SELECT_STAR_NOT_SUPPORTED', sqlState: '0A000', text: 'SELECT * is not supported in metric views.' };
+}
+
+/** Databricks' text; its SQLSTATE (42803, as for other aggregation errors) was not found published. */
+export function missingMeasureFunction(column: string): ClassifiedProblem {
+  return {
+    errorClass: 'METRIC_VIEW_MISSING_MEASURE_FUNCTION',
+    sqlState: '42803',
+    text: `The usage of measure column ${quotedName([column])} of a metric view requires a MEASURE() function to produce a result.`,
+  };
+}
+
 export function tableNotFound(parts: string[]): ClassifiedProblem {
   return {
     ...TABLE_NOT_FOUND,
