@@ -207,13 +207,23 @@ export function validateMetricViewYaml(yaml: string, options: ValidateOptions = 
   });
   // MEASURE(x) composes other measures; x must be one of them. A window's `order` names a field.
   const known = (list: string[], name: string) => list.some((entry) => entry.toLowerCase() === name.toLowerCase());
+  // A measure composes measures defined before it (the composability rule), so MEASURE() of a later
+  // measure, of itself, or in a cycle does not resolve.
+  const earlier: string[] = [];
   measures?.forEach((item, index) => {
     if (!isRecord(item) || typeof item.expr !== 'string') return;
     for (const referenced of measureFunctionArguments(item.expr)) {
       if (!known(measureNames, referenced)) {
         report(context, unresolvedColumn([referenced], measureNames.map((name) => [name])), `measures[${index}]: MEASURE(${referenced}) refers to no measure of this view`);
+      } else if (!known(earlier, referenced)) {
+        report(
+          context,
+          unresolvedColumn([referenced], earlier.map((name) => [name])),
+          `measures[${index}]: MEASURE(${referenced}) refers to a measure that is not defined before this one (a measure composes earlier measures)`,
+        );
       }
     }
+    if (typeof item.name === 'string') earlier.push(item.name);
     if (!Array.isArray(item.window)) return;
     item.window.forEach((window, w) => {
       if (!isRecord(window) || typeof window.order !== 'string' || window.order.trim() === '') return;

@@ -72,6 +72,14 @@ export const METRIC_VIEW_REFUSALS: MetricViewRefusal[] = [
     basis: 'spark',
   },
   {
+    rule: 'MEASURE() of a measure defined after it (a measure composes previously defined measures)',
+    yaml: 'version: 1.1\nsource: main.default.orders\nmeasures:\n  - name: aov\n    expr: MEASURE(revenue) / MEASURE(orders)\n  - name: revenue\n    expr: SUM(amount)\n  - name: orders\n    expr: COUNT(1)\n',
+    errorClass: 'UNRESOLVED_COLUMN.WITHOUT_SUGGESTION',
+    sqlState: '42703',
+    message: '[UNRESOLVED_COLUMN.WITHOUT_SUGGESTION] A column, variable, or function parameter with name `revenue` cannot be resolved. SQLSTATE: 42703',
+    basis: 'inferred',
+  },
+  {
     rule: 'a window measure ordered by a field the view does not define',
     yaml: `version: 1.1
 source: main.default.orders
