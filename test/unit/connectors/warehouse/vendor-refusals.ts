@@ -95,6 +95,7 @@ const s = {
     'DIMENSIONS (orders.d AS o_orderdate)',
     "orders AS ANALYTICS.PUBLIC.ORDERS PRIMARY KEY (o_orderkey) WITH SYNONYMS ('order details', 'sales'), customers AS ANALYTICS.PUBLIC.CUSTOMERS PRIMARY KEY (c_custkey) WITH SYNONYMS ('Order Details')",
   ),
+  privateDimension: view('r22', 'DIMENSIONS (PRIVATE orders.d AS o_orderdate)'),
   selfReference: view('r20', 'RELATIONSHIPS (orders (o_custkey) REFERENCES orders) DIMENSIONS (orders.d AS o_orderdate)'),
 };
 
@@ -187,6 +188,17 @@ export const SEMANTIC_VIEW_REFUSALS: SemanticViewRefusal[] = [
     sqlState: '42000',
     message: `SQL compilation error:\nsyntax error line 1 at position ${at(s.clauseOrder, 'FACTS')} unexpected 'FACTS'.`,
     basis: 'confirmed',
+  },
+  {
+    // The documentation says dimensions are always public; the grammar has no access modifier for
+    // them, so the emulator answers with a syntax error at the name. Snowflake's exact answer was not found.
+    rule: 'a PRIVATE dimension',
+    sql: s.privateDimension,
+    code: WarehouseErrorCodes.SYNTAX_ERROR,
+    vendorCode: '001003',
+    sqlState: '42000',
+    message: `SQL compilation error:\nsyntax error line 1 at position ${at(s.privateDimension, 'orders.d')} unexpected 'orders'.`,
+    basis: 'emulator-wording',
   },
   {
     rule: 'creating a semantic view that exists, without OR REPLACE or IF NOT EXISTS',
