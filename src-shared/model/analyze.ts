@@ -2,6 +2,7 @@
 // 5–6) or published as a lakehouse metric view (spec "Lakehouse metric view publication", rules 6–7)?
 
 import { DiagnosticCodes as C } from './codes';
+import { modelIdentifier, resolvedName } from './generate/semantic-view/identifiers';
 import { plainColumn, scanSql } from './references';
 import type { CompiledCube, CompiledModel, CompiledView, Diagnostic, Join, Measure, Severity, SourceLocation, ViewMember } from './types';
 
@@ -244,6 +245,21 @@ export function analyzeWarehousePushWith(lookup: ModelLookup, viewName: string):
     if (PUSHABLE_MEASURE_TYPES.has(measure.type) && combinesMeasures(measure, member.cube, lookup, view)) reasons.push('SQL combining measures');
     if (reasons.length) {
       issue(C.PUSH_MEASURE_UNSUPPORTED, `measure '${id}' (exposed as '${member.name}') uses ${reasons.join(', ')}; only count, count_distinct, sum, avg, min and max measures are pushable, and number measures the view defines from the measures it exposes (as derived metrics) (${measure.loc.file})`, measure.loc, id);
+    }
+  }
+
+  // Snowflake stores a bare name upper-cased, and the DDL writes all-lower and all-upper names
+  // bare: two members that differ only in that case (`status`, `STATUS`) would be one name twice,
+  // which the warehouse refuses (issue 27). With QUOTED_IDENTIFIERS_IGNORE_CASE on, the push finds
+  // more (IDENTIFIER_CASE_COLLISION): the setting is the data source's, not the model's.
+  const storedNames = new Map<string, string>();
+  for (const member of Object.values(view.members)) {
+    if (member.kind !== 'dimension' && member.kind !== 'measure') continue;
+    const stored = resolvedName(modelIdentifier(member.name), false);
+    const first = storedNames.get(stored);
+    if (first === undefined) storedNames.set(stored, member.name);
+    else if (first !== member.name) {
+      issue(C.PUSH_NAME_COLLISION, `members '${first}' and '${member.name}' would both be stored as ${stored} in the warehouse`, member.loc, `${view.name}.${member.name}`);
     }
   }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileModel, type CompiledModel, type ModelFile } from '../../../../src-shared/model';
+import { analyzeWarehousePush } from '../../../../src-shared/model/analyze';
 import { generateMetricViewYaml } from '../../../../src-shared/model/generate/metric-view-yaml';
 import { generateSemanticViewDdl } from '../../../../src-shared/model/generate/semantic-view-ddl';
 import { validateMetricViewYaml } from '../../../../src-main/connectors/lakehouse';
@@ -71,5 +72,42 @@ describe('members whose names differ only in case', () => {
     for (const statement of ddl.statements) session.execute(statement);
     const names = session.execute('DESCRIBE SEMANTIC VIEW ANALYTICS.SALES.V').rows.filter((row) => row.property === 'TABLE').map((row) => row.object_name);
     expect(names).toEqual(expect.arrayContaining(['STATUS', 'Status']));
+  });
+});
+
+const UPPER_TWIN: ModelFile[] = [
+  { path: CASE_TWINS[0]!.path, content: CASE_TWINS[0]!.content.replace('- name: Status', '- name: STATUS') },
+  CASE_TWINS[1]!,
+];
+
+describe('members whose names differ only as all-lower and all-upper', () => {
+  it('are flagged by the push analyzer before the push: both would be stored as one warehouse name', () => {
+    const model = compiled(UPPER_TWIN);
+    const analysis = analyzeWarehousePush(model, 'v');
+    expect(analysis.pushable).toBe(false);
+    expect(analysis.issues).toEqual([
+      expect.objectContaining({ code: 'MODEL_PUSH_NAME_COLLISION', message: "View 'v': members 'STATUS' and 'status' would both be stored as STATUS in the warehouse" }),
+    ]);
+    const withAnalyzers = compileModel(UPPER_TWIN, { analyzers: true });
+    expect(withAnalyzers.diagnostics).toContainEqual(expect.objectContaining({ severity: 'warning', code: 'MODEL_NOT_PUSHABLE', reason: 'MODEL_PUSH_NAME_COLLISION' }));
+  });
+
+  it('would be refused by the warehouse as a name defined twice, were the statement sent', () => {
+    const warehouse = new WarehouseEmulator({ file: ':memory:' });
+    try {
+      warehouse.createSchema('ANALYTICS', 'SALES');
+      warehouse.grantFullAccess('DRYDOCK', { database: 'ANALYTICS', schema: 'SALES' });
+      warehouse.createTable('ANALYTICS', 'SALES', 'ORDERS', [{ name: 'ID', type: 'NUMBER' }, { name: 'STATUS', type: 'VARCHAR' }]);
+      const session = warehouse.openSession();
+      expect(() =>
+        session.execute('CREATE SEMANTIC VIEW ANALYTICS.SALES.V TABLES (orders AS ANALYTICS.SALES.ORDERS PRIMARY KEY (id)) DIMENSIONS (orders.status AS status) METRICS (orders.STATUS AS COUNT(*))'),
+      ).toThrow("Duplicate name 'ORDERS.STATUS': already defined as a dimension.");
+    } finally {
+      warehouse.close();
+    }
+  });
+
+  it('mixed-case twins stay pushable (a quoted name keeps its case)', () => {
+    expect(analyzeWarehousePush(compiled(CASE_TWINS), 'v').pushable).toBe(true);
   });
 });
