@@ -103,6 +103,36 @@ function scopeOf(view: CompiledView, lookup: ModelLookup): Scope {
 }
 
 /** The data sources of a view's cubes; a view that joins no cube is on `default`, where the platform places it. */
+/** The cubes of a circle of relationships (referencing → referenced) among the edges, or null. */
+function relationshipCycle(edges: Edge[]): string[] | null {
+  const next = new Map<string, string[]>();
+  for (const { from, to, join } of edges) {
+    // A one-to-many join is written the other way round: the joined cube references the joining one.
+    const [referencing, referenced] = join.relationship === 'one_to_many' ? [to.name, from.name] : [from.name, to.name];
+    next.set(referencing, [...(next.get(referencing) ?? []), referenced]);
+  }
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (cube: string): string[] | null => {
+    if (state.get(cube) === 'done') return null;
+    if (state.get(cube) === 'open') return [...path.slice(path.indexOf(cube)), cube];
+    state.set(cube, 'open');
+    path.push(cube);
+    for (const target of next.get(cube) ?? []) {
+      const found = visit(target);
+      if (found) return found;
+    }
+    path.pop();
+    state.set(cube, 'done');
+    return null;
+  };
+  for (const cube of next.keys()) {
+    const found = visit(cube);
+    if (found) return found;
+  }
+  return null;
+}
+
 function dataSourcesOf(scope: Scope): string[] {
   // One data source however its cubes spell its name (see usesDataSource): `lake` and `Lake` are not a mix.
   const byFolded = new Map<string, string>();
@@ -208,6 +238,14 @@ export function analyzeWarehousePushWith(lookup: ModelLookup, viewName: string):
       const pk = cube.dimensions[cube.primaryKey!]!;
       if (!plainColumn(pk.sql)) issue(C.PUSH_PRIMARY_KEY, `the primary key '${cube.name}.${pk.name}' is an expression, not a column (${pk.loc.file})`, pk.loc, `${cube.name}.${pk.name}`);
     }
+  }
+
+  // Relationships point from the "many" side to the "one" side; Snowflake refuses them in a circle,
+  // even through other tables (issue 27). A route that comes back to a cube, or two routes joining
+  // two cubes both ways, would write one.
+  const circle = relationshipCycle(scope.edges);
+  if (circle) {
+    issue(C.VIEW_JOIN_NOT_REPRESENTABLE, `its joins would make circular relationships (${circle.join(' → ')}), which a semantic view may not have (${view.file})`, view.loc);
   }
 
   // Rule 5: equi-joins on the referenced entity's primary key.

@@ -111,3 +111,80 @@ describe('members whose names differ only as all-lower and all-upper', () => {
     expect(analyzeWarehousePush(compiled(CASE_TWINS), 'v').pushable).toBe(true);
   });
 });
+
+const ROUND_TRIP: ModelFile[] = [
+  {
+    path: 'model/cubes/c.yml',
+    content: `cubes:
+  - name: orders
+    sql_table: sales.orders
+    joins:
+      - name: customers
+        sql: "{CUBE}.customer_id = {customers.id}"
+        relationship: many_to_one
+    dimensions:
+      - { name: id, sql: id, type: number, primary_key: true }
+      - { name: status, sql: status, type: string }
+    measures:
+      - { name: count, type: count }
+  - name: customers
+    sql_table: sales.customers
+    joins:
+      - name: orders
+        sql: "{CUBE}.favourite_order_id = {orders.id}"
+        relationship: many_to_one
+    dimensions:
+      - { name: id, sql: id, type: number, primary_key: true }
+      - { name: region, sql: region, type: string }
+`,
+  },
+  {
+    path: 'model/views/v.yml',
+    content: `views:
+  - name: v
+    cubes:
+      - join_path: orders
+        includes: [status, count]
+      - join_path: orders.customers
+        prefix: true
+        includes: [region]
+      - join_path: orders.customers.orders
+        prefix: true
+        alias: fav
+        includes: [status]
+`,
+  },
+];
+
+describe('a view whose join route comes back to a cube', () => {
+  it('is flagged by the push analyzer: its relationships would form a circle', () => {
+    const analysis = analyzeWarehousePush(compiled(ROUND_TRIP), 'v');
+    expect(analysis.pushable).toBe(false);
+    expect(analysis.issues).toEqual([
+      expect.objectContaining({
+        code: 'MODEL_VIEW_JOIN_NOT_REPRESENTABLE',
+        message: expect.stringContaining('its joins would make circular relationships (orders → customers → orders)'),
+      }),
+    ]);
+  });
+
+  it('would be refused by the warehouse, whose relationships may not form a cycle', () => {
+    const warehouse = new WarehouseEmulator({ file: ':memory:' });
+    try {
+      warehouse.createSchema('ANALYTICS', 'SALES');
+      warehouse.grantFullAccess('DRYDOCK', { database: 'ANALYTICS', schema: 'SALES' });
+      warehouse.createTable('ANALYTICS', 'SALES', 'ORDERS', [{ name: 'ID', type: 'NUMBER' }, { name: 'CUSTOMER_ID', type: 'NUMBER' }, { name: 'STATUS', type: 'VARCHAR' }]);
+      warehouse.createTable('ANALYTICS', 'SALES', 'CUSTOMERS', [{ name: 'ID', type: 'NUMBER' }, { name: 'FAVOURITE_ORDER_ID', type: 'NUMBER' }, { name: 'REGION', type: 'VARCHAR' }]);
+      const session = warehouse.openSession();
+      expect(() =>
+        session.execute(
+          'CREATE SEMANTIC VIEW ANALYTICS.SALES.V TABLES (orders AS ANALYTICS.SALES.ORDERS PRIMARY KEY (id), customers AS ANALYTICS.SALES.CUSTOMERS PRIMARY KEY (id)) ' +
+            'RELATIONSHIPS (orders_to_customers AS orders (customer_id) REFERENCES customers (id), customers_to_orders AS customers (favourite_order_id) REFERENCES orders (id)) ' +
+            'DIMENSIONS (orders.status AS status) METRICS (orders.count AS COUNT(*))',
+        ),
+      ).toThrow('Relationships form a cycle: ORDERS -> CUSTOMERS -> ORDERS.');
+    } finally {
+      warehouse.close();
+    }
+  });
+});
