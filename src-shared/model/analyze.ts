@@ -2,6 +2,7 @@
 // 5–6) or published as a lakehouse metric view (spec "Lakehouse metric view publication", rules 6–7)?
 
 import { DiagnosticCodes as C } from './codes';
+import { modelIdentifier, resolvedName } from './generate/semantic-view/identifiers';
 import { plainColumn, scanSql } from './references';
 import type { CompiledCube, CompiledModel, CompiledView, Diagnostic, Join, Measure, Severity, SourceLocation, ViewMember } from './types';
 
@@ -102,9 +103,41 @@ function scopeOf(view: CompiledView, lookup: ModelLookup): Scope {
 }
 
 /** The data sources of a view's cubes; a view that joins no cube is on `default`, where the platform places it. */
+/** The cubes of a circle of relationships (referencing → referenced) among the edges, or null. */
+function relationshipCycle(edges: Edge[]): string[] | null {
+  const next = new Map<string, string[]>();
+  for (const { from, to, join } of edges) {
+    // A one-to-many join is written the other way round: the joined cube references the joining one.
+    const [referencing, referenced] = join.relationship === 'one_to_many' ? [to.name, from.name] : [from.name, to.name];
+    next.set(referencing, [...(next.get(referencing) ?? []), referenced]);
+  }
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (cube: string): string[] | null => {
+    if (state.get(cube) === 'done') return null;
+    if (state.get(cube) === 'open') return [...path.slice(path.indexOf(cube)), cube];
+    state.set(cube, 'open');
+    path.push(cube);
+    for (const target of next.get(cube) ?? []) {
+      const found = visit(target);
+      if (found) return found;
+    }
+    path.pop();
+    state.set(cube, 'done');
+    return null;
+  };
+  for (const cube of next.keys()) {
+    const found = visit(cube);
+    if (found) return found;
+  }
+  return null;
+}
+
 function dataSourcesOf(scope: Scope): string[] {
-  const sources = [...new Set(scope.cubes.map((c) => c.dataSource))];
-  return sources.length > 0 ? sources : ['default'];
+  // One data source however its cubes spell its name (see usesDataSource): `lake` and `Lake` are not a mix.
+  const byFolded = new Map<string, string>();
+  for (const cube of scope.cubes) if (!byFolded.has(cube.dataSource.toLowerCase())) byFolded.set(cube.dataSource.toLowerCase(), cube.dataSource);
+  return byFolded.size > 0 ? [...byFolded.values()] : ['default'];
 }
 
 /** Data source names are matched without regard to case, as the service matches them in its URLs. */
@@ -207,6 +240,14 @@ export function analyzeWarehousePushWith(lookup: ModelLookup, viewName: string):
     }
   }
 
+  // Relationships point from the "many" side to the "one" side; Snowflake refuses them in a circle,
+  // even through other tables (issue 27). A route that comes back to a cube, or two routes joining
+  // two cubes both ways, would write one.
+  const circle = relationshipCycle(scope.edges);
+  if (circle) {
+    issue(C.VIEW_JOIN_NOT_REPRESENTABLE, `its joins would make circular relationships (${circle.join(' → ')}), which a semantic view may not have (${view.file})`, view.loc);
+  }
+
   // Rule 5: equi-joins on the referenced entity's primary key.
   for (const { from, to, join } of scope.edges) {
     const where = `join '${from.name}' → '${to.name}'`;
@@ -242,6 +283,21 @@ export function analyzeWarehousePushWith(lookup: ModelLookup, viewName: string):
     if (PUSHABLE_MEASURE_TYPES.has(measure.type) && combinesMeasures(measure, member.cube, lookup, view)) reasons.push('SQL combining measures');
     if (reasons.length) {
       issue(C.PUSH_MEASURE_UNSUPPORTED, `measure '${id}' (exposed as '${member.name}') uses ${reasons.join(', ')}; only count, count_distinct, sum, avg, min and max measures are pushable, and number measures the view defines from the measures it exposes (as derived metrics) (${measure.loc.file})`, measure.loc, id);
+    }
+  }
+
+  // Snowflake stores a bare name upper-cased, and the DDL writes all-lower and all-upper names
+  // bare: two members that differ only in that case (`status`, `STATUS`) would be one name twice,
+  // which the warehouse refuses (issue 27). With QUOTED_IDENTIFIERS_IGNORE_CASE on, the push finds
+  // more (IDENTIFIER_CASE_COLLISION): the setting is the data source's, not the model's.
+  const storedNames = new Map<string, string>();
+  for (const member of Object.values(view.members)) {
+    if (member.kind !== 'dimension' && member.kind !== 'measure') continue;
+    const stored = resolvedName(modelIdentifier(member.name), false);
+    const first = storedNames.get(stored);
+    if (first === undefined) storedNames.set(stored, member.name);
+    else if (first !== member.name) {
+      issue(C.PUSH_NAME_COLLISION, `members '${first}' and '${member.name}' would both be stored as ${stored} in the warehouse`, member.loc, `${view.name}.${member.name}`);
     }
   }
 
@@ -357,6 +413,16 @@ export function analyzeLakehousePublishWith(lookup: ModelLookup, viewName: strin
       if (d.sql && scanSql(d.sql).contextual) reasons.push('context variables');
     }
     if (reasons.length) block(C.PUBLISH_UNSUPPORTED, `member '${id}' (exposed as '${member.name}') uses ${reasons.join(', ')} (${loc.file})`, loc, id);
+  }
+  // Databricks resolves a metric view's columns without regard to case, so two members whose names
+  // differ only in case would be one column defined twice, which the lakehouse refuses (issue 27).
+  const byFoldedName = new Map<string, string>();
+  for (const member of Object.values(view.members)) {
+    const first = byFoldedName.get(member.name.toLowerCase());
+    if (first === undefined) byFoldedName.set(member.name.toLowerCase(), member.name);
+    else if (first !== member.name) {
+      block(C.PUBLISH_UNSUPPORTED, `members '${first}' and '${member.name}' differ only in case; metric view column names are case-insensitive`, member.loc, `${view.name}.${member.name}`);
+    }
   }
 
   // Rule 7: metadata the lakehouse cannot represent.

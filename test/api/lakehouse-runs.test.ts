@@ -290,6 +290,24 @@ describe('starting and finishing a run', () => {
     expect(run.status).toBe('PARTIAL');
     expect(viewOf(run.views, 'orders_view')).toMatchObject({ outcome: 'validation_failed' });
     expect(viewOf(run.views, 'orders_view').reasons[0].code).toBe('LAKEHOUSE_INVALID_DEFINITION');
+    // The lakehouse's own answer reaches the run: its error class and text.
+    expect(viewOf(run.views, 'orders_view').reasons[0].message).toMatch(/^\[TABLE_OR_VIEW_NOT_FOUND\] The table or view `main`\.`default`\.`no_such_table` cannot be found\./);
+  });
+  it('reports validation_failed with the lakehouse’s UNRESOLVED_COLUMN when a cube reads a column its table lacks (what no analyzer can know)', async () => {
+    const { id, prefix } = await deployment();
+    const commit = await deployFiles(svc, id, { 'model/cubes/orders.yml': ORDERS_CUBE.replace('sql: status', 'sql: statuss') });
+    expect((await waitForBuildOf(svc, id, commit)).buildStatus).toBe('succeeded');
+    const run = await publish(svc, id);
+    const view = viewOf(run.views, 'orders_view');
+    expect(view.outcome).toBe('validation_failed');
+    expect(view.reasons[0].code).toBe('LAKEHOUSE_INVALID_DEFINITION');
+    expect(view.reasons[0].message).toMatch(/^\[UNRESOLVED_COLUMN\.WITH_SUGGESTION\] A column, variable, or function parameter with name `source`\.`statuss` cannot be resolved\. Did you mean one of the following\? \[`source`\.`status`/);
+    const emulator = openEmulator(svc);
+    try {
+      expect(emulator.getObject('main', 'default', `${prefix}orders_view`)).toBeNull();
+    } finally {
+      emulator.close();
+    }
   });
 });
 

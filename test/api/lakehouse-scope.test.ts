@@ -64,6 +64,42 @@ const CUSTOMERS_VIEW = `views:
         includes: [region, count]
 `;
 
+/** A lake cube that names its data source in another case (`Lake`): the same data source. */
+const LAKE_ITEMS_CUBE = `cubes:
+  - name: lake_items
+    data_source: Lake
+    sql_table: default.orders
+    joins:
+      - name: customers
+        sql: "{CUBE}.customer_id = {customers.id}"
+        relationship: many_to_one
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
+    measures:
+      - name: quantity
+        sql: quantity
+        type: sum
+`;
+const LAKE_ITEMS_VIEW = `views:
+  - name: items_by_region
+    cubes:
+      - join_path: lake_items
+        includes: [quantity]
+      - join_path: lake_items.customers
+        prefix: true
+        includes: [region]
+`;
+/** Only lakehouse members, but reached through the warehouse cube: the join needs the warehouse's table. */
+const THROUGH_WAREHOUSE_VIEW = `views:
+  - name: through_warehouse
+    cubes:
+      - join_path: wh_line_items.orders
+        includes: [status, count]
+`;
+
 let svc: TestService;
 
 beforeAll(async () => {
@@ -73,11 +109,14 @@ beforeAll(async () => {
     'model/views/warehouse_sales.yml': WAREHOUSE_VIEW,
     'model/views/mixed_lines.yml': MIXED_VIEW,
     'model/views/customer_regions.yml': CUSTOMERS_VIEW,
+    'model/cubes/lake_items.yml': LAKE_ITEMS_CUBE,
+    'model/views/items_by_region.yml': LAKE_ITEMS_VIEW,
+    'model/views/through_warehouse.yml': THROUGH_WAREHOUSE_VIEW,
   });
 });
 afterAll(() => svc.stop());
 
-const LAKE_VIEWS = ['customer_orders', 'customer_regions', 'mixed_lines', 'orders_customers', 'orders_view'];
+const LAKE_VIEWS = ['customer_orders', 'customer_regions', 'items_by_region', 'mixed_lines', 'orders_customers', 'orders_view', 'through_warehouse'];
 
 describe('lakehouse scope: only views on the integration’s data source', () => {
   it('an `all` preview and run hold only the views whose cubes use the lakehouse data source; a warehouse view is neither previewed nor published', async () => {
@@ -110,6 +149,41 @@ describe('lakehouse scope: only views on the integration’s data source', () =>
     const mixed = viewOf(result.body.views, 'mixed_lines');
     expect(mixed.outcome).toBe('blocked');
     expect(mixed.blockedReasons.map((r: { code: string }) => r.code)).toContain('MODEL_PUBLISH_MIXED_DATA_SOURCES');
+  });
+
+  it('a view whose join path passes through a warehouse cube is mixed, even when it includes only lakehouse members', async () => {
+    const id = await createDeployment(svc);
+    const prefix = `mv${id}_`;
+    await saveSettings(svc, id, { targetNamePrefix: prefix, selectionMode: 'pattern', namePattern: '^through_' });
+    const { result } = await preview(svc, id);
+    const through = viewOf(result.body.views, 'through_warehouse');
+    expect(through.outcome).toBe('blocked');
+    expect(through.blockedReasons.map((r: { code: string }) => r.code)).toContain('MODEL_PUBLISH_MIXED_DATA_SOURCES');
+    const run = await publish(svc, id);
+    expect(viewOf(run.views, 'through_warehouse').outcome).toBe('blocked');
+    const emulator = openEmulator(svc);
+    try {
+      expect(emulator.getObject('main', 'default', `${prefix}through_warehouse`)).toBeNull();
+    } finally {
+      emulator.close();
+    }
+  });
+
+  it('cubes naming the lakehouse data source in another case are on it: their view is in scope, not mixed, and published', async () => {
+    const id = await createDeployment(svc);
+    const prefix = `mv${id}_`;
+    await saveSettings(svc, id, { targetNamePrefix: prefix, selectionMode: 'pattern', namePattern: '^items_' });
+    const { result } = await preview(svc, id);
+    expect((result.body.views as { viewName: string }[]).map((v) => v.viewName)).toEqual(['items_by_region']);
+    expect(viewOf(result.body.views, 'items_by_region').blockedReasons).toEqual([]);
+    const run = await publish(svc, id);
+    expect(viewOf(run.views, 'items_by_region').outcome).toBe('created');
+    const emulator = openEmulator(svc);
+    try {
+      expect(emulator.getObject('main', 'default', `${prefix}items_by_region`)?.definition).toContain('source: main.default.orders');
+    } finally {
+      emulator.close();
+    }
   });
 
   it('a pattern scope matches only the data source’s own views (a warehouse view of a matching name is not in it)', async () => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +34,7 @@ afterAll(async () => {
 });
 
 let counter = 0;
+const decodeProtectedKid = (token: string): string => JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8')).kid;
 async function integration(extra: Record<string, unknown> = {}): Promise<{ id: number; name: string; redirectUri: string }> {
   const res = await svc.call('POST', '/api/v1/oauth-integrations/', {
     body: {
@@ -294,6 +296,79 @@ describe('user OAuth tokens: the authorization-code flow with PKCE', () => {
   });
 });
 
+describe('user OAuth tokens: the protocol rules a provider relies on', () => {
+  it('the authorization request asks for a code with an S256 challenge of the verifier later sent, a fresh state of 128 bits or more, and the token request repeats the redirect URI exactly', async () => {
+    const user = createUser(svc, 'viewer');
+    const created = await integration();
+    const first = await initiate(user, created.id);
+    const second = await initiate(user, created.id);
+    const asked = new URL(first.authorizationUrl).searchParams;
+    expect(asked.get('response_type')).toBe('code');
+    expect(asked.get('code_challenge_method')).toBe('S256');
+    expect(asked.get('client_id')).toBe(provider.clientId);
+    expect(asked.get('scope')).toBe('repo read:user');
+    expect(asked.get('state')).toBe(first.state);
+    // RFC 6749 §10.10 / RFC 6819: a state an attacker cannot guess (base64url, 6 bits a character).
+    expect(first.state).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+    expect(second.state).not.toBe(first.state);
+    expect(new URL(second.authorizationUrl).searchParams.get('code_challenge')).not.toBe(asked.get('code_challenge'));
+
+    const page = await openCallback(await consent(first.authorizationUrl));
+    expect(page.status, page.text).toBe(200);
+    const exchange = provider.tokenRequests.at(-1)!;
+    expect(exchange.get('grant_type')).toBe('authorization_code');
+    const verifier = exchange.get('code_verifier')!;
+    // RFC 7636 §4.1: 43 to 128 unreserved characters; §4.2: the challenge is BASE64URL(SHA256(verifier)).
+    expect(verifier).toMatch(/^[A-Za-z0-9._~-]{43,128}$/);
+    expect(createHash('sha256').update(verifier, 'ascii').digest('base64url')).toBe(asked.get('code_challenge'));
+    expect(exchange.get('redirect_uri')).toBe(asked.get('redirect_uri'));
+    expect(exchange.get('redirect_uri')).toBe(first.redirectUri);
+  });
+
+  it('a token of a type other than bearer is OAUTH_TOKEN_RESPONSE_INVALID and nothing is stored; bearer is accepted in any case', async () => {
+    const user = createUser(svc, 'viewer');
+    const created = await integration();
+    provider.tokenType = 'mac';
+    try {
+      const refused = await openCallback(await consent((await initiate(user, created.id)).authorizationUrl), 'application/json');
+      expect(refused.status).toBe(502);
+      expect(JSON.parse(refused.text)).toMatchObject({ code: 'OAUTH_TOKEN_RESPONSE_INVALID' });
+      expect(JSON.parse(refused.text).detail).toContain('token_type "mac"');
+      expect(await connections(user)).toEqual([]);
+      expect(await tokensOf(user, created.id)).toEqual({ access: null, refresh: null });
+      provider.tokenType = 'bearer';
+      await connect(user, created.id);
+      expect(await connections(user)).toHaveLength(1);
+    } finally {
+      provider.tokenType = 'Bearer';
+    }
+  });
+
+  it('a refresh that issues no new refresh token keeps the stored one, which refreshes again', async () => {
+    const user = createUser(svc, 'viewer');
+    const created = await integration();
+    await connect(user, created.id);
+    const before = await tokensOf(user, created.id);
+    provider.rotateRefreshTokens = false;
+    try {
+      for (let round = 0; round < 2; round += 1) {
+        const refreshed = await svc.call('POST', `/api/v1/user-oauth-tokens/${created.id}/refresh`, { auth: user.auth });
+        expect(refreshed.status, refreshed.text).toBe(200);
+        expect(refreshed.body.hasRefreshToken).toBe(true);
+        expect(provider.tokenRequests.at(-1)!.get('refresh_token')).toBe(before.refresh);
+      }
+      const after = await tokensOf(user, created.id);
+      expect(after.refresh).toBe(before.refresh);
+      expect(after.access).not.toBe(before.access);
+      expect(provider.isLive(after.access!)).toBe(true);
+      // The scopes granted at connection stay when a refresh response does not restate them.
+      expect((await connections(user))[0].scopes).toEqual(['repo', 'read:user']);
+    } finally {
+      provider.rotateRefreshTokens = true;
+    }
+  });
+});
+
 describe('OIDC token configs: minted tokens verify against the published keys', () => {
   async function config(body: Record<string, unknown>) {
     const res = await svc.call('POST', '/api/v1/oidc-token-configs/', { body: { name: `oidc ${++counter}`, ...body } });
@@ -330,6 +405,60 @@ describe('OIDC token configs: minted tokens verify against the published keys', 
     const byId = await config({ audience: 'sts.example.com', subjectClaim: 'userId' });
     const second = await svc.call('POST', `/api/v1/oidc-token-configs/${byId.id}/token`, { auth: user.auth });
     expect((await jwtVerify(second.body.token, keys, { issuer: discovery.body.issuer, audience: 'sts.example.com' })).payload.sub).toBe(String(user.id));
+  });
+
+  it('minted tokens carry what relying parties check: typ JWT and the published key’s kid, nbf = iat, a fresh jti each time; discovery names the metadata OpenID Connect Discovery requires', async () => {
+    const { id } = await config({ audience: 'https://warehouse.example.com', ttlSeconds: 300 });
+    const user = createUser(svc, 'viewer');
+    const first = await svc.call('POST', `/api/v1/oidc-token-configs/${id}/token`, { auth: user.auth });
+    const second = await svc.call('POST', `/api/v1/oidc-token-configs/${id}/token`, { auth: user.auth });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const jwks = await svc.call('GET', '/api/v1/oidc/jwks.json', { auth: null });
+    const header = JSON.parse(Buffer.from(first.body.token.split('.')[0], 'base64url').toString('utf8'));
+    expect(header).toEqual({ alg: 'RS256', typ: 'JWT', kid: jwks.body.keys[0].kid });
+    const claims = decodeJwt(first.body.token);
+    expect(claims.nbf).toBe(claims.iat);
+    expect(claims.exp! - claims.iat!).toBe(300);
+    expect(claims.jti).toMatch(/^[0-9a-f-]{36}$/);
+    expect(decodeJwt(second.body.token).jti).not.toBe(claims.jti);
+    expect(first.body.tokenType).toBe('Bearer');
+
+    const discovery = await svc.call('GET', '/api/v1/oidc/.well-known/openid-configuration', { auth: null });
+    // OpenID Connect Discovery 1.0 §3 and §4.3: the issuer is the prefix of the discovery URL, and equals the tokens' iss.
+    expect(`${discovery.body.issuer}/.well-known/openid-configuration`).toBe(`${svc.url}/api/v1/oidc/.well-known/openid-configuration`);
+    expect(claims.iss).toBe(discovery.body.issuer);
+    expect(discovery.body).toMatchObject({
+      jwks_uri: `${svc.url}/api/v1/oidc/jwks.json`,
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['RS256'],
+    });
+    expect(discovery.body.response_types_supported).toEqual(expect.any(Array));
+    expect(discovery.body.claims_supported).toEqual(expect.arrayContaining(['iss', 'sub', 'aud', 'exp', 'iat', 'nbf', 'jti']));
+  });
+
+  it('the signing key survives a restart: a token minted before it still verifies against the key set served after it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'drydock-oidc-'));
+    const store = new KeychainSecretStore(keychainServiceFor(dataDir));
+    try {
+      const before = await startTestService({ secrets: 'keychain', dataDir });
+      const made = await before.call('POST', '/api/v1/oidc-token-configs/', { body: { name: 'restart', audience: 'https://warehouse.example.com' } });
+      const minted = await before.call('POST', `/api/v1/oidc-token-configs/${made.body.id}/token`);
+      expect(minted.status, minted.text).toBe(201);
+      await before.stop();
+      const after = await startTestService({ secrets: 'keychain', dataDir });
+      try {
+        const keys = createRemoteJWKSet(new URL(`${after.url}/api/v1/oidc/jwks.json`));
+        // The issuer names the port the token was minted on (run on a fixed --port when a relying party pins it).
+        const verified = await jwtVerify(minted.body.token, keys, { issuer: minted.body.issuer, audience: 'https://warehouse.example.com' });
+        expect(verified.protectedHeader.kid).toBe(decodeProtectedKid(minted.body.token));
+      } finally {
+        await after.stop();
+      }
+    } finally {
+      await store.delete('oidc-signing-key');
+      await store.delete('jwt-signing-key');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('a tampered token, or one for another audience, does not verify', async () => {

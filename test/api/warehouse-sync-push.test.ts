@@ -256,6 +256,32 @@ views:
     expect(result.body.views[0].ddl).not.toContain('big');
   });
 
+  it('surfaces the warehouse’s refusal of a statement the analyzers could not foresee: a column the base table lacks is 000904 invalid identifier', async () => {
+    const { id, schema } = await setup();
+    const file = `cubes:
+  - name: typo_orders
+    sql_table: public.orders
+    dimensions:
+      - { name: id, sql: id, type: number, primary_key: true }
+      - { name: state, sql: statuss, type: string }
+    measures:
+      - { name: count, type: count }
+views:
+  - name: typo_view
+    cubes:
+      - { join_path: typo_orders, includes: [state, count] }
+`;
+    await commitFiles(svc.ctx, id, 'main', [{ path: 'model/sync/typo.yml', content: file }], 'a column name with a typo', AUTHOR);
+    const { progress } = await push(id, { schema, prefix: 'T_', viewNames: ['typo_view'] });
+    expect(progress.body.status).toBe('FAILED');
+    expect(progress.body.error).toMatchObject({
+      code: 'WAREHOUSE_INVALID_IDENTIFIER',
+      status: 422,
+      details: { vendorCode: '000904', sqlState: '42000' },
+    });
+    expect(progress.body.error.message).toMatch(/^SQL compilation error: error line \d+ at position \d+\ninvalid identifier 'STATUSS'$/);
+  });
+
   it('surfaces a missing target schema as the warehouse error', async () => {
     const { id } = await setup();
     const { progress } = await push(id, { schema: 'NO_SUCH_SCHEMA', prefix: '', viewNames: ['totals_view'] });

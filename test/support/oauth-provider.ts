@@ -21,6 +21,8 @@ export interface OAuthProvider {
   accessTokenSeconds: number;
   /** Whether a refresh grant issues a new refresh token (the old one stops working). */
   rotateRefreshTokens: boolean;
+  /** The `token_type` of issued tokens (RFC 6749 §5.1; `Bearer` unless a test asks for another). */
+  tokenType: string;
   /** Every request the token endpoint received, as form fields. */
   readonly tokenRequests: URLSearchParams[];
   /** Makes every refresh token issued so far unusable (the user revoked the app at the provider). */
@@ -55,7 +57,7 @@ export async function startOAuthProvider(): Promise<OAuthProvider> {
     const accessToken = `at_${random()}`;
     accessTokens.set(accessToken, Date.now() + provider.accessTokenSeconds * 1000);
     if (refreshToken !== null) refreshTokens.set(refreshToken, scope);
-    return { access_token: accessToken, token_type: 'Bearer', expires_in: provider.accessTokenSeconds, scope, ...(refreshToken ? { refresh_token: refreshToken } : {}) };
+    return { access_token: accessToken, token_type: provider.tokenType, expires_in: provider.accessTokenSeconds, scope, ...(refreshToken ? { refresh_token: refreshToken } : {}) };
   };
 
   function authorize(url: URL, res: ServerResponse) {
@@ -149,6 +151,7 @@ export async function startOAuthProvider(): Promise<OAuthProvider> {
     tokenMode: 'normal',
     accessTokenSeconds: 3600,
     rotateRefreshTokens: true,
+    tokenType: 'Bearer',
     tokenRequests,
     revokeRefreshTokens: () => refreshTokens.clear(),
     isLive: (accessToken) => (accessTokens.get(accessToken) ?? 0) > Date.now(),

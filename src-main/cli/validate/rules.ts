@@ -59,6 +59,7 @@ export const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
   [C.PUSH_JOIN_NOT_EQUI]: 'Push: a join is not an equality of columns',
   [C.PUSH_JOIN_NOT_PRIMARY_KEY]: 'Push: a join does not end on a primary key',
   [C.PUSH_MEASURE_UNSUPPORTED]: 'Push: a measure type has no semantic view equivalent',
+  [C.PUSH_NAME_COLLISION]: 'Push: two member names would be stored as one warehouse name',
   [C.PUBLISH_DYNAMIC_MODEL]: 'Publish: dynamic models cannot be published',
   [C.PUBLISH_UNFLATTENED_EXTENDS]: 'Publish: extends could not be flattened',
   [C.PUBLISH_ACCESS_POLICY]: 'Publish: access policies are not carried over',

@@ -95,6 +95,12 @@ export async function requestTokens(
     });
   }
   if (typeof body.access_token !== 'string' || body.access_token === '') throw invalid('without an access_token');
+  // Drydock sends access tokens as bearer tokens (RFC 6750) and must not use a token of a type it
+  // does not understand (RFC 6749 §7.1); the type is case-insensitive (§5.1). A response that leaves
+  // `token_type` out is taken as bearer, as several providers omit it.
+  if (typeof body.token_type === 'string' && body.token_type.toLowerCase() !== 'bearer') {
+    throw invalid(`with token_type "${body.token_type.slice(0, 64)}", not a bearer token`);
+  }
   const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : typeof body.expires_in === 'string' ? Number(body.expires_in) : NaN;
   return {
     accessToken: body.access_token,

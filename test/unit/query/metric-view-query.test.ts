@@ -84,17 +84,28 @@ describe('MEASURE() queries on the local lakehouse', () => {
   });
 
   it('refuses what Databricks refuses, with its error classes', async () => {
-    const fails = async (sql: string, pattern: RegExp) => {
+    const fails = async (sql: string, pattern: RegExp, errorClass?: string, sqlState?: string) => {
       const error = await mv(sql).then(() => null, (e: unknown) => e);
       expect(error, sql).toBeInstanceOf(LakehouseError);
       expect((error as Error).message).toMatch(pattern);
+      if (errorClass) expect(error).toMatchObject({ errorClass, sqlState });
     };
-    await fails('SELECT country, total FROM shop GROUP BY ALL', /METRIC_VIEW_MISSING_MEASURE_FUNCTION/);
-    await fails('SELECT * FROM shop', /SELECT \* is not supported on a metric view/);
-    await fails('SELECT MEASURE(nope) FROM shop', /no measure named nope/);
+    await fails(
+      'SELECT country, total FROM shop GROUP BY ALL',
+      /^\[METRIC_VIEW_MISSING_MEASURE_FUNCTION\] The usage of measure column `total` of a metric view requires a MEASURE\(\) function to produce a result\./,
+      'METRIC_VIEW_MISSING_MEASURE_FUNCTION',
+      '42803',
+    );
+    await fails('SELECT * FROM shop', /^\[UNSUPPORTED_METRIC_VIEW_USAGE\.SELECT_STAR_NOT_SUPPORTED\] SELECT \* is not supported in metric views\. SQLSTATE: 0A000$/, 'UNSUPPORTED_METRIC_VIEW_USAGE.SELECT_STAR_NOT_SUPPORTED', '0A000');
+    await fails(
+      'SELECT MEASURE(ordrs) FROM shop',
+      /^\[UNRESOLVED_COLUMN\.WITH_SUGGESTION\] A column, variable, or function parameter with name `ordrs` cannot be resolved\. Did you mean one of the following\? \[`orders`/,
+      'UNRESOLVED_COLUMN.WITH_SUGGESTION',
+      '42703',
+    );
     await fails('SELECT MEASURE(orders) FROM main.default.missing', /TABLE_OR_VIEW_NOT_FOUND/);
     await fails('DROP TABLE main.ecommerce.orders', /Only SELECT statements/);
-    await fails('SELECT MEASURE(orders + 1) FROM shop', /INVALID_MEASURE/);
+    await fails('SELECT MEASURE(orders + 1) FROM shop', /^\[UNSUPPORTED_METRIC_VIEW_USAGE\.MEASURE_REQUIRES_EXACTLY_ONE_COLUMN\]/, 'UNSUPPORTED_METRIC_VIEW_USAGE.MEASURE_REQUIRES_EXACTLY_ONE_COLUMN', '0A000');
     await fails("SELECT country FROM shop WHERE country = 'x GROUP BY ALL", /PARSE_SYNTAX_ERROR.*Unterminated string/);
   });
 });

@@ -28,6 +28,7 @@ import {
   type ObjectRow,
   type Securable,
 } from './objects';
+import { recursiveView, tableNotFound, vendorMessage } from './error-classes';
 import { validateMetricViewYaml } from './validate';
 
 /**
@@ -182,26 +183,31 @@ export class LakehouseCatalog {
         return names === undefined ? undefined : this.columnsOf(names).map((column) => column.name);
       },
     });
-    if (validation.problems.length > 0) {
-      throw new LakehouseError(
-        'LAKEHOUSE_INVALID_DEFINITION',
-        `[INVALID_METRIC_VIEW_YAML] Invalid metric view definition for ${display(target)}: ${validation.problems.join('; ')}`,
-        { errorClass: 'INVALID_METRIC_VIEW_YAML', details: validation.problems },
-      );
+    const first = validation.errors[0];
+    if (first !== undefined) {
+      // A workspace reports the first problem; the others stay in the details.
+      throw new LakehouseError('LAKEHOUSE_INVALID_DEFINITION', vendorMessage(first), {
+        errorClass: first.errorClass,
+        sqlState: first.sqlState,
+        details: validation.problems,
+      });
     }
     for (const reference of validation.tables) {
       const names = this.resolveRelative(reference.parts, target);
-      const shown = reference.parts.join('.');
       if (names === undefined || this.objectRow(names) === undefined) {
-        throw new LakehouseError(
-          'LAKEHOUSE_INVALID_DEFINITION',
-          `[TABLE_OR_VIEW_NOT_FOUND] ${reference.path}: the table or view ${shown} cannot be found.`,
-          { errorClass: 'TABLE_OR_VIEW_NOT_FOUND', details: [`${reference.path}: ${shown} not found`] },
-        );
+        const problem = tableNotFound(names ?? reference.parts);
+        throw new LakehouseError('LAKEHOUSE_INVALID_DEFINITION', vendorMessage(problem), {
+          errorClass: problem.errorClass,
+          sqlState: problem.sqlState,
+          details: [`${reference.path}: ${reference.parts.join('.')} not found`],
+        });
       }
       if (names.join('.') === target.join('.')) {
-        throw new LakehouseError('LAKEHOUSE_INVALID_DEFINITION', `${reference.path}: a metric view cannot read itself.`, {
-          errorClass: 'RECURSIVE_VIEW',
+        const problem = recursiveView(names);
+        throw new LakehouseError('LAKEHOUSE_INVALID_DEFINITION', vendorMessage(problem), {
+          errorClass: problem.errorClass,
+          sqlState: problem.sqlState,
+          details: [`${reference.path}: a metric view cannot read itself`],
         });
       }
       if (principal === null) continue;

@@ -9,6 +9,7 @@
  */
 import { chainAt, duckIdent, isIdent, isPunct, isWord, replaceSpans, rewriteChains, splitTopLevel, tokenizeSql, type SqlToken } from '../../duckdb/sql-text';
 import { LakehouseError } from '../types';
+import { measureOneColumn, missingMeasureFunction, selectStarNotSupported, unresolvedColumn, vendorMessage, type ClassifiedProblem } from './error-classes';
 import { isQuery } from './validate-sql';
 
 export interface MetricViewJoinSpec {
@@ -36,6 +37,9 @@ export interface MetricQueryHost {
 }
 
 const invalid = (message: string) => new LakehouseError('LAKEHOUSE_INVALID_DEFINITION', message);
+/** A refusal under the error class a workspace answers a query with (see error-classes.ts). */
+const refused = (problem: ClassifiedProblem) =>
+  new LakehouseError('LAKEHOUSE_INVALID_DEFINITION', vendorMessage(problem), { errorClass: problem.errorClass, sqlState: problem.sqlState });
 const partValue = (t: SqlToken) => (t.kind === 'quoted' ? t.value : t.text).toLowerCase();
 
 /** The DuckDB SQL answering `sql` when a FROM of it names a metric view; null when none does. */
@@ -115,7 +119,10 @@ class MetricQuery {
 
   private measureSql(name: string, stack: string[]): string {
     const expr = this.measures.get(name);
-    if (expr === undefined) throw invalid(`[UNRESOLVED_COLUMN] MEASURE(${name}): the metric view has no measure named ${name}${this.windowed(name) ? ' that the local lakehouse computes (it has a window)' : ''}.`);
+    if (expr === undefined && this.windowed(name)) {
+      throw invalid(`MEASURE(${name}): the local lakehouse does not compute measures with a window; query it on Databricks.`);
+    }
+    if (expr === undefined) throw refused(unresolvedColumn([name], (this.view.measures ?? []).map((m) => [m.name])));
     if (stack.includes(name)) throw invalid(`Measure ${name} refers to itself.`);
     return this.bind(expr, {}, [...stack, name]);
   }
@@ -148,7 +155,7 @@ class MetricQuery {
       let first = selectAt + 1;
       if (isWord(t[first], 'DISTINCT', 'ALL')) first += 1;
       for (const [a, b] of splitTopLevel(t, first, this.fromAt - 1)) {
-        if (b - a === 1 && isPunct(t[a], '*')) throw invalid('[UNSUPPORTED_FEATURE] SELECT * is not supported on a metric view: name the dimensions and wrap each measure in MEASURE().');
+        if (b - a === 1 && isPunct(t[a], '*')) throw refused(selectStarNotSupported());
         const rewritten = this.expression(a, b);
         const named = b - a >= 2 && (isWord(t[b - 2], 'AS') || (isIdent(t[b - 1]) && (isIdent(t[b - 2]) || isPunct(t[b - 2], ')'))));
         let alias = '';
@@ -202,7 +209,7 @@ class MetricQuery {
       const names = parts.map(partValue);
       if (info.call) {
         if (names.length === 1 && names[0] === 'measure') {
-          if (!isIdent(t[info.next + 1]) || !isPunct(t[info.next + 2], ')')) throw invalid('[INVALID_MEASURE] MEASURE() takes the name of one measure of the metric view.');
+          if (!isIdent(t[info.next + 1]) || !isPunct(t[info.next + 2], ')')) throw refused(measureOneColumn());
           return { text: `(${this.measureSql(partValue(t[info.next + 1]!), [])})`, next: info.next + 3 };
         }
         return null;
@@ -211,7 +218,7 @@ class MetricQuery {
       const name = names[0]!;
       if (this.dims.has(name)) return { text: `(${this.bind(this.dims.get(name)!)})` };
       if (this.measures.has(name) || this.windowed(name)) {
-        throw invalid(`[METRIC_VIEW_MISSING_MEASURE_FUNCTION] The usage of measure column ${name} of a metric view requires a MEASURE() function to produce a result.`);
+        throw refused(missingMeasureFunction(name));
       }
       return null;
     });

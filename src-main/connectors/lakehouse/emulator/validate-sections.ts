@@ -6,15 +6,27 @@
  * does not have yet (the semantic metadata, `cardinality`, window `offset` and range modifiers
  * arrived with 1.1) are refused with the version they need.
  */
-import { tableReferencesOfSource, type MetricViewTableReference } from './validate-sql';
+import { columnExists, type ClassifiedProblem } from './error-classes';
+import { isQuery, tableReferencesOfSource, type MetricViewTableReference } from './validate-sql';
 
 export const SUPPORTED_METRIC_VIEW_VERSIONS = ['0.1', '1.1'] as const;
 export type MetricViewSpecVersion = (typeof SUPPORTED_METRIC_VIEW_VERSIONS)[number];
 
-/** Where problems go, and the specification version the definition declares (null when it is invalid). */
+/**
+ * Where problems go, and the specification version the definition declares (null when it is
+ * invalid). A problem pushed on `problems` alone is an INVALID_METRIC_VIEW_YAML; one that Databricks
+ * reports under another error class is pushed with `report`, which files its class and text by index.
+ */
 export interface ValidationContext {
   version: MetricViewSpecVersion | null;
   problems: string[];
+  classified: Map<number, ClassifiedProblem>;
+}
+
+/** Records a problem Databricks reports under its own error class; `detail` names the path for the problem list. */
+export function report(context: ValidationContext, problem: ClassifiedProblem, detail: string): void {
+  context.classified.set(context.problems.length, problem);
+  context.problems.push(detail);
 }
 
 export const JOIN_KEYS = ['name', 'source', 'on', 'using', 'joins', 'cardinality'];
@@ -69,6 +81,8 @@ export function validateJoins(
   onClauses: Array<{ path: string; expr: string }>,
   tables: MetricViewTableReference[],
   context: ValidationContext,
+  /** Join name (lower case) -> the table it reads, when its source is a table name. */
+  relations: Map<string, string[]> = new Map(),
 ): void {
   const { problems } = context;
   if (!Array.isArray(value)) {
@@ -93,7 +107,11 @@ export function validateJoins(
     }
     const label = typeof name === 'string' ? `${here} (${name})` : here;
     if (!nonEmpty(join.source)) problems.push(`${label}: "source" is required`);
-    else tables.push(...tableReferencesOfSource(join.source, `${here}.source`, problems));
+    else {
+      const references = tableReferencesOfSource(join.source, `${here}.source`, problems);
+      tables.push(...references);
+      if (nonEmpty(name) && references.length === 1 && !isQuery(join.source)) relations.set(name.toLowerCase(), references[0].parts);
+    }
     const hasOn = 'on' in join;
     const hasUsing = 'using' in join;
     if (hasOn && hasUsing) problems.push(`${label}: use either "on" or "using", not both`);
@@ -111,7 +129,7 @@ export function validateJoins(
     if ('cardinality' in join && !CARDINALITIES.includes(join.cardinality as string)) {
       problems.push(`${label}: "cardinality" must be one of ${CARDINALITIES.join(', ')}`);
     }
-    if ('joins' in join) validateJoins(join.joins, `${here}.joins`, aliases, onClauses, tables, context);
+    if ('joins' in join) validateJoins(join.joins, `${here}.joins`, aliases, onClauses, tables, context, relations);
   });
 }
 
@@ -137,7 +155,7 @@ export function validateField(
   } else {
     const key = name.toLowerCase();
     const first = names.get(key);
-    if (first !== undefined) problems.push(`${path}: duplicate name "${name}" (first used by ${first})`);
+    if (first !== undefined) report(context, columnExists(name), `${path}: duplicate name "${name}" (first used by ${first})`);
     else names.set(key, path);
   }
   const label = typeof name === 'string' ? `${path} (${name})` : path;

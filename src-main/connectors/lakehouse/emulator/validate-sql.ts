@@ -113,3 +113,64 @@ export function unknownQualifiers(expr: string, aliases: Set<string>, sourceColu
   }
   return unknown;
 }
+
+/** Code with string literals and back-quoted names blanked: what only the SQL structure is read from. */
+function structure(expr: string): string {
+  return stripLiterals(expr).replace(/`(?:[^`]|``)*`/g, (quoted) => ' '.repeat(quoted.length));
+}
+
+/** The index just past the parenthesis that closes the one opened at `open` (the text's end when it never closes). */
+function closingParen(code: string, open: number): number {
+  let depth = 0;
+  for (let index = open; index < code.length; index += 1) {
+    if (code[index] === '(') depth += 1;
+    else if (code[index] === ')') {
+      depth -= 1;
+      if (depth === 0) return index + 1;
+    }
+  }
+  return code.length;
+}
+
+/** Each aggregate call of an expression, as written (`SUM(amount)`), with the text of its arguments. */
+export function aggregateCalls(expr: string): Array<{ text: string; args: string }> {
+  const code = structure(expr);
+  const calls: Array<{ text: string; args: string }> = [];
+  for (const match of code.matchAll(/(?<![\w.])([A-Za-z_][\w]*)\s*\(/g)) {
+    if (!AGGREGATE_FUNCTIONS.has(match[1].toLowerCase())) continue;
+    const start = match.index ?? 0;
+    const open = start + match[0].length - 1;
+    const end = closingParen(code, open);
+    calls.push({ text: expr.slice(start, end), args: expr.slice(open + 1, Math.max(open + 1, end - 1)) });
+  }
+  return calls;
+}
+
+/** True when an aggregate function is called inside the arguments of another. */
+export function nestsAggregates(expr: string): boolean {
+  return aggregateCalls(expr).some((call) => containsAggregate(call.args));
+}
+
+/** MEASURE() calls whose argument is not exactly one column name. */
+export function malformedMeasureCalls(expr: string): string[] {
+  return aggregateCalls(expr)
+    .filter((call) => /^measure\s*\(/i.test(call.text))
+    .filter((call) => !/^\s*(`(?:[^`]|``)*`|[A-Za-z_][\w]*)\s*$/.test(call.args))
+    .map((call) => call.text);
+}
+
+/** Dotted references of an expression (`alias.column`, `alias.column.field`), parts unquoted; function calls excluded. */
+export function dottedReferences(expr: string): string[][] {
+  const code = stripLiterals(expr);
+  const references: string[][] = [];
+  const chain = /(`(?:[^`]|``)*`|[A-Za-z_][\w]*)((?:\s*\.\s*(?:`(?:[^`]|``)*`|[A-Za-z_][\w]*))+)(\s*\()?/g;
+  for (const match of code.matchAll(chain)) {
+    const before = code.slice(0, match.index ?? 0);
+    if (/[\w.`]$/.test(before) || match[3] !== undefined) continue;
+    const parts = [...`${match[1]}${match[2]}`.matchAll(/`(?:[^`]|``)*`|[A-Za-z_][\w]*/g)].map(([part]) =>
+      part.startsWith('`') ? part.slice(1, -1).replaceAll('``', '`') : part,
+    );
+    references.push(parts);
+  }
+  return references;
+}

@@ -6,6 +6,7 @@ import {
   isRecord,
   MEASURE_KEYS,
   optionalString,
+  report,
   SUPPORTED_METRIC_VIEW_VERSIONS,
   validateField,
   validateJoins,
@@ -16,13 +17,27 @@ import {
   type ValidationContext,
 } from './validate-sections';
 import {
+  aggregateCalls,
   containsAggregate,
+  dottedReferences,
   isQuery,
+  malformedMeasureCalls,
   measureFunctionArguments,
+  nestsAggregates,
   tableReferencesOfSource,
   unknownQualifiers,
   type MetricViewTableReference,
 } from './validate-sql';
+import {
+  groupByAggregate,
+  INVALID_YAML,
+  invalidWhere,
+  measureOneColumn,
+  missingAggregation,
+  nestedAggregate,
+  unresolvedColumn,
+  type ClassifiedProblem,
+} from './error-classes';
 
 /**
  * Structural validation of a metric view definition as Databricks applies it when a view is
@@ -39,7 +54,13 @@ export type { MetricViewTableReference } from './validate-sql';
 const TOP_LEVEL_KEYS = ['version', 'comment', 'source', 'parameters', 'filter', 'joins', 'fields', 'dimensions', 'measures', 'materialization'];
 
 export interface MetricViewValidation {
+  /** Every problem found, each naming where it is. */
   problems: string[];
+  /**
+   * The same problems as Databricks reports them: error class, SQLSTATE and text. A workspace
+   * stops at the first; the emulator keeps them all for the caller's details.
+   */
+  errors: ClassifiedProblem[];
   /** Tables and views the definition reads (only filled when the structure is valid enough to know). */
   tables: MetricViewTableReference[];
   /** The declared specification version, when it is a supported one. */
@@ -65,7 +86,7 @@ function declaredVersion(root: Record<string, unknown>, problems: string[]): Met
   }
   const text = versionText(root.version);
   if (text === undefined || !(SUPPORTED_METRIC_VIEW_VERSIONS as readonly string[]).includes(text)) {
-    problems.push(`invalid YAML version ${JSON.stringify(root.version)} (supported: ${supported})`);
+    problems.push(`Invalid YAML version: ${text ?? JSON.stringify(root.version)} (supported: ${supported})`);
     return null;
   }
   return text as MetricViewSpecVersion;
@@ -84,11 +105,22 @@ function listOf(root: Record<string, unknown>, key: string, problems: string[]):
 /** Validates metric view YAML; an empty `problems` list means Databricks would accept its shape. */
 export function validateMetricViewYaml(yaml: string, options: ValidateOptions = {}): MetricViewValidation {
   const problems: string[] = [];
+  const classified = new Map<number, ClassifiedProblem>();
   const tables: MetricViewTableReference[] = [];
-  if (yaml.length > MAX_METRIC_VIEW_YAML_CHARS) return { problems: [`the definition has more than ${MAX_METRIC_VIEW_YAML_CHARS} characters`], tables, version: null };
+  const done = (version: MetricViewSpecVersion | null): MetricViewValidation => ({
+    problems,
+    errors: problems.map((detail, index) => classified.get(index) ?? { ...INVALID_YAML, text: `Failed to parse metric view YAML: ${detail}` }),
+    tables,
+    version,
+  });
+  if (yaml.length > MAX_METRIC_VIEW_YAML_CHARS) {
+    problems.push(`the definition has more than ${MAX_METRIC_VIEW_YAML_CHARS} characters`);
+    return done(null);
+  }
   const document = parseDocument(yaml, METRIC_VIEW_YAML_OPTIONS);
   if (document.errors.length > 0) {
-    return { problems: document.errors.map((error) => `YAML does not parse: ${error.message.split('\n')[0]}`), tables, version: null };
+    problems.push(...document.errors.map((error) => `YAML does not parse: ${error.message.split('\n')[0]}`));
+    return done(null);
   }
   let root: unknown;
   try {
@@ -96,13 +128,14 @@ export function validateMetricViewYaml(yaml: string, options: ValidateOptions = 
     root = document.toJS({ maxAliasCount: METRIC_VIEW_YAML_OPTIONS.maxAliasCount });
   } catch (error) {
     if (!(error instanceof ReferenceError || error instanceof RangeError)) throw error;
-    return { problems: [`YAML is too complex to read: ${error.message}`], tables, version: null };
+    problems.push(`YAML is too complex to read: ${error.message}`);
+    return done(null);
   }
   if (!isRecord(root)) {
     problems.push('the definition must be a YAML mapping with version, source, fields and measures');
-    return { problems, tables, version: null };
+    return done(null);
   }
-  const context: ValidationContext = { version: declaredVersion(root, problems), problems };
+  const context: ValidationContext = { version: declaredVersion(root, problems), problems, classified };
   for (const key of Object.keys(root)) {
     if (!TOP_LEVEL_KEYS.includes(key)) problems.push(`unknown top-level key "${key}" (allowed: ${TOP_LEVEL_KEYS.join(', ')})`);
     else allowedInVersion(context, 'top level', key);
@@ -131,13 +164,16 @@ export function validateMetricViewYaml(yaml: string, options: ValidateOptions = 
   // joins (names collected first so expressions can be checked against them)
   const aliases = new Set<string>(['source']);
   const joinOnClauses: Array<{ path: string; expr: string }> = [];
-  if ('joins' in root) validateJoins(root.joins, 'joins', aliases, joinOnClauses, tables, context);
+  const relations = new Map<string, string[]>();
+  if (sourceParts !== undefined) relations.set('source', sourceParts);
+  if ('joins' in root) validateJoins(root.joins, 'joins', aliases, joinOnClauses, tables, context, relations);
 
   // fields (formerly dimensions) and measures
   if ('fields' in root && 'dimensions' in root) problems.push('use either "fields" or "dimensions" (its earlier name), not both');
   const fieldsKey = 'fields' in root ? 'fields' : 'dimensions';
   const names = new Map<string, string>();
-  const measureNames = new Set<string>();
+  const fieldNames: string[] = [];
+  const measureNames: string[] = [];
   const fields = listOf(root, fieldsKey, problems);
   const measures = listOf(root, 'measures', problems);
   if ((fields?.length ?? 0) === 0 && (measures?.length ?? 0) === 0) {
@@ -146,48 +182,97 @@ export function validateMetricViewYaml(yaml: string, options: ValidateOptions = 
   const expressions: Array<{ path: string; expr: string }> = [...joinOnClauses];
   if (filter !== undefined) {
     expressions.push({ path: 'filter', expr: filter });
-    if (containsAggregate(filter)) problems.push('filter: aggregate functions are not allowed in a filter');
+    const calls = aggregateCalls(filter);
+    if (calls.length > 0) {
+      report(context, invalidWhere(filter, calls.map((call) => `"${call.text}"`)), 'filter: aggregate functions are not allowed in a filter');
+    }
   }
 
   fields?.forEach((item, index) => {
     const path = `${fieldsKey}[${index}]`;
     const field = validateField(item, path, FIELD_KEYS, names, context);
     if (field === undefined) return;
+    fieldNames.push(field.name);
     expressions.push({ path: `${path} (${field.name})`, expr: field.expr });
-    if (containsAggregate(field.expr)) {
-      problems.push(`${path} (${field.name}): a ${fieldsKey === 'fields' ? 'field' : 'dimension'} expression cannot use an aggregate function`);
+    const calls = aggregateCalls(field.expr);
+    if (calls.length > 0) {
+      const what = fieldsKey === 'fields' ? 'field' : 'dimension';
+      report(context, groupByAggregate(calls[0].text), `${path} (${field.name}): a ${what} expression cannot use an aggregate function`);
     }
   });
   measures?.forEach((item, index) => {
     const path = `measures[${index}]`;
     const field = validateField(item, path, MEASURE_KEYS, names, context);
     if (field === undefined) return;
-    measureNames.add(field.name.toLowerCase());
-    expressions.push({ path: `${path} (${field.name})`, expr: field.expr });
+    measureNames.push(field.name);
+    const label = `${path} (${field.name})`;
+    expressions.push({ path: label, expr: field.expr });
     if (!containsAggregate(field.expr)) {
-      problems.push(`${path} (${field.name}): a measure expression must use an aggregate function such as SUM or COUNT, got "${field.expr}"`);
+      report(context, missingAggregation(field.expr.trim()), `${label}: a measure expression must use an aggregate function such as SUM or COUNT, got "${field.expr}"`);
+    } else if (nestsAggregates(field.expr)) {
+      report(context, nestedAggregate(), `${label}: an aggregate function is used inside another aggregate function`);
+    }
+    for (const call of malformedMeasureCalls(field.expr)) {
+      report(context, measureOneColumn(), `${label}: ${call} must name exactly one measure`);
     }
     if (isRecord(item) && 'window' in item) validateWindow(item.window, `${path}.window`, context);
   });
-  // MEASURE(x) composes other measures; x must be one of them.
+  // MEASURE(x) composes other measures; x must be one of them. A window's `order` names a field.
+  const known = (list: string[], name: string) => list.some((entry) => entry.toLowerCase() === name.toLowerCase());
+  // A measure composes measures defined before it (the composability rule), so MEASURE() of a later
+  // measure, of itself, or in a cycle does not resolve.
+  const earlier: string[] = [];
   measures?.forEach((item, index) => {
     if (!isRecord(item) || typeof item.expr !== 'string') return;
     for (const referenced of measureFunctionArguments(item.expr)) {
-      if (!measureNames.has(referenced.toLowerCase())) {
-        problems.push(`measures[${index}]: MEASURE(${referenced}) refers to no measure of this view`);
+      if (!known(measureNames, referenced)) {
+        report(context, unresolvedColumn([referenced], measureNames.map((name) => [name])), `measures[${index}]: MEASURE(${referenced}) refers to no measure of this view`);
+      } else if (!known(earlier, referenced)) {
+        report(
+          context,
+          unresolvedColumn([referenced], earlier.map((name) => [name])),
+          `measures[${index}]: MEASURE(${referenced}) refers to a measure that is not defined before this one (a measure composes earlier measures)`,
+        );
       }
     }
+    if (typeof item.name === 'string') earlier.push(item.name);
+    if (!Array.isArray(item.window)) return;
+    item.window.forEach((window, w) => {
+      if (!isRecord(window) || typeof window.order !== 'string' || window.order.trim() === '') return;
+      const order = window.order.trim().replace(/^`(.*)`$/, '$1');
+      if (!known(fieldNames, order)) {
+        report(context, unresolvedColumn([order], fieldNames.map((name) => [name])), `measures[${index}].window[${w}]: "order" names no ${fieldsKey === 'fields' ? 'field' : 'dimension'} of this view ("${order}")`);
+      }
+    });
   });
 
-  const sourceColumns = sourceParts !== undefined ? options.columnsOf?.(sourceParts) : undefined;
-  const columnNames = new Set((sourceColumns ?? []).map((column) => column.toLowerCase()));
+  // Qualified references: the qualifier is `source` or a join name, and when the table behind it
+  // is known, the column is one of its columns.
+  const columnsByAlias = new Map<string, string[]>();
+  for (const [alias, parts] of relations) {
+    const columns = options.columnsOf?.(parts);
+    if (columns !== undefined && columns.length > 0) columnsByAlias.set(alias, columns);
+  }
+  const sourceColumnNames = new Set((columnsByAlias.get('source') ?? []).map((column) => column.toLowerCase()));
+  const candidates = [...columnsByAlias].flatMap(([alias, columns]) => columns.map((column) => [alias, column]));
   for (const { path, expr } of expressions) {
-    for (const qualifier of unknownQualifiers(expr, aliases, columnNames)) {
-      problems.push(
+    for (const qualifier of unknownQualifiers(expr, aliases, sourceColumnNames)) {
+      const reference = dottedReferences(expr).find((parts) => parts[0] === qualifier) ?? [qualifier];
+      report(
+        context,
+        unresolvedColumn(reference.slice(0, 2), candidates),
         `${path}: "${qualifier}" is not "source" or a join name (joins: ${[...aliases].filter((a) => a !== 'source').join(', ') || 'none'})`,
       );
     }
+    for (const parts of dottedReferences(expr)) {
+      // A snowflake join is reached by its path (`buyer.item.category`): skip to the last join named.
+      let at = 0;
+      while (at + 2 < parts.length && aliases.has(parts[at + 1].toLowerCase())) at += 1;
+      const columns = columnsByAlias.get(parts[at].toLowerCase());
+      if (columns === undefined || known(columns, parts[at + 1])) continue;
+      report(context, unresolvedColumn(parts.slice(0, at + 2), candidates), `${path}: ${parts[at]} has no column "${parts[at + 1]}"`);
+    }
   }
 
-  return { problems, tables, version: context.version };
+  return done(context.version);
 }

@@ -333,12 +333,15 @@ export class WarehouseCatalog {
     }
   }
 
-  /** Resolves a table or view a statement reads, checking usage on its schema and SELECT on it. */
-  requireReadableRelation(context: SessionContext, object: ObjectName): RelationRow {
+  /**
+   * Resolves a table or view a statement reads, checking usage on its schema and SELECT on it.
+   * `missingKind` is how the answer names a missing one (CREATE SEMANTIC VIEW says `Table`).
+   */
+  requireReadableRelation(context: SessionContext, object: ObjectName, missingKind: 'Object' | 'Table' = 'Object'): RelationRow {
     this.requireSchema(context, object.database, object.schema);
     const row = this.relationRow(object.database, object.schema, object.name);
     const display = formatQualifiedName(object.database, object.schema, object.name);
-    if (!row) throw objectNotFound('Object', display);
+    if (!row) throw objectNotFound(missingKind, display);
     const readable =
       row.owner === context.role ||
       this.hasGrant(context.role, 'SELECT', row.kind, key(object.database, object.schema, object.name)) ||

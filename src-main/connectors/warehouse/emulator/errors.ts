@@ -1,6 +1,15 @@
 /**
  * The errors the emulator raises, worded and numbered the way Snowflake words and numbers them,
  * so a caller sees the same failure offline as against a real account.
+ *
+ * Confirmed against what accounts answer (issue 27): syntax errors (001003, 42000), invalid
+ * identifiers (000904, 42000), missing objects (002003: 42S02 for tables and views, 02000 for
+ * databases and schemas; a semantic view's missing base table is named "Table '…'"), existing
+ * objects (002002, 42710), "No queryable expression is defined in the semantic view" and
+ * "Entity '…' has duplicate primary or unique keys." for CREATE SEMANTIC VIEW, and the query-time
+ * "Invalid dimension specified: The dimension entity '…' must be related to …". The other
+ * semantic-view rules (`invalidDefinition`) carry the emulator's own wording and no vendor number:
+ * Snowflake's texts and numbers for them were not found published.
  */
 import { WarehouseError, WarehouseErrorCodes, type MissingPrivilege } from '../types';
 
@@ -50,12 +59,15 @@ export function invalidDefinition(detail: string, position?: SourcePosition): Wa
   });
 }
 
-/** `kind` as Snowflake capitalises it in the message: `Object`, `Schema`, `Database`, `Semantic view`. */
+/** Kinds whose "does not exist" answer carries SQLSTATE 42S02 (base table or view not found). */
+const RELATION_KINDS = new Set(['Object', 'Table', 'View']);
+
+/** `kind` as Snowflake capitalises it in the message: `Object`, `Table`, `Schema`, `Database`, `Semantic view`. */
 export function objectNotFound(kind: string, displayName: string): WarehouseError {
   return new WarehouseError(
     WarehouseErrorCodes.OBJECT_NOT_FOUND,
     `${COMPILATION}\n${kind} '${displayName}' does not exist or not authorized.`,
-    { sqlState: '02000', vendorCode: '002003' },
+    { sqlState: RELATION_KINDS.has(kind) ? '42S02' : '02000', vendorCode: '002003' },
   );
 }
 

@@ -51,7 +51,7 @@ export function createSemanticView(catalog: WarehouseCatalog, statement: CreateS
     resolveIdentifier: (identifier) => catalog.ident(identifier),
     baseRelation: (name): BaseRelation => {
       const object = catalog.objectName(name, context, 'CREATE SEMANTIC VIEW');
-      const row = catalog.requireReadableRelation(context, object);
+      const row = catalog.requireReadableRelation(context, object, 'Table');
       return { ...object, columns: row.columns_json ? (JSON.parse(row.columns_json) as ColumnInfo[]) : null };
     },
   });

@@ -90,20 +90,41 @@ export function buildSemanticView(
       }
       return names;
     };
+    const primaryKey = node.primaryKey ? keyList(node.primaryKey, 'primary key') : null;
+    const uniqueKeys = node.uniqueKeys.map((unique) => keyList(unique, 'unique key'));
+    // A key declared twice (a UNIQUE that repeats the primary key or another UNIQUE, in any order).
+    const keySets = [primaryKey, ...uniqueKeys].filter((key): key is string[] => key !== null).map((key) => [...key].sort().join('\u0000'));
+    if (new Set(keySets).size !== keySets.length) {
+      throw invalidDefinition(`Entity '${logicalName}' has duplicate primary or unique keys.`, (node.alias ?? node.table).pos);
+    }
     tables.set(logicalName, {
       definition: {
         name: logicalName,
         database: base.database,
         schema: base.schema,
         table: base.name,
-        primaryKey: node.primaryKey ? keyList(node.primaryKey, 'primary key') : null,
-        uniqueKeys: node.uniqueKeys.map((unique) => keyList(unique, 'unique key')),
+        primaryKey,
+        uniqueKeys,
         synonyms: node.synonyms,
         comment: node.comment,
       },
       columns,
       members: new Map(),
     });
+  }
+
+  // Two logical tables may not share a synonym: Cortex Analyst could not tell which one a question
+  // means, and Snowflake refuses the view (its text for this was not found published).
+  const synonymOwner = new Map<string, string>();
+  for (const table of tables.values()) {
+    for (const synonym of table.definition.synonyms) {
+      const key = synonym.trim().toLowerCase();
+      const owner = synonymOwner.get(key);
+      if (owner !== undefined && owner !== table.definition.name) {
+        throw invalidDefinition(`Duplicate synonym '${synonym}': tables '${owner}' and '${table.definition.name}' both use it.`);
+      }
+      synonymOwner.set(key, table.definition.name);
+    }
   }
 
   const tableOf = (identifier: Identifier): TableState => {
@@ -357,7 +378,8 @@ export function buildSemanticView(
   };
 
   if (statement.dimensions.length === 0 && statement.metrics.length === 0) {
-    throw invalidDefinition(`Semantic view '${target.name}' must define at least one dimension or metric.`, statement.pos);
+    // Snowflake's words; whether it names the view after them is not confirmed.
+    throw invalidDefinition('No queryable expression is defined in the semantic view.');
   }
 
   const toMember = (member: MemberState): SemanticViewMember => ({

@@ -70,8 +70,9 @@ describe('local lakehouse emulator: validation on write', () => {
       }),
     );
     expect(error.code).toBe('LAKEHOUSE_INVALID_DEFINITION');
-    expect(error.message).toContain('must use an aggregate');
-    expect(error.details).toHaveLength(1);
+    expect(error).toMatchObject({ errorClass: 'MISSING_AGGREGATION', sqlState: '42803' });
+    expect(error.message).toMatch(/^\[MISSING_AGGREGATION\] The non-aggregating expression "amount" /);
+    expect(error.details).toEqual(['measures[0] (x): a measure expression must use an aggregate function such as SUM or COUNT, got "amount"']);
     expect(lake.emulator.getObject('main', 'default', 'bad')).toBeNull();
   });
 
@@ -79,8 +80,9 @@ describe('local lakehouse emulator: validation on write', () => {
     const yaml = ORDERS_YAML.replace('source: main.default.customers', 'source: main.default.clients');
     const error = await failure(lake.connector.createOrReplaceMetricView('main', 'default', 'm', yaml, {}, { replaceWithAlter: false }));
     expect(error.code).toBe('LAKEHOUSE_INVALID_DEFINITION');
-    expect(error.errorClass).toBe('TABLE_OR_VIEW_NOT_FOUND');
-    expect(error.message).toContain('joins[0].source');
+    expect(error).toMatchObject({ errorClass: 'TABLE_OR_VIEW_NOT_FOUND', sqlState: '42P01' });
+    expect(error.message).toMatch(/^\[TABLE_OR_VIEW_NOT_FOUND\] The table or view `main`\.`default`\.`clients` cannot be found\./);
+    expect(error.details).toEqual(['joins[0].source: main.default.clients not found']);
   });
 
   it('resolves one- and two-part source names against the view’s catalog and schema', async () => {
@@ -94,6 +96,7 @@ describe('local lakehouse emulator: validation on write', () => {
     const selfRead = 'version: 1.1\nsource: main.default.m\nmeasures:\n  - name: n\n    expr: COUNT(1)\n';
     const error = await failure(lake.connector.createOrReplaceMetricView('main', 'default', 'm', selfRead, {}, { replaceWithAlter: true }));
     expect(error.code).toBe('LAKEHOUSE_INVALID_DEFINITION');
+    expect(error).toMatchObject({ errorClass: 'RECURSIVE_VIEW', sqlState: '42K0H' });
   });
 });
 

@@ -29,7 +29,7 @@ describe('metric view YAML validation (specification 1.1)', () => {
 
   it('requires a supported specification version (0.1 or 1.1) and names them when it is wrong or missing', () => {
     expect(problemsOf('version: 2.0\nsource: main.default.orders\nmeasures:\n  - name: n\n    expr: COUNT(1)\n')).toEqual([
-      expect.stringMatching(/invalid YAML version 2 .*supported: 0\.1, 1\.1/),
+      expect.stringMatching(/^Invalid YAML version: 2\.0 \(supported: 0\.1, 1\.1\)$/),
     ]);
     expect(problemsOf('source: main.default.orders\nmeasures:\n  - name: n\n    expr: COUNT(1)\n')).toEqual([
       expect.stringContaining('"version" is required'),
@@ -187,6 +187,50 @@ measures:
     const result = validateMetricViewYaml(yaml);
     expect(result.problems).toEqual([]);
     expect(result.tables.map((t) => t.parts.join('.'))).toEqual(['main.default.orders', 'main.default.customers']);
+  });
+});
+
+describe('metric view column resolution (when the tables’ columns are known)', () => {
+  const columns = {
+    'main.default.orders': ['id', 'customer_id', 'amount', 'created_at', 'details'],
+    'main.default.customers': ['id', 'region', 'product_id'],
+    'main.default.products': ['id', 'category'],
+  };
+  const errorsOf = (yaml: string) => validateMetricViewYaml(yaml, { columnsOf: (parts) => columns[parts.join('.') as keyof typeof columns] }).errors;
+  const snowflake = (expr: string) =>
+    minimal(`joins:
+  - name: buyer
+    source: main.default.customers
+    'on': source.customer_id = buyer.id
+    joins:
+      - name: item
+        source: main.default.products
+        'on': buyer.product_id = item.id
+fields:
+  - name: f
+    expr: ${expr}
+measures:
+  - name: n
+    expr: COUNT(1)
+`);
+
+  it('resolves a snowflake join by its path: a column of the nested join is known, a missing one is UNRESOLVED_COLUMN named by the path', () => {
+    expect(errorsOf(snowflake('buyer.item.category'))).toEqual([]);
+    expect(errorsOf(snowflake('buyer.item.categry'))).toEqual([
+      expect.objectContaining({ errorClass: 'UNRESOLVED_COLUMN.WITH_SUGGESTION', text: expect.stringMatching(/^A column, variable, or function parameter with name `buyer`\.`item`\.`categry` cannot be resolved\. Did you mean one of the following\? \[`item`\.`category`/) }),
+    ]);
+  });
+
+  it('reads a field of a struct column as a column reference (source.details.sku is the column details)', () => {
+    expect(errorsOf(minimal('fields:\n  - name: sku\n    expr: source.details.sku\nmeasures:\n  - name: n\n    expr: COUNT(1)\n'))).toEqual([]);
+  });
+
+  it('leaves columns unchecked when the table’s columns are not known', () => {
+    expect(validateMetricViewYaml(minimal('measures:\n  - name: n\n    expr: SUM(source.whatever)\n')).errors).toEqual([]);
+  });
+
+  it('does not take a qualified function call or a string literal for a column', () => {
+    expect(errorsOf(minimal("fields:\n  - name: d\n    expr: \"system.builtin.upper('source.nope')\"\nmeasures:\n  - name: n\n    expr: COUNT(1)\n"))).toEqual([]);
   });
 });
 

@@ -29,6 +29,7 @@ describe('lakehouse emulator against the vendor-documented metric view grammar',
       }
       expect(failure).toBeInstanceOf(LakehouseError);
       expect((failure as LakehouseError).code).toBe('LAKEHOUSE_INVALID_DEFINITION');
+      expect((failure as LakehouseError).errorClass).toBe(entry.verdict.errorClass);
       expect((failure as LakehouseError).message).toContain(entry.verdict.names);
       expect(lake.emulator.getObject('main', 'default', `corpus_${index}`)).toBeNull();
     });

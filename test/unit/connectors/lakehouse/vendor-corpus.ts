@@ -6,7 +6,8 @@
 // a rule, the entry says so in `assumption`: those are the verdicts to re-check against a live
 // workspace.
 
-export type CorpusVerdict = { accepted: true } | { accepted: false; names: string };
+/** A refusal names the problem, under the error class Databricks reports it with (INVALID_METRIC_VIEW_YAML unless said). */
+export type CorpusVerdict = { accepted: true } | { accepted: false; names: string; errorClass: string };
 
 export interface MetricViewCorpusEntry {
   rule: string;
@@ -16,7 +17,7 @@ export interface MetricViewCorpusEntry {
 }
 
 const ok: CorpusVerdict = { accepted: true };
-const rejected = (names: string): CorpusVerdict => ({ accepted: false, names });
+const rejected = (names: string, errorClass = 'INVALID_METRIC_VIEW_YAML'): CorpusVerdict => ({ accepted: false, names, errorClass });
 
 export const METRIC_VIEW_CORPUS: MetricViewCorpusEntry[] = [
   {
@@ -314,7 +315,7 @@ fields:
   - name: status
     expr: status
 `,
-    verdict: rejected('invalid YAML version'),
+    verdict: rejected('Invalid YAML version'),
   },
   {
     rule: 'a measure must aggregate',
@@ -324,7 +325,7 @@ measures:
   - name: amount
     expr: amount * 2
 `,
-    verdict: rejected('must use an aggregate function'),
+    verdict: rejected('The non-aggregating expression', 'MISSING_AGGREGATION'),
   },
   {
     rule: 'a field cannot aggregate',
@@ -334,7 +335,7 @@ fields:
   - name: total
     expr: SUM(amount)
 `,
-    verdict: rejected('cannot use an aggregate function'),
+    verdict: rejected('Aggregate functions are not allowed in GROUP BY', 'GROUP_BY_AGGREGATE'),
   },
   {
     rule: 'a join takes on or using, not both',

@@ -130,7 +130,8 @@ describe('semantic view rules', () => {
   it('rejects a base table that does not exist', () => {
     const error = fails(ordersView('v', undefined, 'orders AS ANALYTICS.PUBLIC.MISSING'));
     expect(error.code).toBe(WarehouseErrorCodes.OBJECT_NOT_FOUND);
-    expect(error.message).toBe("SQL compilation error:\nObject 'ANALYTICS.PUBLIC.MISSING' does not exist or not authorized.");
+    expect(error.message).toBe("SQL compilation error:\nTable 'ANALYTICS.PUBLIC.MISSING' does not exist or not authorized.");
+    expect(error.sqlState).toBe('42S02');
   });
 
   it('rejects two logical tables with the same name', () => {
@@ -159,7 +160,7 @@ describe('semantic view rules', () => {
   it('requires at least one dimension or metric', () => {
     const error = fails(ordersView('v', 'FACTS (orders.f AS o_totalprice)'));
     expect(error.code).toBe(WarehouseErrorCodes.INVALID_DEFINITION);
-    expect(error.message).toContain('must define at least one dimension or metric');
+    expect(error.message).toBe('SQL compilation error:\nNo queryable expression is defined in the semantic view.');
   });
 
   describe('relationships', () => {
