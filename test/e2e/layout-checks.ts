@@ -30,6 +30,10 @@ export function clippingProblems({ scope, limit }: { scope: string; limit: numbe
   const elements = new Set<Element>();
   if (document.documentElement.scrollWidth > viewportWidth + 1) found.push(`the page scrolls sideways (${document.documentElement.scrollWidth}px in ${viewportWidth}px)`);
   for (const root of document.querySelectorAll(scope)) {
+    // The scope itself (the main area, a dialog) must not scroll sideways either (issue 24).
+    if (root.scrollWidth > root.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(root).overflowX)) {
+      found.push(`${name(root).slice(0, 40)} scrolls sideways (${root.scrollWidth}px in ${root.clientWidth}px)`);
+    }
     elements.add(root);
     for (const el of root.querySelectorAll('*')) elements.add(el);
   }

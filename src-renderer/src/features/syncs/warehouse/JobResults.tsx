@@ -69,7 +69,7 @@ export function PushResultView({ result }: { result: PushResult }) {
               { header: 'View', cell: (v) => <SelectLink onSelect={() => setSelected(v.viewName)}>{v.viewName}</SelectLink> },
               { header: 'Semantic view', cellTitle: (v) => v.qualifiedName, cell: (v) => <code>{v.semanticViewName}</code> },
               { header: 'Action', cell: (v) => <Badge tone={v.action === 'created' ? 'good' : 'info'}>{v.action}</Badge> },
-              { header: 'Helper views', cell: (v) => (v.helperViews.length ? v.helperViews.map((h) => <code key={h.name}>{h.name}</code>) : <span className="muted">—</span>) },
+              { header: 'Helper views', priority: 1, cell: (v) => (v.helperViews.length ? v.helperViews.map((h) => <code key={h.name}>{h.name}</code>) : <span className="muted">—</span>) },
               { header: 'Warnings', className: 'num', cell: (v) => v.warnings.length || <span className="muted">0</span> },
             ]}
           />
@@ -150,7 +150,7 @@ export function PullResultView({ result }: { result: PullResult }) {
             columns={[
               { header: 'File', cell: (f) => <code>{f.path}</code> },
               { header: 'Semantic view', cell: (f) => <code>{f.semanticViewName}</code> },
-              { header: 'Model view', cell: (f) => f.viewName },
+              { header: 'Model view', priority: 1, cell: (f) => f.viewName },
               {
                 header: 'Cubes',
                 cellClassName: 'sy-cubes-cell',

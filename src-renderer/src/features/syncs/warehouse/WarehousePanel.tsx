@@ -186,6 +186,7 @@ function jobColumns(deploymentId: number, branchExists: (name: string) => boolea
     },
     {
       header: 'Warehouse',
+      priority: 3,
       cell: (job) => {
         const request = requestOf(job);
         return (
@@ -197,7 +198,7 @@ function jobColumns(deploymentId: number, branchExists: (name: string) => boolea
         );
       },
     },
-    { header: 'Branch', cell: (job) => <code>{job.branchName}</code> },
+    { header: 'Branch', priority: 4, cell: (job) => <code>{job.branchName}</code> },
     { header: 'Status', cell: (job) => <StatusBadge status={job.status} /> },
     {
       header: 'Progress',
@@ -220,9 +221,10 @@ function jobColumns(deploymentId: number, branchExists: (name: string) => boolea
         </>
       ),
     },
-    { header: 'Started', cell: (job) => <Time value={job.startedAt ?? job.createdAt} /> },
+    { header: 'Started', priority: 1, cell: (job) => <Time value={job.startedAt ?? job.createdAt} /> },
     {
       header: 'Duration',
+      priority: 2,
       className: 'num',
       cell: (job) => (isTerminal(job.status) || job.startedAt ? durationText(elapsedMs(job.startedAt ?? job.createdAt, job.finishedAt)) : <Badge>waiting</Badge>),
     },
