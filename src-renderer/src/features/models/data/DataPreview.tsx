@@ -97,7 +97,7 @@ export function DataPreview({ deploymentId, branch, isDeployBranch, canLoadTable
 
   return (
     <div className="split-box data-preview">
-      <MemberPicker entities={catalog.data.entities} pick={pick} onChange={setPick} />
+      <MemberPicker entities={catalog.data.entities} hidden={catalog.data.hidden} pick={pick} onChange={setPick} />
       <div className="data-main">
         <div className="data-bar">
           {modeSwitch}
