@@ -16,6 +16,7 @@ import { PullDialog } from './PullDialog';
 import { PushDialog } from './PushDialog';
 import { liveJobOf } from '../../../lib/live';
 import { FailureSummary } from '../../../lib/plain/FailureSummary';
+import { plural } from '../../../lib/plural';
 
 const PAGE = 50;
 
@@ -199,7 +200,20 @@ function jobColumns(deploymentId: number, branchExists: (name: string) => boolea
       },
     },
     { header: 'Branch', priority: 4, cell: (job) => <code>{job.branchName}</code> },
-    { header: 'Status', cell: (job) => <StatusBadge status={job.status} /> },
+    {
+      header: 'Status',
+      cell: (job) => (
+        <>
+          <StatusBadge status={job.status} />
+          {job.warningCount ? (
+            <>
+              {' '}
+              <Badge tone="warn">{plural(job.warningCount, 'warning')}</Badge>
+            </>
+          ) : null}
+        </>
+      ),
+    },
     {
       header: 'Progress',
       className: 'sy-col-progress',
