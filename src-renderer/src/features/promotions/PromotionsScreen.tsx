@@ -103,7 +103,7 @@ function SourcePicker({ deploymentId, workbookId, deployments, version }: { depl
         <ul className="promo-wb-list" aria-label="Workbooks">
           {workbooks.data.map((wb) => (
             <li key={wb.id}>
-              <AppLink to={promotionPath(deploymentId, wb.id)} className={`promo-wb ${wb.id === workbookId ? 'active' : ''}`} ariaLabel={wb.name}>
+              <AppLink to={promotionPath(deploymentId, wb.id)} className={`promo-wb ${wb.id === workbookId ? 'active' : ''}`}>
                 <span className="promo-wb-name">{wb.name}</span>
                 <span className="promo-wb-meta">
                   <code>{wb.slug}</code>

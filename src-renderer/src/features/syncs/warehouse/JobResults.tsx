@@ -43,7 +43,7 @@ export function PushResultView({ result }: { result: PushResult }) {
           <Stat label={noun(result.viewCount, 'semantic view')}>{result.viewCount}</Stat>
           <Stat label={noun(warnings, 'warning')}>{warnings}</Stat>
           <Stat label="duration">{durationText(result.durationMs)}</Stat>
-          <Stat label="database · schema">
+          <Stat label="database · schema" hint={`${result.database}.${result.schema}`}>
             <code>
               {result.database}.{result.schema}
             </code>
