@@ -265,7 +265,7 @@ views:
     const [view, open] = result.body.views as { viewName: string; warnings: string[]; skipped: { feature: string; items: string[] }[] }[];
     expect(view.viewName).toBe('guarded_view');
     expect(view.skipped).toContainEqual({ feature: 'access_policies', items: ['guarded_view'] });
-    expect(view.warnings).toEqual([expect.stringMatching(/^access policies of guarded_view are not pushed .*every role that may select from G_GUARDED_VIEW sees all of its rows and members/)]);
+    expect(view.warnings).toEqual([expect.stringMatching(/^Access policies of guarded_view are not pushed .*every role that may select from G_GUARDED_VIEW sees all of its rows and members/)]);
     // A view without policies has no such warning.
     expect(open.warnings).toEqual([]);
     // The job counts them too, in its progress and in the job list.

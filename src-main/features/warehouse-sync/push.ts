@@ -106,7 +106,7 @@ export function droppedPolicyWarnings(skipped: readonly { feature: string; items
   const policies = skipped.find((s) => s.feature === 'access_policies');
   if (!policies || policies.items.length === 0) return [];
   return [
-    `access policies of ${policies.items.join(', ')} are not pushed (a semantic view cannot hold them): every role that may select from ${semanticViewName} sees all of its rows and members; grant it only to roles that may see them all`,
+    `Access policies of ${policies.items.join(', ')} are not pushed (a semantic view cannot hold them): every role that may select from ${semanticViewName} sees all of its rows and members; grant it only to roles that may see them all`,
   ];
 }
 
