@@ -72,7 +72,7 @@ function LoginLinkFailed({ failure }: { failure: LoginFailure }) {
   return (
     <div className="notice signin-link-failed" role="alert">
       <strong>{failure.reason === 'used' ? 'This login link was already used.' : failure.reason === 'expired' ? 'This login link has expired.' : 'This login link did not work.'}</strong>
-      <p>{failure.detail}</p>
+      <p>{failure.reason === 'used' ? 'A login link opens one session, once.' : failure.reason === 'expired' ? 'A login link lasts ten minutes.' : failure.detail}</p>
       {failure.command ? (
         <>
           <p>Where the service runs, this prints a new link for it:</p>

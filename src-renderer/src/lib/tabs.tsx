@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { navigate } from '../app/router';
+import { tabsThatFit, visibleTabs } from './tab-fit';
 import './kit.css';
 import './tabs.css';
 
@@ -43,18 +44,7 @@ export function TabBar({
     if (room === 0 || cells.length !== tabs.length + 1) return;
     const widths = cells.slice(0, tabs.length).map((c) => c.offsetWidth + 2);
     const more = cells[tabs.length].offsetWidth + 8;
-    const total = widths.reduce((a, b) => a + b, 0);
-    if (total <= room) return setShown(tabs.length);
-    const currentIndex = Math.max(0, tabs.findIndex((t) => t.id === current));
-    let used = more + widths[currentIndex];
-    let count = 0;
-    for (let i = 0; i < tabs.length; i++) {
-      if (i === currentIndex) continue;
-      if (used + widths[i] > room) break;
-      used += widths[i];
-      count++;
-    }
-    setShown(count + 1);
+    setShown(tabsThatFit(widths, more, room, Math.max(0, tabs.findIndex((t) => t.id === current))));
   }, [tabs, current]);
 
   useLayoutEffect(fit, [fit]);
@@ -96,13 +86,6 @@ export function TabBar({
       </div>
     </div>
   );
-}
-
-/** The first `count - 1` tabs and the current one, in their order. */
-function visibleTabs(tabs: readonly TabItem[], currentIndex: number, count: number): readonly TabItem[] {
-  const keep = new Set<number>([currentIndex]);
-  for (let i = 0; i < tabs.length && keep.size < count; i++) keep.add(i);
-  return tabs.filter((_, i) => keep.has(i));
 }
 
 function TabButton({ tab, active, onClick }: { tab: TabItem; active: boolean; onClick: (event: MouseEvent) => void }) {
