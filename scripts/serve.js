@@ -3,6 +3,8 @@
 // script through `sh -c`, and a signal npm forwards reaches only that shell; with no second node
 // process in between, the service is the shell's only child and stops when the shell goes
 // (DRYDOCK_STOP_WITH_PARENT), so nothing is left serving after SIGTERM or SIGINT to npm.
+// `npm run serve -- login-link …` runs `drydock login-link …` instead: a new one-time login link for
+// the service this script started, named in its start output as that very command.
 import './check-node.js';
 import { ensureBuilt } from './ensure-built.js';
 
@@ -12,6 +14,10 @@ try {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
-process.env.DRYDOCK_STOP_WITH_PARENT = '1';
-process.argv.splice(2, 0, 'serve');
+if (process.argv[2] !== 'login-link') {
+  process.env.DRYDOCK_STOP_WITH_PARENT = '1';
+  // How the service names the command for a new login link: the way it was started.
+  process.env.DRYDOCK_INVOKED_AS = 'npm run serve --';
+  process.argv.splice(2, 0, 'serve');
+}
 await import('../bin/drydock.js');

@@ -127,7 +127,7 @@ export function runHeadless(args, root = ROOT) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(root, 'bin', 'drydock.js'), 'serve', '--open-login', ...args], {
       stdio: 'inherit',
-      env: { ...process.env, DRYDOCK_STOP_WITH_PARENT: '1' },
+      env: { ...process.env, DRYDOCK_STOP_WITH_PARENT: '1', DRYDOCK_INVOKED_AS: 'npm run serve --' },
     });
     forwardSignals(child);
     child.on('error', reject);

@@ -65,6 +65,8 @@ async function start(options: ServiceProcessOptions): Promise<void> {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || options.port === 0) throw error;
       service = await create(0);
     }
+    // A browser whose login link was used or expired is told where a new one comes from (issue 24).
+    service.ctx.services.newLoginLinkHint = 'in the Drydock app, choose File › New Login Link…';
     channel.post({ type: 'ready', url: service.url, session: await issueSession(service) });
   } catch (error) {
     // Neither a newer database nor a missing SQLite build for Electron goes away by starting again.

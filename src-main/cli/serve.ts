@@ -102,8 +102,19 @@ export async function runServe(options: ServeOptions): Promise<void> {
   }
   console.log(`Drydock listening on ${service.url}`);
   console.log(`Data: ${dataDir} (secrets: ${secrets.backend})`);
+  // The command that prints a new login link for this very service, as it was started (issue 24):
+  // printed here and named by the browser when a used or expired link is opened again.
+  const newLinkCommand = loginLinkCommand(process.env.DRYDOCK_INVOKED_AS || 'drydock', service.port, dataDir);
+  service.ctx.services.newLoginLinkCommand = newLinkCommand;
   if (options.loginLink) {
     const code = createLoginCode(service.ctx, service.bootstrap.adminUserId);
     console.log(`Open Drydock in your browser (one-time login link, valid 10 minutes): ${service.url}/?login=${code}`);
   }
+  console.log(`A login link works once. For a new one, any time: ${newLinkCommand}`);
+}
+
+/** `<cli> login-link --port N --data-dir DIR`, the data dir quoted for a POSIX shell when it needs it. */
+export function loginLinkCommand(cli: string, port: number, dataDir: string): string {
+  const quoted = /^[\w@%+=:,./-]+$/.test(dataDir) ? dataDir : `'${dataDir.replace(/'/g, `'\\''`)}'`;
+  return `${cli} login-link --port ${port} --data-dir ${quoted}`;
 }

@@ -13,7 +13,8 @@ export const Palette = Type.Object({
 });
 export type Palette = Static<typeof Palette>;
 
-export const DEFAULT_PALETTE: Palette = { primary: '#7A77FF', accent: '#FF6492', background: '#FFFFFF', foreground: '#141446' };
+/** The colours a tenant starts with; each pair passes WCAG AA (the accent is 4.9:1 on the background). */
+export const DEFAULT_PALETTE: Palette = { primary: '#7A77FF', accent: '#D61F69', background: '#FFFFFF', foreground: '#141446' };
 
 const ThemeMode = Type.Object(
   { primaryColor: HexColor, accentColor: HexColor, backgroundColor: HexColor, textColor: HexColor, logoUrl: Nullable(Type.String()) },

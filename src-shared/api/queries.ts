@@ -60,7 +60,17 @@ const DevParams = Type.Object({ deploymentId: Type.Integer({ minimum: 1 }), bran
 
 const LoadResponse = FreeForm('`{ query, data, annotation, … }`, `{ queryType, results, pivotQuery }` for `queryType=multi`, or `{ error: "Continue wait" }` while the query runs');
 const SqlResponse = Type.Union([FreeForm('`{ sql: { sql: [text, params], … } }`'), Type.Array(FreeForm('One per query of a list'))]);
-const MetaResponse = FreeForm('`{ cubes: [...] }`: the cubes and views the caller may query, with their members');
+/**
+ * Drydock's extension of `meta` (issue 24), beside the platform's `cubes`: for a signed-in user (not a
+ * deployment, environment, embed or OAuth token), the cubes and views access policies hide from them
+ * entirely, each with the groups and roles its policies are written for. Clients that read only
+ * `cubes` (the official client) are unaffected.
+ */
+export const META_HIDDEN_KEY = 'x-drydock-hiddenByAccessPolicy';
+const MetaResponse = FreeForm(
+  '`{ cubes: [...] }`: the cubes and views the caller may query, with their members. Drydock extension: for a signed-in user, ' +
+    '`x-drydock-hiddenByAccessPolicy` lists the cubes and views access policies hide from them: `[{ name, title, type, visibleTo: [group or role] }]`',
+);
 
 function dataRoutes<P extends TSchema>(prefix: string, params: P, idPrefix: string, where: string) {
   return {

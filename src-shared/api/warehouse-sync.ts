@@ -156,6 +156,12 @@ export const SyncJob = Type.Object({
       description: 'A cancelled push: the semantic views it created or replaced before the cancel took effect (each complete; the rest untouched)',
     }),
   ),
+  warningCount: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description: 'A job that produced a result: its warnings (a push: per view, e.g. access policies a semantic view cannot hold; a pull: members not pulled), listed in the result',
+    }),
+  ),
   request: SyncRequest,
   devTarget: Type.Optional(PushDevTarget),
   branchName: Type.String({ description: 'Branch read (push) or committed to (pull)' }),

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAppSettings, updateAppSettings } from '../../src-main/features/app';
+import { contrastGrade, contrastRatio, textOn } from '../../src-renderer/src/features/admin/theme';
 import { startTestService, type TestService } from '../support/service';
 import { bearerFor, createUser, type TestUser } from '../support/users';
 
@@ -115,6 +116,13 @@ describe('app theme (GET and PUT /api/v1/app-theme)', () => {
     expect(Object.keys(palette).sort()).toEqual(['accent', 'background', 'foreground', 'primary']);
     expect(light).toEqual({ primaryColor: palette.primary, accentColor: palette.accent, backgroundColor: palette.background, textColor: palette.foreground, logoUrl });
     expect(dark).toEqual({ primaryColor: palette.primary, accentColor: palette.accent, backgroundColor: palette.foreground, textColor: palette.background, logoUrl });
+  });
+
+  it('app-theme: the default palette passes the theme screen’s own WCAG AA checks (issue 24)', async () => {
+    const { palette } = (await svc.call('GET', '/api/v1/app-theme')).body as { palette: Record<string, string> };
+    expect(contrastGrade(contrastRatio(palette.foreground, palette.background))).toMatch(/^AAA?$/);
+    expect(contrastGrade(contrastRatio(textOn(palette.primary), palette.primary))).toMatch(/^AAA?$/);
+    expect(contrastGrade(contrastRatio(palette.accent, palette.background))).toMatch(/^AAA?$/);
   });
 
   it('app-theme: the OpenAPI document marks light and dark deprecated', async () => {

@@ -42,4 +42,32 @@ describe('drydock login-link', () => {
   it('says so when the folder holds no Drydock data', () => {
     expect(() => mintLoginLink({ dataDir: '/nonexistent-drydock-dir' })).toThrow(/No Drydock data/);
   });
+
+  it('a link opened again says why it failed (used, expired, not this service’s) and, with the command the service was started by, how to get a new one (issue 24)', async () => {
+    svc.ctx.services.newLoginLinkCommand = 'drydock login-link --port 4317 --data-dir /srv/drydock';
+    try {
+      const link = mintLoginLink({ dataDir: svc.dataDir, url: svc.url });
+      expect((await exchange(codeOf(link.url))).status).toBe(200);
+      const used = await exchange(codeOf(link.url));
+      expect(used.status).toBe(401);
+      expect(used.headers.get('content-type')).toMatch(/application\/problem\+json/);
+      expect(used.body).toMatchObject({ code: 'LOGIN_CODE_INVALID', reason: 'used', newLinkCommand: 'drydock login-link --port 4317 --data-dir /srv/drydock' });
+      expect(used.body.detail).toMatch(/already used.*run: drydock login-link --port 4317/);
+
+      const stale = mintLoginLink({ dataDir: svc.dataDir, url: svc.url });
+      svc.ctx.db.prepare('UPDATE login_codes SET expires_at = ? WHERE used_at IS NULL').run('2000-01-01T00:00:00.000Z');
+      const expired = await exchange(codeOf(stale.url));
+      expect(expired.status).toBe(401);
+      expect(expired.body).toMatchObject({ code: 'LOGIN_CODE_INVALID', reason: 'expired' });
+
+      const unknown = await exchange('not-a-code-of-this-service-0123456789');
+      expect(unknown.body).toMatchObject({ code: 'LOGIN_CODE_INVALID', reason: 'unknown' });
+    } finally {
+      delete svc.ctx.services.newLoginLinkCommand;
+    }
+    // Without a command (a service started by other means) the problem still says what went wrong.
+    const plain = await exchange('not-a-code-of-this-service-0123456789');
+    expect(plain.body.newLinkCommand).toBeUndefined();
+    expect(plain.body.detail).toMatch(/is not one this service issued/);
+  });
 });

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,6 +51,52 @@ describe('drydock serve', () => {
       expect(res.status).toBe(200);
     } finally {
       await serve.stop();
+    }
+  });
+
+  it('names the command that prints a new login link for this very service, and a used link answers with it (issue 24)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dd cli ')); // a space: the command quotes the path
+    const serve = await startServe({ dataDir, env: { DRYDOCK_BOOTSTRAP_API_KEY: KEY, DRYDOCK_INVOKED_AS: '' } });
+    try {
+      const command = `drydock login-link --port ${serve.port} --data-dir '${dataDir}'`;
+      // Printed right after the link (startServe resolves at the link).
+      await expect.poll(() => serve.output()).toContain(`A login link works once. For a new one, any time: ${command}`);
+      const code = /\?login=(\S+)/.exec(serve.output())![1];
+      const exchange = (c: string) => fetch(`${serve.url}/api/v1/auth/login-code`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: c }) });
+      expect((await exchange(code)).status).toBe(200);
+      const again = await exchange(code);
+      expect(again.status).toBe(401);
+      expect(await again.json()).toMatchObject({ code: 'LOGIN_CODE_INVALID', reason: 'used', newLinkCommand: command });
+      // The command, run as printed, gives a link that works.
+      const printed = spawnSync(process.execPath, [BIN, 'login-link', '--port', String(serve.port), '--data-dir', dataDir], { encoding: 'utf8' });
+      expect(printed.status).toBe(0);
+      const fresh = /\?login=(\S+)/.exec(printed.stdout)![1];
+      expect((await exchange(fresh)).status).toBe(200);
+    } finally {
+      await serve.stop();
+    }
+  });
+
+  it('started by `npm run serve` it names the npm form, which prints a new link for it (issue 24)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dd-cli-'));
+    const script = new URL('../../scripts/serve.js', import.meta.url).pathname;
+    // What npm runs for `npm run serve -- …`: scripts/serve.js with the arguments after `--`.
+    const proc = spawn(process.execPath, [script, '--data-dir', dataDir, '--secrets', 'file', '--port', '0'], { env: { ...process.env, DRYDOCK_BOOTSTRAP_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    proc.stdout!.on('data', (d) => (out += d));
+    proc.stderr!.on('data', (d) => (out += d));
+    try {
+      await expect.poll(() => out, { timeout: 60_000 }).toMatch(/For a new one, any time: .*\n/);
+      const port = /Drydock listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)![1];
+      expect(out).toContain(`For a new one, any time: npm run serve -- login-link --port ${port} --data-dir ${dataDir}\n`);
+      const printed = spawnSync(process.execPath, [script, 'login-link', '--port', port, '--data-dir', dataDir], { encoding: 'utf8' });
+      expect(printed.status).toBe(0);
+      const code = /\?login=(\S+)/.exec(printed.stdout)![1];
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login-code`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+      expect(res.status).toBe(200);
+    } finally {
+      proc.kill('SIGTERM');
+      await new Promise((resolve) => proc.once('exit', resolve));
     }
   });
 

@@ -135,6 +135,42 @@ describe('the official client against a deployment', () => {
   });
 });
 
+describe('meta names what access policies hide (Drydock extension, issue 24)', () => {
+  const HIDDEN = 'x-drydock-hiddenByAccessPolicy';
+
+  it('a signed-in user in no group the policies name learns that the customers cube and the customer directory are hidden, and from whom they are visible', async () => {
+    const res = await svc.call('GET', `/deployments/${deploymentId}/cubejs-api/v1/meta`);
+    expect(res.status).toBe(200);
+    expect(res.body.cubes.map((c: { name: string }) => c.name)).not.toContain('customers');
+    expect(res.body[HIDDEN]).toEqual(
+      expect.arrayContaining([
+        { name: 'customers', title: 'Customers', type: 'cube', visibleTo: ['support', 'marketing'] },
+        { name: 'customer_directory', title: 'Customer directory', type: 'view', visibleTo: ['support'] },
+      ]),
+    );
+    expect(res.body[HIDDEN]).toHaveLength(2);
+    const views = await svc.call('GET', `/deployments/${deploymentId}/cubejs-api/v1/meta?onlyViews=true`);
+    expect(views.body[HIDDEN].map((h: { name: string }) => h.name)).toEqual(['customer_directory']);
+  });
+
+  it('a group a policy names shows the item again, and it leaves the hidden list', async () => {
+    const user = createUser(svc, 'viewer');
+    expect((await svc.call('POST', '/api/v1/groups', { body: { name: 'marketing-meta', userIds: [user.id] } })).status).toBe(201);
+    expect((await svc.call('POST', '/api/v1/groups', { body: { name: 'support', userIds: [user.id] } })).status).toBe(201);
+    const res = await svc.call('GET', `/deployments/${deploymentId}/cubejs-api/v1/meta`, { auth: user.auth });
+    expect(res.status).toBe(200);
+    expect(res.body.cubes.map((c: { name: string }) => c.name)).toEqual(expect.arrayContaining(['customers', 'customer_directory']));
+    expect(res.body[HIDDEN]).toEqual([]);
+  });
+
+  it('tokens made for data access get the platform’s shape alone (no extension)', async () => {
+    const res = await fetch(`${apiUrl}/meta`, { headers: { Authorization: token } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual(['cubes']);
+  });
+});
+
 describe('dev-mode branches', () => {
   it('serve the branch with its uncommitted edits, while the deploy branch keeps its own model', async () => {
     const dev = await svc.call('POST', `/build/api/v1/deployments/${deploymentId}/dev-mode`);

@@ -282,6 +282,26 @@ views:
     expect(progress.body.error.message).toMatch(/^SQL compilation error: error line \d+ at position \d+\ninvalid identifier 'STATUSS'$/);
   });
 
+  it('rule 6: access policies left out of the semantic view are a warning of the view, naming who could see what (issue 24)', async () => {
+    const { id, schema } = await setup();
+    const guarded = 'views:\n  - name: guarded_view\n    cubes:\n      - join_path: sv_orders\n        includes: [status, total]\n    access_policy:\n      - group: support\n        member_level:\n          includes: "*"\n';
+    await commitFiles(svc.ctx, id, 'main', [{ path: 'model/sync/guarded.yml', content: guarded }], 'a view with an access policy', AUTHOR);
+    const { progress, result } = await push(id, { schema, prefix: 'G_', viewNames: ['guarded_view', 'totals_view'] });
+    expect(progress.body.status).toBe('COMPLETED');
+    const [view, open] = result.body.views as { viewName: string; warnings: string[]; skipped: { feature: string; items: string[] }[] }[];
+    expect(view.viewName).toBe('guarded_view');
+    expect(view.skipped).toContainEqual({ feature: 'access_policies', items: ['guarded_view'] });
+    expect(view.warnings).toEqual([expect.stringMatching(/^Access policies of guarded_view are not pushed .*every role that may select from G_GUARDED_VIEW sees all of its rows and members/)]);
+    // A view without policies has no such warning.
+    expect(open.warnings).toEqual([]);
+    // The job counts them too, in its progress and in the job list.
+    expect(progress.body.warningCount).toBe(1);
+    const listed = await svc.call('GET', `${D(id)}/warehouse-semantic-view-syncs`);
+    expect(listed.status).toBe(200);
+    const row = (listed.body.items ?? listed.body.data ?? listed.body).find((j: { syncJobId: string }) => j.syncJobId === progress.body.syncJobId);
+    expect(row.warningCount).toBe(1);
+  });
+
   it('surfaces a missing target schema as the warehouse error', async () => {
     const { id } = await setup();
     const { progress } = await push(id, { schema: 'NO_SUCH_SCHEMA', prefix: '', viewNames: ['totals_view'] });

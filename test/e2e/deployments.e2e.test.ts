@@ -34,7 +34,11 @@ describe('Deployments screen in a real browser', () => {
     const second = await openBrowser();
     try {
       await second.page.goto(e2e.server.loginUrl);
-      await second.page.getByText(/The login link did not work: .*already used or has expired/).waitFor();
+      // It says why, and names the command that prints a new link for this very service (issue 24).
+      const alert = second.page.getByRole('alert').filter({ hasText: 'This login link was already used.' });
+      await alert.waitFor();
+      const port = new URL(e2e.server.url).port;
+      await expect(alert.getByLabel('Command for a new login link').textContent()).resolves.toBe(`drydock login-link --port ${port} --data-dir ${e2e.server.dataDir}`);
       await screenshot(second.page, 'sign-in-used-link');
     } finally {
       await second.close();

@@ -68,6 +68,9 @@ describe('Syncs screen: lakehouse metric view publication in a real browser', ()
     await form.waitFor();
     // Nothing saved yet: the catalog comes from the data source, the rest is to fill in.
     await expect(form.getByLabel('Catalog').inputValue()).resolves.toBe('main');
+    // A click anywhere on the field opens its list, not only on the arrow (issue 24).
+    await form.getByLabel('Schema').click();
+    await form.getByRole('listbox', { name: 'Choices' }).getByRole('option', { name: 'default' }).waitFor();
     await form.getByLabel('Schema').fill('default');
     await form.getByRole('radio', { name: /Selected views/ }).check();
     // Only the views on `lake` are offered: the sample's warehouse views are not.
@@ -81,9 +84,8 @@ describe('Syncs screen: lakehouse metric view publication in a real browser', ()
     await form.getByLabel('Name pattern').fill('^order');
     await form.getByText(/Matches 1:/).waitFor();
     await form.getByRole('radio', { name: /Selected views/ }).check();
-    await form.getByLabel('Deletion policy').selectOption('delete-managed');
-    await form.getByText(/is still accepted but deletes nothing/).waitFor();
-    await form.getByLabel('Deletion policy').selectOption('retain');
+    // The deprecated deletion policy is not offered to settings that do not use it (issue 24).
+    await expect(form.getByLabel('Deletion policy').locator('option').allTextContents()).resolves.toEqual(['Retain the published metric view (default)']);
     await form.getByRole('button', { name: 'Create settings' }).click();
     await form.getByText('Saved as version 1.').waitFor();
 

@@ -29,7 +29,13 @@ export function clippingProblems({ scope, limit }: { scope: string; limit: numbe
   const hiddenByDesign = (el: Element, rect: DOMRect) => rect.width <= 1 || rect.height <= 1 || getComputedStyle(el).clip.startsWith('rect');
   const elements = new Set<Element>();
   if (document.documentElement.scrollWidth > viewportWidth + 1) found.push(`the page scrolls sideways (${document.documentElement.scrollWidth}px in ${viewportWidth}px)`);
+  // The app scrolls inside its main area; the window itself scrolling drags the sidebar away.
+  if (document.documentElement.scrollHeight > viewportHeight + 1) found.push(`the window scrolls (${document.documentElement.scrollHeight}px in ${viewportHeight}px)`);
   for (const root of document.querySelectorAll(scope)) {
+    // The scope itself (the main area, a dialog) must not scroll sideways either (issue 24).
+    if (root.scrollWidth > root.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(root).overflowX)) {
+      found.push(`${name(root).slice(0, 40)} scrolls sideways (${root.scrollWidth}px in ${root.clientWidth}px)`);
+    }
     elements.add(root);
     for (const el of root.querySelectorAll('*')) elements.add(el);
   }

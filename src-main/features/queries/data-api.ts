@@ -5,10 +5,11 @@
  * instead of starting another, as the platform's clients expect when they poll.
  */
 import { createHash } from 'node:crypto';
-import { QueryErrorCodes as Codes } from '../../../src-shared/api/queries';
-import { modelMeta, type PlannedQuery } from '../../../src-shared/model/query';
+import { META_HIDDEN_KEY, QueryErrorCodes as Codes } from '../../../src-shared/api/queries';
+import { hiddenByAccessPolicy, modelMeta, type PlannedQuery } from '../../../src-shared/model/query';
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
+import { credentialKindOf } from '../../http/credentials';
 import { ApiError } from '../../http/problem';
 import { planForTarget, runPlanned, type QueryOutcome } from './load';
 import { branchModel } from './models';
@@ -128,5 +129,10 @@ export async function dataApiSql(ctx: ServiceContext, principal: Principal, scop
 
 export async function dataApiMeta(ctx: ServiceContext, principal: Principal, scope: DataApiScope, options: { onlyViews?: boolean }): Promise<Record<string, unknown>> {
   const { model } = await branchModel(ctx, scope.deploymentId, scope.branch);
-  return modelMeta(model, querySecurityOf(ctx, principal), options) as unknown as Record<string, unknown>;
+  const security = querySecurityOf(ctx, principal);
+  const meta: Record<string, unknown> = modelMeta(model, security, options);
+  // Only people learn what is hidden from them (they may read the model's files, policies included);
+  // tokens made for data access (deployment, environment, embed, OAuth) see the platform's shape alone.
+  if (credentialKindOf(principal) === 'user') meta[META_HIDDEN_KEY] = hiddenByAccessPolicy(model, security, options);
+  return meta;
 }

@@ -93,8 +93,21 @@ function pushedView(view: PlannedView, action: PushedView['action']): PushedView
     ddl: generated.ddl,
     helperViews: generated.helperViews.map((h) => ({ entity: h.cube, name: h.name, ddl: h.ddl })),
     skipped: generated.skippedDetails,
-    warnings: generated.warnings,
+    warnings: [...generated.warnings, ...droppedPolicyWarnings(generated.skippedDetails, generated.name)],
   };
+}
+
+/**
+ * Access policies a push leaves out (rule 6) are a warning, not a footnote (issue 24): the semantic
+ * view has no policy of its own, so whoever may select from it sees every row and member the model
+ * would have hidden from them.
+ */
+export function droppedPolicyWarnings(skipped: readonly { feature: string; items: readonly string[] }[], semanticViewName: string): string[] {
+  const policies = skipped.find((s) => s.feature === 'access_policies');
+  if (!policies || policies.items.length === 0) return [];
+  return [
+    `Access policies of ${policies.items.join(', ')} are not pushed (a semantic view cannot hold them): every role that may select from ${semanticViewName} sees all of its rows and members; grant it only to roles that may see them all`,
+  ];
 }
 
 const logSourceOf = (ctx: ServiceContext, deploymentId: number, branch: string) => (getDeployBranch(ctx, deploymentId) === branch ? 'production' : 'dev');

@@ -126,6 +126,13 @@ function findJob(ctx: ServiceContext, deploymentId: number, syncJobId: string, d
   return job;
 }
 
+/** Warnings of a job's result: a push's per view, a pull's per generated file. */
+function warningCountOf(job: Job): number {
+  if (job.kind === PUSH_KIND) return ((job.result as PushJobResult).views ?? []).reduce((n, v) => n + v.warnings.length, 0);
+  const files = (job.result as { generatedFiles?: { warnings: unknown[] }[] }).generatedFiles ?? [];
+  return files.reduce((n, f) => n + f.warnings.length, 0);
+}
+
 export function toSyncJob(job: Job): SyncJob {
   const inputs = job.inputs as { request: SyncJob['request']; branchName: string; dataSourceName?: string; devTarget?: PushDevTarget | null };
   return {
@@ -136,6 +143,7 @@ export function toSyncJob(job: Job): SyncJob {
     progress: job.progress,
     ...(job.status === 'FAILED' && job.error ? { error: job.error } : {}),
     ...(job.status === 'CANCELLED' && job.kind === PUSH_KIND && job.result ? { written: (job.result as PushJobResult).views.map((v) => v.semanticViewName) } : {}),
+    ...(job.result ? { warningCount: warningCountOf(job) } : {}),
     request: inputs.request,
     ...(inputs.devTarget ? { devTarget: inputs.devTarget } : {}),
     branchName: inputs.branchName,

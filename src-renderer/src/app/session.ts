@@ -19,12 +19,24 @@ interface StoredSession {
 
 type Status = 'starting' | 'signed-out' | 'ready';
 
+/** A login link that did not open a session, and where a new one comes from (issue 24). */
+export interface LoginFailure {
+  reason: 'used' | 'expired' | 'unknown';
+  detail: string;
+  /** The command that prints a new link for this very service, as it was started. */
+  command: string | null;
+  /** Where else a new link comes from (the desktop app's menu). */
+  hint: string | null;
+}
+
 interface SessionState {
   status: Status;
   mode: 'desktop' | 'browser';
   user: CurrentUser | null;
-  /** Why the user sees the sign-in screen (expired link, ended session…). */
+  /** Why the user sees the sign-in screen (ended session…). */
   notice: string | null;
+  /** The login link of the address did not work: why, and how to get a new one. */
+  loginFailure: LoginFailure | null;
   start(): Promise<void>;
   signInWithApiKey(key: string): Promise<void>;
   signOut(notice?: string): void;
@@ -117,6 +129,20 @@ function takeLoginCode(): string | null {
 
 type SetState = (partial: Partial<SessionState>) => void;
 
+function loginFailureOf(error: unknown): LoginFailure {
+  if (!(error instanceof ApiProblem)) return { reason: 'unknown', detail: String(error), command: null, hint: null };
+  const problem: Record<string, unknown> = error.problem ?? {};
+  const text = (key: string) => (typeof problem[key] === 'string' ? (problem[key] as string) : null);
+  const reason = text('reason');
+  return {
+    reason: reason === 'used' || reason === 'expired' ? reason : 'unknown',
+    // The detail names the command too; the page shows it apart, with a copy button.
+    detail: error.detail.replace(/ For a new link[,:].*$/, ''),
+    command: text('newLinkCommand'),
+    hint: text('newLinkHint'),
+  };
+}
+
 let starting: Promise<void> | null = null;
 
 async function startSession(set: SetState, get: () => SessionState): Promise<void> {
@@ -131,12 +157,11 @@ async function startSession(set: SetState, get: () => SessionState): Promise<voi
       const session = await localApi.call(exchangeLoginCode, { body: { code } });
       authHeader = `Bearer ${session.token}`;
       store({ auth: authHeader, expiresAt: session.expiresAt });
-      set({ status: 'ready', notice: null, user: await loadUser() });
+      set({ status: 'ready', notice: null, loginFailure: null, user: await loadUser() });
     } catch (error) {
       authHeader = null;
       store(null);
-      const detail = error instanceof ApiProblem ? error.detail : String(error);
-      set({ status: 'signed-out', notice: `The login link did not work: ${detail}` });
+      set({ status: 'signed-out', notice: null, loginFailure: loginFailureOf(error) });
     }
     return;
   }
@@ -159,6 +184,7 @@ export const useSession = create<SessionState>((set, get) => ({
   mode: bridge() ? 'desktop' : 'browser',
   user: null,
   notice: null,
+  loginFailure: null,
 
   start() {
     // Once per page load (React's StrictMode runs effects twice in development).
@@ -174,7 +200,7 @@ export const useSession = create<SessionState>((set, get) => ({
     try {
       const user = await loadUser();
       store({ auth: authHeader, expiresAt: null });
-      set({ status: 'ready', user, notice: null });
+      set({ status: 'ready', user, notice: null, loginFailure: null });
     } catch (error) {
       authHeader = previous;
       if (error instanceof ApiProblem && error.status === 401) throw new Error('That API key was not accepted.');
@@ -185,6 +211,6 @@ export const useSession = create<SessionState>((set, get) => ({
   signOut(notice) {
     authHeader = null;
     store(null);
-    set({ status: 'signed-out', user: null, notice: notice ?? null });
+    set({ status: 'signed-out', user: null, notice: notice ?? null, loginFailure: null });
   },
 }));

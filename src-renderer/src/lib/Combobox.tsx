@@ -97,6 +97,10 @@ export function Combobox({
           setActive(0);
         }}
         onKeyDown={onKeyDown}
+        // A click anywhere on the field opens the list, not only on its arrow (issue 24).
+        onClick={() => {
+          if (!open && !disabled) show(false);
+        }}
         onBlur={close}
       />
       <button

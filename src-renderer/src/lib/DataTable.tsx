@@ -1,4 +1,5 @@
 import { Fragment, type HTMLAttributes, type MouseEvent, type ReactNode } from 'react';
+import { foldOrderOf, holderOf, useFolding } from './table-fit';
 import type { CursorPages } from './useCursorPages';
 import { Button, Spinner } from './ui';
 
@@ -9,6 +10,11 @@ import { Button, Spinner } from './ui';
  * one table, not a variant per screen. Lists, result grids, dialogs' small tables and side-by-side
  * comparisons all use it; `plain` drops the boxed list look for a compact table inside other
  * content (a report, a dashboard widget).
+ *
+ * Tables fit their box (issue 24): when the columns are wider than the room, the columns with a
+ * `priority` give way one by one (the highest number first) and their values move into a details
+ * line under the row's main cell, so nothing pushes the page sideways at 1024 px; row actions
+ * always stay.
  */
 export interface Column<T> {
   /** Header content; an empty header should still say what the column is (`label`). */
@@ -24,6 +30,15 @@ export interface Column<T> {
   cellTitle?: (row: T) => string | undefined;
   /** The cell names its row (`<th scope="row">`): the field a comparison row is about. */
   rowHeader?: boolean;
+  /**
+   * A column that may give way when the table is wider than its box: the highest number folds
+   * first. Without one the column always shows (names, statuses, what a user acts on).
+   */
+  priority?: number;
+  /** The column's name in the details line once folded, when `header` is not plain text. */
+  foldLabel?: string;
+  /** This cell carries the details line of folded columns (default: the row header, else the first text column). */
+  holdsFolded?: boolean;
 }
 
 export interface RowAction<T> {
@@ -36,6 +51,12 @@ export interface RowAction<T> {
   /** Rows this action does not apply to (the button is left out, not disabled). */
   hidden?: (row: T) => boolean;
   disabled?: (row: T) => boolean;
+  /**
+   * Why the action does not apply to this row (your own account cannot be deleted …), or nothing:
+   * the button stays in its place and in the tab order, marked unavailable, with the reason as its
+   * tooltip and description, and does nothing.
+   */
+  unavailable?: (row: T) => string | null | undefined;
 }
 
 export function DataTable<T>({
@@ -81,13 +102,19 @@ export function DataTable<T>({
   /** Rows drawn as one cell across the whole table instead of the columns (a diff's hunk header, a group title); null for ordinary rows. */
   fullWidthRow?: (row: T) => ReactNode;
 }) {
-  const width = columns.length + (actions.length > 0 ? 1 : 0);
+  const foldOrder = foldOrderOf(columns);
+  const fit = useFolding(foldOrder.length, rows);
+  const folded = new Set(foldOrder.slice(0, fit.folded));
+  const shown = columns.map((c, i) => ({ c, i })).filter(({ i }) => !folded.has(i));
+  const foldedColumns = columns.filter((_, i) => folded.has(i));
+  const holder = holderOf(columns, folded);
+  const width = shown.length + (actions.length > 0 ? 1 : 0);
   const table = (
     <table className={[!plain && 'table', className].filter(Boolean).join(' ') || undefined} aria-label={label}>
       {!headless && (
         <thead>
           <tr>
-            {columns.map((c, i) => (
+            {shown.map(({ c, i }) => (
               <th key={i} scope="col" className={c.className} aria-label={c.label}>
                 {c.header}
               </th>
@@ -115,7 +142,7 @@ export function DataTable<T>({
                 onClick={selection ? () => selection.onSelect(row) : onRowClick ? (event) => onRowClick(row, event) : undefined}
                 aria-selected={selection ? selection.isSelected(row) : undefined}
               >
-                {columns.map((c, i) => {
+                {shown.map(({ c, i }) => {
                   const Cell = c.rowHeader ? 'th' : 'td';
                   return (
                     <Cell
@@ -125,6 +152,7 @@ export function DataTable<T>({
                       title={c.cellTitle?.(row)}
                     >
                       {c.cell(row)}
+                      {i === holder && foldedColumns.length > 0 && <FoldedDetails row={row} columns={foldedColumns} />}
                     </Cell>
                   );
                 })}
@@ -145,7 +173,29 @@ export function DataTable<T>({
       </tbody>
     </table>
   );
-  return wrapClassName ? <div className={wrapClassName}>{table}</div> : table;
+  if (foldOrder.length === 0) return wrapClassName ? <div className={wrapClassName}>{table}</div> : table;
+  return (
+    <div ref={fit.ref} className={['table-fit', fit.overflowing && 'table-fit-scroll', wrapClassName].filter(Boolean).join(' ')}>
+      {table}
+    </div>
+  );
+}
+
+/** The values of folded columns under a row's main cell: “Label value · Label value”. */
+function FoldedDetails<T>({ row, columns }: { row: T; columns: readonly Column<T>[] }) {
+  const parts = columns
+    .map((c, i) => ({ key: i, name: c.foldLabel ?? (typeof c.header === 'string' ? c.header : c.label), value: c.cell(row) }))
+    .filter((p) => p.value !== null && p.value !== undefined && p.value !== false && p.value !== '');
+  if (parts.length === 0) return null;
+  return (
+    <div className="table-folded">
+      {parts.map((p) => (
+        <span key={p.key} className="table-folded-item">
+          {p.name && <span className="table-folded-name">{p.name}</span>} {p.value}
+        </span>
+      ))}
+    </div>
+  );
 }
 
 /**
@@ -164,18 +214,22 @@ export function RowActions<T>({ row, actions }: { row: T; actions: readonly RowA
         .filter((a) => !a.hidden?.(row))
         .map((a) => {
           const text = typeof a.label === 'function' ? a.label(row) : a.label;
+          const reason = a.unavailable?.(row) ?? undefined;
           return (
             <button
               key={text}
               type="button"
               className={`btn btn-ghost btn-small${a.danger ? ' danger-text' : ''}`}
               disabled={a.disabled?.(row)}
+              aria-disabled={reason ? true : undefined}
+              title={reason}
               onClick={(event) => {
                 // A row may be clickable itself (it opens the item); the button must not do both.
                 event.stopPropagation();
-                a.onClick(row);
+                if (!reason) a.onClick(row);
               }}
               aria-label={a.ariaLabel(row)}
+              aria-description={reason}
             >
               {text}
             </button>

@@ -5,6 +5,6 @@ export { planQuery, type PlanOptions } from './planner';
 export { DIALECTS, duckdbDialect, snowflakeDialect, databricksDialect, type Dialect, type DialectName } from './dialects';
 export { formatWall, resolveDateRange, wallTimeIn, type WallTime } from './dates';
 export * from './types';
-export { modelMeta, type MetaEntity, type MetaMember } from './meta';
+export { hiddenByAccessPolicy, modelMeta, type HiddenEntity, type MetaEntity, type MetaMember } from './meta';
 export { chartKindOf, chartSeries, formatCategory, formatNumber, toNumber, MAX_SERIES, type ChartSeries, type SeriesColumn, type WidgetChartKind } from './series';
 export { compareResults, planModelComparison, sameNumber, sameObjectName, vendorSqlTarget, COMPARISON_ROW_LIMIT, type ComparedColumn, type ComparedView, type ComparedViewMember, type ComparisonOutcome, type ComparisonPlan } from './vendor-compare';

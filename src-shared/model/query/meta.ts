@@ -153,6 +153,44 @@ function viewEntity(model: CompiledModel, view: CompiledView, security: QuerySec
   return entity;
 }
 
+/**
+ * A cube or view that access policies hide from a user entirely, and whom they would show it to: the
+ * groups and roles its policies are written for (issue 24: the Data screen says why an item is missing
+ * instead of dropping it without a word).
+ */
+export interface HiddenEntity {
+  name: string;
+  title: string;
+  type: 'cube' | 'view';
+  /** Groups and roles its policies name (`*` for everyone whose conditions hold). */
+  visibleTo: string[];
+}
+
+const isEmpty = (e: MetaEntity | null) => !e || e.measures.length + e.dimensions.length + e.segments.length === 0;
+
+/** The public cubes and views `security` may not query at all (none with `security` null), views only when asked. */
+export function hiddenByAccessPolicy(model: CompiledModel, security: QuerySecurity | null, options: { onlyViews?: boolean } = {}): HiddenEntity[] {
+  if (!security) return [];
+  const out: HiddenEntity[] = [];
+  const check = (name: string, title: string | undefined, type: 'cube' | 'view', policies: AccessPolicy[]) => {
+    if (policies.length === 0) return;
+    const access = entityAccess(policies, security);
+    if (access.applicable !== null && access.applicable.length === 0) out.push({ name, title: title ?? humanize(name), type, visibleTo: access.groups });
+  };
+  if (!options.onlyViews) for (const cube of Object.values(model.cubes)) if (cube.public) check(cube.name, cube.title, 'cube', cube.accessPolicy);
+  for (const view of Object.values(model.views)) {
+    if (!view.public) continue;
+    if (view.accessPolicy.length > 0) check(view.name, view.title, 'view', view.accessPolicy);
+    else if (isEmpty(viewEntity(model, view, security)) && !isEmpty(viewEntity(model, view, null))) {
+      // No policy of its own, but its cubes' policies hide every member: as good as hidden.
+      const cubes = [...new Set(Object.values(view.members).map((m) => m.cube))].map((c) => model.cubes[c]).filter((c) => c !== undefined);
+      const visibleTo = [...new Set(cubes.flatMap((c) => entityAccess(c.accessPolicy, security).groups))];
+      out.push({ name: view.name, title: view.title ?? humanize(view.name), type: 'view', visibleTo });
+    }
+  }
+  return out;
+}
+
 /** The cubes and views `security` may query (all, with `security` null), views only when asked. */
 export function modelMeta(model: CompiledModel, security: QuerySecurity | null, options: { onlyViews?: boolean } = {}): { cubes: MetaEntity[] } {
   const out: MetaEntity[] = [];

@@ -3,7 +3,8 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { controlsColumn, DataTable, type Column } from '../../../src-renderer/src/lib/DataTable';
+import { controlsColumn, DataTable, RowActions, type Column } from '../../../src-renderer/src/lib/DataTable';
+import { foldOrderOf, holderOf } from '../../../src-renderer/src/lib/table-fit';
 
 type Row = { id: string; label: string; value: number };
 const ROWS: Row[] = [
@@ -65,5 +66,31 @@ describe('DataTable', () => {
     });
     expect(out).toContain('<td>1</td>');
     expect(out).toContain('<td class="big">2</td>');
+  });
+
+  it('a row action that does not apply to a row stays focusable, says why, and is marked unavailable', () => {
+    const out = renderToStaticMarkup(
+      createElement(RowActions<Row>, {
+        row: ROWS[0],
+        actions: [{ label: 'Delete', ariaLabel: (r) => `Delete ${r.label}`, onClick: () => {}, unavailable: (r) => (r.id === 'a' ? 'You cannot delete your own account.' : null) }],
+      }),
+    );
+    expect(out).toContain('aria-disabled="true"');
+    expect(out).toContain('title="You cannot delete your own account."');
+    expect(out).not.toContain('disabled=""');
+  });
+});
+
+describe('DataTable fitting its box (issue 24)', () => {
+  it('folds the highest priority number first, the rightmost of equals first; columns without a priority never fold', () => {
+    const order = foldOrderOf([{}, { priority: 1 }, { priority: 3 }, {}, { priority: 1 }, { priority: 2 }]);
+    expect(order).toEqual([2, 5, 4, 1]);
+    expect(foldOrderOf([{}, {}])).toEqual([]);
+  });
+
+  it('the folded values go under the row header, else the first text column (not a checkbox, number or controls column)', () => {
+    expect(holderOf([{ className: 'check-col' }, { className: 'num' }, {}, { priority: 1 }], new Set([3]))).toBe(2);
+    expect(holderOf([{}, { rowHeader: true }, { priority: 1 }], new Set([2]))).toBe(1);
+    expect(holderOf([{}, { holdsFolded: true }, { priority: 1 }], new Set([2]))).toBe(1);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileModel } from '../../../src-shared/model';
-import { lineageOf, queryUses, type LineageFacts } from '../../../src-renderer/src/features/models/lineage/graph';
+import { lineageOf, queryUses, type LineageFacts, type LineageNode } from '../../../src-renderer/src/features/models/lineage/graph';
+import { columnX, fitZoom, layoutOf, NODE_W, openingView } from '../../../src-renderer/src/features/models/lineage/layout';
 import { symbolsOf } from '../../../src-renderer/src/features/models/protocol';
 
 const MODEL = `cubes:
@@ -116,5 +117,34 @@ describe('lineage of a cube or view', () => {
         order: { 'line_items.count': 'desc' },
       }).sort(),
     ).toEqual(['big_orders', 'customers', 'line_items', 'orders', 'payments', 'people', 'sales']);
+  });
+});
+
+describe('the lineage graph opens centred on its item (issue 24)', () => {
+  const node = (id: string, depth: number): LineageNode => ({ id, kind: 'cube', label: id, depth });
+  // Five columns, as a view with cubes, tables, a semantic view and a dashboard: 1,354 px wide.
+  const wide = layoutOf([node('t', -2), node('c1', -1), node('c2', -1), node('v', 0), node('sv', 1), node('d', 2)]);
+
+  it('a graph wider than its box opens zoomed so the item, what it is built from and what uses it fill the width, centred on the item', () => {
+    expect(wide.width).toBe(1354);
+    const box = { width: 766, height: 420 };
+    const view = openingView(wide, 'v', box);
+    const item = wide.at.get('v')!;
+    // The item's middle is the box's middle.
+    expect(item.x * view.zoom + (NODE_W * view.zoom) / 2 - view.scrollLeft).toBeCloseTo(box.width / 2, 0);
+    // "Built from" (depth −1) and "Used by" (depth 1) columns are wholly in sight.
+    const left = columnX(-1, wide.min) * view.zoom - view.scrollLeft;
+    const right = (columnX(1, wide.min) + NODE_W) * view.zoom - view.scrollLeft;
+    expect(left).toBeGreaterThanOrEqual(0);
+    expect(right).toBeLessThanOrEqual(box.width);
+    expect(view.zoom).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('a graph that fits readably opens whole, at most at 100 %', () => {
+    const small = layoutOf([node('c', -1), node('v', 0), node('sv', 1)]);
+    const view = openingView(small, 'v', { width: 1400, height: 600 });
+    expect(view.zoom).toBe(1);
+    expect(view.scrollLeft).toBe(0);
+    expect(fitZoom(wide, { width: 766, height: 420 })).toBeLessThan(0.6);
   });
 });

@@ -291,13 +291,23 @@ describe('model views for the pickers', () => {
           '    cubes:',
           '      - join_path: orders',
           '        includes: [id, ratio]',
+          '  - name: guarded',
+          '    cubes:',
+          '      - join_path: orders',
+          '        includes: [id, count]',
+          '    access_policy:',
+          '      - group: support',
+          '        member_level:',
+          '          includes: "*"',
           '',
         ].join('\n'),
       },
     ]);
     const views = viewsOf(model);
-    expect(views.map((v) => v.name)).toEqual(['plain', 'with_ratio']);
-    expect(views[0]).toMatchObject({ pushable: true, public: true, pushIssues: [] });
+    expect(views.map((v) => v.name)).toEqual(['guarded', 'plain', 'with_ratio']);
+    // A view with an access policy is pushable, but the push drops the policy (and warns about it).
+    expect(views.shift()).toMatchObject({ name: 'guarded', pushable: true, droppedPolicies: ['guarded'] });
+    expect(views[0]).toMatchObject({ pushable: true, public: true, pushIssues: [], droppedPolicies: [] });
     expect(views[1].public).toBe(false);
     expect(views[1].pushable).toBe(false);
     expect(views[1].pushIssues.join(' ')).toMatch(/ratio/);

@@ -49,8 +49,8 @@ export function ApiKeysTab() {
               { header: 'Name', cell: (k) => k.name, cellClassName: 'strong' },
               { header: 'Key', cell: (k) => <code className="key-prefix">{k.prefix}…</code> },
               { header: 'Owner', cell: (k) => usersById.get(k.userId)?.email ?? <span className="muted">user {k.userId}</span> },
-              { header: 'Created', cell: (k) => <Time value={k.createdAt} /> },
-              { header: 'Last used', cell: (k) => (k.lastUsedAt ? <Time value={k.lastUsedAt} /> : <span className="muted">never</span>) },
+              { header: 'Created', priority: 2, cell: (k) => <Time value={k.createdAt} /> },
+              { header: 'Last used', priority: 1, cell: (k) => (k.lastUsedAt ? <Time value={k.lastUsedAt} /> : <span className="muted">never</span>) },
             ]}
             actions={[{ label: 'Revoke', ariaLabel: (k) => `Revoke ${k.name}`, onClick: setRevoking, danger: true }]}
           />

@@ -164,7 +164,7 @@ function TenantDetail({ tenant, onChanged, onDelete }: { tenant: EmbedTenant; on
               columns={[
                 { header: 'Name', className: 'wrap-cell', cell: (g) => <NameAndDescription name={g.name} description={g.description} /> },
                 { header: 'Members', className: 'num', cell: (g) => g.userCount },
-                { header: 'Updated', cell: (g) => <Time value={g.updatedAt} /> },
+                { header: 'Updated', priority: 1, cell: (g) => <Time value={g.updatedAt} /> },
               ]}
               actions={[
                 { label: 'Members', ariaLabel: (g) => `Members of ${g.name}`, onClick: setMembers },
@@ -201,7 +201,7 @@ function TenantDetail({ tenant, onChanged, onDelete }: { tenant: EmbedTenant; on
                   className: 'wrap-cell',
                   cell: (u) => <span className="badges">{u.groups.length === 0 ? <span className="muted">—</span> : u.groups.map((g) => <Badge key={g}>{g}</Badge>)}</span>,
                 },
-                { header: 'Last session', cell: (u) => <Time value={u.lastSessionAt} /> },
+                { header: 'Last session', priority: 1, cell: (u) => <Time value={u.lastSessionAt} /> },
               ]}
             />
           )}

@@ -101,7 +101,7 @@ export function OAuthTab() {
             rowKey={(r) => r.integration.id}
             columns={[
               { header: 'Integration', cell: (r) => r.integration.name, cellClassName: 'strong' },
-              { header: 'Provider', cell: (r) => r.integration.provider },
+              { header: 'Provider', priority: 2, cell: (r) => r.integration.provider },
               { header: 'Scopes', cell: (r) => (r.integration.scopes.length ? r.integration.scopes.join(' ') : <span className="muted">none</span>) },
               {
                 header: 'Your connection',
@@ -112,7 +112,7 @@ export function OAuthTab() {
                     <Badge tone="neutral">not connected</Badge>
                   ),
               },
-              { header: 'Expires', cell: (r) => (r.token?.expiresAt ? <Time value={r.token.expiresAt} /> : <span className="muted">—</span>) },
+              { header: 'Expires', priority: 1, cell: (r) => (r.token?.expiresAt ? <Time value={r.token.expiresAt} /> : <span className="muted">—</span>) },
             ]}
             actions={[
               { label: (r) => (r.token ? 'Reconnect' : 'Connect'), ariaLabel: (r) => `Connect ${r.integration.name}`, onClick: (r) => void connect(r) },

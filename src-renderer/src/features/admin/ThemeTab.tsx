@@ -166,6 +166,7 @@ function ThemePreview({ palette, logoUrl }: { palette: Palette; logoUrl: string 
     '--p-primary': palette.primary,
     '--p-on-primary': textOn(palette.primary),
     '--p-accent': palette.accent,
+    '--p-on-accent': textOn(palette.accent),
     '--p-bg': palette.background,
     '--p-fg': palette.foreground,
   } as CSSProperties;

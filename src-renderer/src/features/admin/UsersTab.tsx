@@ -29,6 +29,7 @@ export function UsersTab() {
   const [report, setReport] = useState<BulkReport | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<User[] | null>(null);
+  const [deactivating, setDeactivating] = useState<User | null>(null);
   const row = useAction('Updating the user');
   const bulk = useAction('Bulk update');
 
@@ -62,11 +63,11 @@ export function UsersTab() {
     pages.reload();
   };
 
-  const setActive = async (user: User, active: boolean) => {
+  const activate = async (user: User) => {
     setReport(null);
-    const saved = await row.run(() => api.call(updateUser, { params: { id: user.id }, body: { active } }), `${active ? 'Activating' : 'Deactivating'} ${user.email}`);
+    const saved = await row.run(() => api.call(updateUser, { params: { id: user.id }, body: { active: true } }), `Activating ${user.email}`);
     if (saved) {
-      setNotice(`${saved.email} ${active ? 'activated' : 'deactivated'}.`);
+      setNotice(`${saved.email} activated.`);
       pages.reload();
     }
   };
@@ -139,15 +140,27 @@ export function UsersTab() {
                 ),
               },
               { header: 'Email', cell: (u) => u.email },
-              { header: 'Role', cell: (u) => <Badge tone={u.role === 'admin' ? 'info' : 'neutral'}>{u.role}</Badge> },
-              { header: 'Policy overrides', className: 'wrap-cell', cell: (u) => <PolicyOverrides policies={u.userPolicies} /> },
+              { header: 'Role', priority: 1, cell: (u) => <Badge tone={u.role === 'admin' ? 'info' : 'neutral'}>{u.role}</Badge> },
+              { header: 'Policy overrides', priority: 2, className: 'wrap-cell', cell: (u) => <PolicyOverrides policies={u.userPolicies} /> },
               { header: 'Status', cell: (u) => (u.active ? <Badge tone="good">active</Badge> : <Badge tone="warn">inactive</Badge>) },
-              { header: 'Created', cell: (u) => <Time value={u.createdAt} /> },
+              { header: 'Created', priority: 3, cell: (u) => <Time value={u.createdAt} /> },
             ]}
             actions={[
               { label: 'Edit', ariaLabel: (u) => `Edit ${u.email}`, onClick: setEditing },
-              { label: (u) => (u.active ? 'Deactivate' : 'Activate'), ariaLabel: (u) => `${u.active ? 'Deactivate' : 'Activate'} ${u.email}`, onClick: (u) => void setActive(u, !u.active) },
-              { label: 'Delete', ariaLabel: (u) => `Delete ${u.email}`, onClick: (u) => setDeleting([u]), danger: true },
+              {
+                label: (u) => (u.active ? 'Deactivate' : 'Activate'),
+                ariaLabel: (u) => `${u.active ? 'Deactivate' : 'Activate'} ${u.email}`,
+                // Deactivating signs a user out of everything: asked first. Activating is harmless.
+                onClick: (u) => (u.active ? setDeactivating(u) : void activate(u)),
+                unavailable: (u) => (me?.id === u.id && u.active ? 'You cannot deactivate your own account: another admin can.' : null),
+              },
+              {
+                label: 'Delete',
+                ariaLabel: (u) => `Delete ${u.email}`,
+                onClick: (u) => setDeleting([u]),
+                danger: true,
+                unavailable: (u) => (me?.id === u.id ? 'You cannot delete your own account: another admin can.' : null),
+              },
             ]}
           />
         )}
@@ -179,6 +192,22 @@ export function UsersTab() {
           pages.reload();
         }}
       />
+      <ConfirmDialog
+        open={deactivating !== null}
+        title={`Deactivate ${deactivating?.email ?? ''}?`}
+        confirmLabel="Deactivate"
+        action="Deactivating"
+        onClose={() => setDeactivating(null)}
+        onConfirm={async () => {
+          if (!deactivating) return;
+          const saved = await api.call(updateUser, { params: { id: deactivating.id }, body: { active: false } });
+          setReport(null);
+          setNotice(`${saved.email} deactivated.`);
+          pages.reload();
+        }}
+      >
+        <p>They are signed out and can no longer sign in or use their API keys until an admin activates them again. Their history and ownership stay.</p>
+      </ConfirmDialog>
       <ConfirmDialog
         open={deleting !== null}
         title={deleting && deleting.length === 1 ? `Delete ${deleting[0].email}?` : `Delete ${plural(deleting?.length ?? 0, 'user')}?`}

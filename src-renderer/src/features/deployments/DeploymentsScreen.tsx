@@ -73,11 +73,11 @@ function DeploymentList() {
                   </a>
                 ),
               },
-              { header: 'Cloud', cell: (d) => labelOf(CLOUD_LABELS, d.cloudProvider) },
-              { header: 'Region', cell: (d) => <code>{d.region}</code> },
-              { header: 'Created via', cell: (d) => labelOf(CREATION_METHOD_LABELS, d.creationMethod) },
-              { header: 'Deploy mode', cell: (d) => labelOf(DEPLOY_MODE_LABELS, d.deployMode).split(' — ')[0] },
-              { header: 'Version', cell: (d) => <code>{d.currentVersion}</code> },
+              { header: 'Cloud', priority: 3, cell: (d) => labelOf(CLOUD_LABELS, d.cloudProvider) },
+              { header: 'Region', priority: 4, cell: (d) => <code>{d.region}</code> },
+              { header: 'Created via', priority: 6, cell: (d) => labelOf(CREATION_METHOD_LABELS, d.creationMethod) },
+              { header: 'Deploy mode', priority: 5, cell: (d) => labelOf(DEPLOY_MODE_LABELS, d.deployMode).split(' — ')[0] },
+              { header: 'Version', priority: 2, cell: (d) => <code>{d.currentVersion}</code> },
               {
                 header: 'Setup',
                 cell: (d) =>
@@ -89,7 +89,7 @@ function DeploymentList() {
                     </Badge>
                   ),
               },
-              { header: 'Updated', cell: (d) => <Time value={d.updatedAt} /> },
+              { header: 'Updated', priority: 1, cell: (d) => <Time value={d.updatedAt} /> },
             ]}
           />
         )

@@ -68,7 +68,7 @@ export function EnvironmentsTab({ deploymentId, ddlEnabled }: { deploymentId: nu
                   { header: 'Name', cell: (env) => <SelectLink onSelect={() => setSelectedId(env.id)}>{env.name}</SelectLink> },
                   { header: 'Kind', cell: (env) => <Badge tone={KIND_TONES[env.kind]}>{env.kind}</Badge> },
                   { header: 'Branch', cell: (env) => <code>{env.branchName}</code> },
-                  { header: 'Created', cell: (env) => <Time value={env.createdAt} /> },
+                  { header: 'Created', priority: 1, cell: (env) => <Time value={env.createdAt} /> },
                 ]}
               />
             )}
@@ -311,7 +311,7 @@ function TokenList({ deploymentId, environment, generation }: { deploymentId: nu
                 ),
               },
               { header: 'Context keys', className: 'wrap-cell', cellClassName: 'small', cell: (t) => Object.keys(t.security_context).join(', ') || <span className="muted">—</span> },
-              { header: 'Expires', cell: (t) => <Time value={t.expires_at} /> },
+              { header: 'Expires', priority: 1, cell: (t) => <Time value={t.expires_at} /> },
             ]}
           />
         )}

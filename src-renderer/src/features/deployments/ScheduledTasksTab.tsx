@@ -112,8 +112,8 @@ export function ScheduledTasksTab({ deploymentId, focus }: { deploymentId: numbe
                 { header: 'Name', cell: (t) => <strong>{t.name}</strong> },
                 { header: 'Schedule', cell: (t) => <code>{scheduleText(t)}</code> },
                 { header: 'State', cell: (t) => <Badge tone={STATE_TONES[taskState(t)]}>{taskState(t)}</Badge> },
-                { header: 'Next run', cell: (t) => (t.nextRunAt ? <Time value={t.nextRunAt} /> : <span className="muted">—</span>) },
-                { header: 'Last run', cell: (t) => (t.lastRunAt ? <Time value={t.lastRunAt} /> : <span className="muted">never</span>) },
+                { header: 'Next run', priority: 2, cell: (t) => (t.nextRunAt ? <Time value={t.nextRunAt} /> : <span className="muted">—</span>) },
+                { header: 'Last run', priority: 1, cell: (t) => (t.lastRunAt ? <Time value={t.lastRunAt} /> : <span className="muted">never</span>) },
               ]}
               actions={[
                 { label: 'Run now', ariaLabel: (t) => `Run ${t.name} now`, onClick: runNow, disabled: () => act.busy },
@@ -176,7 +176,7 @@ function RunList({
             columns={[
               { header: 'Started', cell: (r) => <span id={`task-run-${r.id}`}><Time value={r.createdAt} /></span> },
               { header: 'Task', cell: (r) => r.taskName },
-              { header: 'Trigger', cell: (r) => r.trigger },
+              { header: 'Trigger', priority: 1, cell: (r) => r.trigger },
               { header: 'Status', cell: (r) => <Badge tone={RUN_TONES[r.status]}>{r.status}</Badge> },
               { header: 'Outcome', cell: (r) => <RunOutcome run={r} />, cellClassName: 'wrap-cell' },
               {

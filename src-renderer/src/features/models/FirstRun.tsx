@@ -1,12 +1,10 @@
 import { useState, type MouseEvent } from 'react';
-import { createDeployment } from '../../../../src-shared/api/deployments';
 import { navigate } from '../../app/router';
-import { api, useSession } from '../../app/session';
+import { useSession } from '../../app/session';
 import { toShownError, type ShownError } from '../../lib/errors';
+import { showToast } from '../../lib/toast';
 import { Button, ProblemBanner } from '../../lib/ui';
-
-/** The name of the deployment the first run creates for the sample project. */
-export const SAMPLE_DEPLOYMENT_NAME = 'Sample project';
+import { openSampleProject } from '../tour/sample-project';
 
 /**
  * Models with no deployment yet (a first run): one click makes a deployment holding the sample
@@ -23,10 +21,9 @@ export function FirstRun({ onCreated }: { onCreated: (id: number) => void }) {
     setBusy(true);
     setError(null);
     try {
-      const created = await api.call(createDeployment, {
-        body: { name: SAMPLE_DEPLOYMENT_NAME, cloudProvider: 'aws', creationMethod: 'upload', deployMode: 'cli', storageProvider: { type: 'local' } },
-      });
-      onCreated(created.id);
+      const sample = await openSampleProject();
+      for (const problem of sample.problems) showToast({ title: 'Part of the sample is missing', body: problem, tone: 'warn', timeoutMs: 0 });
+      onCreated(sample.deploymentId);
     } catch (e) {
       setError(toShownError(e, 'Creating the sample deployment'));
     } finally {
@@ -47,7 +44,8 @@ export function FirstRun({ onCreated }: { onCreated: (id: number) => void }) {
       <div className="panel first-run">
         <p>
           Start with the <strong>sample project</strong>: a small web-shop model (cubes, views, joins, access policies) on a local warehouse and a local lakehouse that
-          come with sample data. A short tour then walks you through editing a file, validating, pushing and publishing, and promoting a workbook.
+          come with sample data, a <strong>Sales overview</strong> dashboard over its views, and a second deployment, <strong>Staging</strong>, to promote it into. A short
+          tour then walks you through editing a file, validating, pushing and publishing, and promoting that workbook.
         </p>
         <ProblemBanner error={error} onDismiss={() => setError(null)} />
         <div className="form-actions">

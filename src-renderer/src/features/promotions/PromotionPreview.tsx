@@ -3,6 +3,7 @@ import type { Deployment } from '../../../../src-shared/api/deployments';
 import type { PromotionPreview } from '../../../../src-shared/api/promotions';
 import type { DashboardConfig } from '../../../../src-shared/api/workbooks';
 import { DataTable, type Column } from '../../lib/DataTable';
+import { TabBar } from '../../lib/tabs';
 import { Badge } from '../../lib/ui';
 import { DashboardGrid, type GridGhost } from '../workbooks/DashboardGrid';
 import { formatPosition, parentOf, widgetTitle, widgetTypeLabel } from '../workbooks/dashboard';
@@ -114,28 +115,13 @@ export function PromotionPreviewView({
         </div>
       )}
 
-      <div className="tabs promo-side-tabs" role="tablist" aria-label="Dashboard">
-        {SIDES.map((s) => {
-          const counts = changeCounts(preview.changes[s.id]);
-          const changed = preview.changes[s.id].changed;
-          return (
-            <button key={s.id} type="button" role="tab" aria-selected={side === s.id} className={`tab ${side === s.id ? 'active' : ''}`} onClick={() => setSide(s.id)}>
-              {s.title}{' '}
-              {changed ? (
-                <span className="promo-tab-counts">
-                  {counts.added > 0 && <span className="c-added">+{counts.added}</span>}
-                  {counts.removed > 0 && <span className="c-removed">−{counts.removed}</span>}
-                  {counts.moved > 0 && <span className="c-moved">↔{counts.moved}</span>}
-                  {counts.changed > 0 && <span className="c-changed">~{counts.changed}</span>}
-                  {counts.added + counts.removed + counts.moved + counts.changed === 0 && <span className="c-changed">•</span>}
-                </span>
-              ) : (
-                <span className="muted">(no changes)</span>
-              )}
-            </button>
-          );
-        })}
-      </div>
+      <TabBar
+        className="promo-side-tabs"
+        label="Dashboard"
+        current={side}
+        onSelect={(id) => setSide(id as typeof side)}
+        tabs={SIDES.map((s) => ({ id: s.id, title: s.title, extra: <SideCounts changes={preview.changes[s.id]} /> }))}
+      />
       <div role="tabpanel" aria-label={SIDES.find((s) => s.id === side)?.title}>
         <DashboardDiffView
           key={side}
@@ -146,6 +132,21 @@ export function PromotionPreviewView({
         />
       </div>
     </section>
+  );
+}
+
+/** A side's tab note: its counts of added, removed, moved and changed widgets, or “no changes”. */
+function SideCounts({ changes }: { changes: PromotionPreview['changes'][DashboardSide] }) {
+  if (!changes.changed) return <span className="muted"> (no changes)</span>;
+  const counts = changeCounts(changes);
+  return (
+    <span className="promo-tab-counts">
+      {counts.added > 0 && <span className="c-added">+{counts.added}</span>}
+      {counts.removed > 0 && <span className="c-removed">−{counts.removed}</span>}
+      {counts.moved > 0 && <span className="c-moved">↔{counts.moved}</span>}
+      {counts.changed > 0 && <span className="c-changed">~{counts.changed}</span>}
+      {counts.added + counts.removed + counts.moved + counts.changed === 0 && <span className="c-changed">•</span>}
+    </span>
   );
 }
 

@@ -19,6 +19,7 @@ import { RemoteOrigins } from './RemoteOrigins';
 import { WorkbookOptions } from './RemoteWorkbookPromotion';
 import { useProfile } from '../../app/profile';
 import './promotions.css';
+import { plural } from '../../lib/plural';
 
 /** `/promotions[/:sourceDeploymentId[/:workbookId]]`: pick a workbook, a target, preview, apply. */
 export default function PromotionsScreen({ subpath }: ScreenProps) {
@@ -62,7 +63,8 @@ export default function PromotionsScreen({ subpath }: ScreenProps) {
               />
             ) : (
               <EmptyState title="Choose a workbook to promote">
-                Pick the source deployment and one of its workbooks on the left. You will then choose where it goes and see a preview before anything changes.
+                Pick the source deployment and one of its workbooks under <strong>1 Source workbook</strong>. You will then choose where it goes and see a preview before
+                anything changes.
               </EmptyState>
             )}
           </div>
@@ -101,7 +103,7 @@ function SourcePicker({ deploymentId, workbookId, deployments, version }: { depl
         <ul className="promo-wb-list" aria-label="Workbooks">
           {workbooks.data.map((wb) => (
             <li key={wb.id}>
-              <AppLink to={promotionPath(deploymentId, wb.id)} className={`promo-wb ${wb.id === workbookId ? 'active' : ''}`} ariaLabel={wb.name}>
+              <AppLink to={promotionPath(deploymentId, wb.id)} className={`promo-wb ${wb.id === workbookId ? 'active' : ''}`}>
                 <span className="promo-wb-name">{wb.name}</span>
                 <span className="promo-wb-meta">
                   <code>{wb.slug}</code>
@@ -180,7 +182,7 @@ function Workbench({
                   {deploymentLabel(deployments, sourceDeploymentId)} · <code>{source.data.slug}</code>
                 </div>
                 <div className="promo-end-meta">
-                  {source.data.dashboardPublished ? <>published <Time value={source.data.publishedAt} /></> : 'not published'} · {(source.data.dashboardDraft?.widgets ?? []).length} draft widgets
+                  {source.data.dashboardPublished ? <>published <Time value={source.data.publishedAt} /></> : 'not published'} · {plural((source.data.dashboardDraft?.widgets ?? []).length, 'draft widget')}
                 </div>
               </>
             ) : (
@@ -401,13 +403,19 @@ function PromotionResult({ promotion: p, deployments }: { promotion: WorkbookPro
             {p.promotedBy?.name ?? <span className="muted">API key</span>} · <Time value={p.createdAt} />
           </dd>
         </div>
-        <div>
-          <dt>Idempotency key</dt>
-          <dd>
-            <code className="promo-key">{p.idempotencyKey ?? '—'}</code>
-          </dd>
-        </div>
       </dl>
+      {/* For whoever checks the record through the API; analysts need not read it (issue 24). */}
+      <details className="promo-technical">
+        <summary>Technical details</summary>
+        <dl className="promo-hashes">
+          <div>
+            <dt>Idempotency key</dt>
+            <dd>
+              <code className="promo-key">{p.idempotencyKey ?? '—'}</code>
+            </dd>
+          </div>
+        </dl>
+      </details>
     </section>
   );
 }

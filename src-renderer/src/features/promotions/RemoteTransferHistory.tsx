@@ -114,7 +114,7 @@ export function RemoteTransferHistory({
                 </>
               ),
             },
-            { header: 'To', cell: (t) => targetText(t) },
+            { header: 'To', priority: 1, cell: (t) => targetText(t) },
             {
               header: 'Status',
               cell: (t) => (

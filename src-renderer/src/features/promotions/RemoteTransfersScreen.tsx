@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
-import { navigate } from '../../app/router';
 import type { ScreenProps } from '../../app/screen-props';
 import { EmptyState, ProblemBanner, Spinner } from '../../lib/ui';
+import { TabBar } from '../../lib/tabs';
 import { AppLink, idOf } from '../workbooks/links';
 import { RemoteModelPublish } from './RemoteModelPublish';
 import { RemoteTransferHistory } from './RemoteTransferHistory';
@@ -47,18 +47,15 @@ export default function RemoteTransfersScreen({ subpath }: ScreenProps) {
           Manage profiles
         </AppLink>
       </header>
-      <div className="tabs promo-side-tabs transfer-tabs" role="tablist" aria-label="What to send">
-        {(
-          [
-            ['workbook', 'Workbook'],
-            ['model', 'Model branch'],
-          ] as const
-        ).map(([id, title]) => (
-          <button key={id} type="button" role="tab" aria-selected={tab === id} className={`tab ${tab === id ? 'active' : ''}`} onClick={() => navigate(`${BASE}/${id}`)}>
-            {title}
-          </button>
-        ))}
-      </div>
+      <TabBar
+        className="promo-side-tabs transfer-tabs"
+        label="What to send"
+        current={tab}
+        tabs={[
+          { id: 'workbook', title: 'Workbook', href: `${BASE}/workbook` },
+          { id: 'model', title: 'Model branch', href: `${BASE}/model` },
+        ]}
+      />
       <ProblemBanner error={profiles.error ?? deployments.error} />
       {!profiles.data || !deployments.data ? (
         <Spinner label="Loading profiles…" />

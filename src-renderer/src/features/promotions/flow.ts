@@ -109,6 +109,18 @@ export function usePromotionFlow(
       if (mine !== generation.current) return;
       setResult(promotion);
       onApplied?.(promotion);
+      // The preview showed the target before the promotion ("does not exist in the target yet"):
+      // show it as it is now, which matches the source (issue 24). The result stays in sight.
+      const after = await api
+        .call(previewWorkbookPromotion, {
+          params: { deploymentId: sourceDeploymentId, workbookId: sourceWorkbookId },
+          body: { targetDeploymentId: promotion.target.deploymentId, ...(promotion.target.workbookId !== null ? { targetWorkbookId: promotion.target.workbookId } : {}) },
+        })
+        .catch(() => null);
+      if (after && mine === generation.current) {
+        setPreview(after);
+        setKey(newKey());
+      }
     } catch (failure) {
       if (mine !== generation.current) return;
       const staleness = stalePreviewOf(failure);

@@ -1,6 +1,7 @@
-import { useEffect, type MouseEvent } from 'react';
+import { useEffect } from 'react';
 import { navigate } from '../../app/router';
 import type { ScreenProps } from '../../app/screen-props';
+import { TabBar } from '../../lib/tabs';
 import { EmptyState, Field, NameOptions, ProblemBanner, Spinner } from '../../lib/ui';
 import { useDeploymentList, useDeploymentSettings } from './data';
 import { LakehousePanel } from './lakehouse/LakehousePanel';
@@ -39,12 +40,6 @@ export default function SyncsScreen({ subpath }: ScreenProps) {
   const tab = TABS.find((t) => t.id === tabText)?.id ?? 'warehouse';
   if (tabText !== undefined && !TABS.some((t) => t.id === tabText)) return notFound(`“${tabText}” is not a section of Syncs.`);
 
-  const go = (event: MouseEvent, to: string) => {
-    if (event.metaKey || event.ctrlKey) return;
-    event.preventDefault();
-    navigate(to);
-  };
-
   return (
     <section className="page sy-page">
       <header className="page-head">
@@ -71,21 +66,11 @@ export default function SyncsScreen({ subpath }: ScreenProps) {
         <Spinner label="Loading deployments…" />
       ) : (
         <>
-          <div className="tabs" role="tablist" aria-label="Sync kinds">
-            {TABS.map((t) => (
-              <a
-                key={t.id}
-                role="tab"
-                aria-selected={t.id === tab}
-                className={`tab ${t.id === tab ? 'active' : ''}`}
-                href={syncsPath(deploymentId, t.id)}
-                onClick={(e) => go(e, syncsPath(deploymentId, t.id))}
-              >
-                {t.title}
-                <span className="sy-tab-summary">{t.summary}</span>
-              </a>
-            ))}
-          </div>
+          <TabBar
+            label="Sync kinds"
+            current={tab}
+            tabs={TABS.map((t) => ({ id: t.id, title: t.title, href: syncsPath(deploymentId, t.id), extra: <span className="sy-tab-summary">{t.summary}</span> }))}
+          />
           <div role="tabpanel" aria-label={TABS.find((t) => t.id === tab)?.title}>
             <DeploymentSyncs key={deploymentId} deploymentId={deploymentId} tab={tab} rest={rest} />
           </div>

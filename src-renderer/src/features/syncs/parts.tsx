@@ -137,9 +137,14 @@ export function ViewPicker({
                 <span className="sy-picker-tags">
                   {!v.public && <Badge>private</Badge>}
                   {blocked && <Badge tone="warn">not pushable</Badge>}
-                  {mode === 'push' && v.pushable && v.skipped.length > 0 && (
-                    <span title={`Left out of the semantic view: ${v.skipped.join(', ').replace(/_/g, ' ')}`}>
-                      <Badge tone="neutral">skips {v.skipped.length}</Badge>
+                  {mode === 'push' && v.pushable && v.droppedPolicies.length > 0 && (
+                    <span title={`A semantic view cannot hold the access policies of ${v.droppedPolicies.join(', ')}: the push warns, and whoever may select from it sees every row and member.`}>
+                      <Badge tone="warn">drops access policies</Badge>
+                    </span>
+                  )}
+                  {mode === 'push' && v.pushable && v.skipped.some((f) => f !== 'access_policies') && (
+                    <span title={`Left out of the semantic view: ${v.skipped.filter((f) => f !== 'access_policies').join(', ').replace(/_/g, ' ')}`}>
+                      <Badge tone="neutral">skips {v.skipped.filter((f) => f !== 'access_policies').length}</Badge>
                     </span>
                   )}
                 </span>

@@ -17,6 +17,8 @@ export interface ModelViewInfo {
   pushIssues: string[];
   /** Features a push would leave out (rule 6). */
   skipped: string[];
+  /** The cubes and views whose access policies a push would leave out: each push warns about them (issue 24). */
+  droppedPolicies: string[];
 }
 
 export interface ModelViews {
@@ -41,6 +43,7 @@ export function viewsOf(model: CompiledModel): ModelViewInfo[] {
         pushable: push.pushable,
         pushIssues: push.issues.filter((d) => d.severity === 'error').map((d) => d.message),
         skipped: push.skipped,
+        droppedPolicies: push.skippedDetails.find((d) => d.feature === 'access_policies')?.items ?? [],
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name));

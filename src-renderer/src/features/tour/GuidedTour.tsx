@@ -1,6 +1,7 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useProfile } from '../../app/profile';
 import { useSession } from '../../app/session';
+import { revealDelta, tourCorner, type TourCorner } from './placement';
 import { hasSeenTour, TOUR_STEPS, useTour } from './tour';
 import './tour.css';
 
@@ -22,23 +23,41 @@ export function GuidedTour() {
   const { open, step, go, dismiss } = useTour();
   const userKey = useTourUserKey();
   const heading = useRef<HTMLHeadingElement>(null);
+  const card = useRef<HTMLElement>(null);
+  const [corner, setCorner] = useState<TourCorner>('bottom-right');
   const current = TOUR_STEPS[step]!;
   const last = step === TOUR_STEPS.length - 1;
 
   useEffect(() => {
     if (!open) return;
-    heading.current?.focus();
+    heading.current?.focus({ preventScroll: true });
     const target = document.querySelector<HTMLElement>(`[data-tour="${current.target}"]`);
     target?.classList.add('tour-target');
-    target?.scrollIntoView({ block: 'nearest' });
+    if (target) reveal(target);
     return () => target?.classList.remove('tour-target');
+  }, [open, step, current.target]);
+
+  // The card sits in the first corner that keeps clear of what the step points at (again on resize).
+  useLayoutEffect(() => {
+    if (!open) return;
+    const place = () => {
+      const target = document.querySelector<HTMLElement>(`[data-tour="${current.target}"]`);
+      const box = card.current?.getBoundingClientRect();
+      if (!box) return;
+      const r = target?.getBoundingClientRect();
+      setCorner(tourCorner({ width: box.width, height: box.height }, { width: window.innerWidth, height: window.innerHeight }, r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null));
+    };
+    place();
+    window.addEventListener('resize', place);
+    return () => window.removeEventListener('resize', place);
   }, [open, step, current.target]);
 
   if (!open || !userKey) return null;
   const close = () => dismiss(userKey);
   return (
     <section
-      className="tour"
+      ref={card}
+      className={`tour tour-${corner}`}
       role="dialog"
       aria-modal="false"
       aria-labelledby="tour-title"
@@ -83,6 +102,23 @@ export function GuidedTour() {
       </footer>
     </section>
   );
+}
+
+/**
+ * Scrolls the target's own scrolling box (never the page) just enough to show it whole below the
+ * sticky top bar of the main area.
+ */
+function reveal(target: HTMLElement): void {
+  for (let box = target.parentElement; box && box !== document.body && box !== document.documentElement; box = box.parentElement) {
+    const style = getComputedStyle(box);
+    if (!['auto', 'scroll'].includes(style.overflowY) || box.scrollHeight <= box.clientHeight) continue;
+    const rect = box.getBoundingClientRect();
+    const bar = [...box.children].find((c) => getComputedStyle(c).position === 'sticky' && c.getBoundingClientRect().top <= rect.top + 1);
+    const top = rect.top + (bar && !bar.contains(target) ? bar.getBoundingClientRect().height : 0) + 8;
+    const r = target.getBoundingClientRect();
+    box.scrollTop += revealDelta({ top: r.top, bottom: r.bottom }, { top, bottom: rect.bottom - 8 });
+    return;
+  }
 }
 
 /** Opens the tour once per user: the first time `ready` is true and the user has not seen it yet. */

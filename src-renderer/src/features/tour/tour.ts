@@ -28,7 +28,7 @@ export const TOUR_STEPS: readonly TourStep[] = [
   {
     target: 'nav-promotions',
     title: 'Promote',
-    body: 'Promotions copies a workbook and its dashboard from one deployment to another: the preview lists every change before anything is written, and the history keeps where each version came from.',
+    body: 'Promotions copies a workbook and its dashboard from one deployment to another: try the sample’s Sales overview from Sample project into Staging. The preview lists every change before anything is written, and the history keeps where each version came from.',
   },
 ];
 

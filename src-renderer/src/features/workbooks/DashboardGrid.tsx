@@ -168,7 +168,7 @@ function WidgetCard({
         <span className="dash-type">{type}</span>
         {mark && <span className={`dash-mark dash-mark-${mark}`}>{MARK_LABELS[mark]}</span>}
       </div>
-      <div className="dash-widget-title">
+      <div className="dash-widget-title" title={title ?? widget.id}>
         {title ?? <span className="dash-untitled">{widget.id}</span>}
       </div>
       {subtitle && !compact && <div className="dash-widget-sub">{subtitle}</div>}

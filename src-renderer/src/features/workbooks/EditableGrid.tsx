@@ -171,7 +171,7 @@ export function EditableGrid({
                   ×
                 </button>
               </div>
-              {widget.type !== 'DIVIDER' && widget.type !== 'SPACER' && <div className="dash-widget-title">{title}</div>}
+              {widget.type !== 'DIVIDER' && widget.type !== 'SPACER' && <div className="dash-widget-title" title={title}>{title}</div>}
               <WidgetBody widget={widget} deploymentId={deploymentId} compact={false} />
               <div className="edit-resize" aria-hidden="true" title="Drag to resize" onPointerDown={(e) => startDrag(e, widget, 'resize')} />
             </div>

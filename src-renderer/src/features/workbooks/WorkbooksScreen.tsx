@@ -119,11 +119,11 @@ function WorkbookTable({ deploymentId, workbooks, deployments }: { deploymentId:
             </div>
           ),
         },
-        { header: 'Folder', cell: (wb) => <code>{wb.folderPath}</code> },
-        { header: 'Owner', cell: (wb) => wb.user?.name ?? <span className="muted">—</span> },
+        { header: 'Folder', priority: 2, cell: (wb) => <code>{wb.folderPath}</code> },
+        { header: 'Owner', priority: 3, cell: (wb) => wb.user?.name ?? <span className="muted">—</span> },
         { header: 'Dashboard', cell: (wb) => (wb.publishedAt ? <Badge tone="good">published</Badge> : <Badge>draft only</Badge>) },
         { header: 'Promotion', cell: (wb) => <PromotionSummary workbook={wb} deployments={deployments} /> },
-        { header: 'Updated', cell: (wb) => <Time value={wb.updatedAt} /> },
+        { header: 'Updated', priority: 1, cell: (wb) => <Time value={wb.updatedAt} /> },
         {
           header: '',
           label: 'Actions',

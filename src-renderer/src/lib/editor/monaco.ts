@@ -35,6 +35,47 @@ export function setYamlSchemas(schemas: SchemasSettings[]): void {
   else yaml = configureMonacoYaml(monaco, { enableSchemaRequest: false, schemas });
 }
 
+/**
+ * Monaco's own themes with the colours that fail WCAG AA text contrast (4.5:1) on the editor's
+ * background darkened (light) or lightened (dark) — SQL operators and functions, annotations, markup
+ * delimiters, dimmed line numbers (issue 24: axe found them in every read-only DDL view).
+ */
+const THEMES = {
+  'drydock-light': {
+    base: 'vs',
+    rules: [
+      { token: 'operator.sql', foreground: '56677a' },
+      { token: 'predefined.sql', foreground: 'a0209f' },
+      { token: 'annotation', foreground: '6e6e6e' },
+      { token: 'delimiter.html', foreground: '6e6e6e' },
+      { token: 'delimiter.xml', foreground: '6e6e6e' },
+      { token: 'metatag.html', foreground: '6e6e6e' },
+      { token: 'metatag.content.html', foreground: 'c00000' },
+      { token: 'attribute.name', foreground: 'c00000' },
+    ],
+    colors: { 'editorLineNumber.foreground': '#237893', 'editorLineNumber.dimmedForeground': '#3d6f7f' },
+  },
+  'drydock-dark': {
+    base: 'vs-dark',
+    rules: [
+      { token: 'comment', foreground: '6a9955' },
+      { token: 'annotation', foreground: '9a9a9a' },
+      { token: 'delimiter.html', foreground: '9a9a9a' },
+      { token: 'metatag.html', foreground: '9a9a9a' },
+      { token: 'metatag.xml', foreground: '9a9a9a' },
+      { token: 'operator.sql', foreground: '8a9bac' },
+      { token: 'string.sql', foreground: 'f48771' },
+    ],
+    colors: { 'editorLineNumber.foreground': '#9a9a9a', 'editorLineNumber.dimmedForeground': '#8a8a8a' },
+  },
+} as const;
+
+let themesDefined = false;
+
 export function themeFor(dark: boolean): string {
-  return dark ? 'vs-dark' : 'vs';
+  if (!themesDefined) {
+    for (const [name, theme] of Object.entries(THEMES)) monaco.editor.defineTheme(name, { base: theme.base, inherit: true, rules: [...theme.rules], colors: { ...theme.colors } });
+    themesDefined = true;
+  }
+  return dark ? 'drydock-dark' : 'drydock-light';
 }

@@ -99,7 +99,7 @@ export function DataPreview({ deploymentId, branch, isDeployBranch, canLoadTable
 
   return (
     <>
-    <SideSplit className="data-preview" side={<MemberPicker entities={catalog.data.entities} pick={pick} onChange={setPick} />}>
+    <SideSplit className="data-preview" side={<MemberPicker entities={catalog.data.entities} hidden={catalog.data.hidden} pick={pick} onChange={setPick} />}>
       <div className="data-main">
         <div className="data-bar">
           {modeSwitch}

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import type { MetaEntity } from '../../../../../src-shared/model/query';
+import type { HiddenEntity, MetaEntity } from '../../../../../src-shared/model/query';
+import { HiddenByPolicy } from './HiddenByPolicy';
 import { memberLabel, type PickedQuery } from './pick';
 
 const STANDARD = ['day', 'week', 'month', 'quarter', 'year', 'hour'];
 
 /** Cubes and views with their measures, dimensions, time dimensions and segments to tick. */
-export function MemberPicker({ entities, pick, onChange }: { entities: MetaEntity[]; pick: PickedQuery; onChange: (next: PickedQuery) => void }) {
+export function MemberPicker({ entities, hidden = [], pick, onChange }: { entities: MetaEntity[]; hidden?: HiddenEntity[]; pick: PickedQuery; onChange: (next: PickedQuery) => void }) {
   const [search, setSearch] = useState('');
   const needle = search.trim().toLowerCase();
   const matches = (name: string, title: string) => !needle || name.toLowerCase().includes(needle) || title.toLowerCase().includes(needle);
@@ -88,6 +89,7 @@ export function MemberPicker({ entities, pick, onChange }: { entities: MetaEntit
           </details>
         );
       })}
+      <HiddenByPolicy hidden={hidden} />
     </aside>
   );
 }

@@ -1,7 +1,8 @@
 // Models › Lineage: for a cube or view, a layered graph of what it is built from (left) and what uses
 // it (right) — cubes, views, pushed semantic views, published metric views, dashboards. Each node is
 // a button: a cube or view opens its definition in the editor, the others open their job, run or
-// workbook. Drawn as positioned buttons over an SVG of the edges, in a box that scrolls both ways.
+// workbook. Drawn as positioned buttons over an SVG of the edges, in a box that opens centred on the
+// item at a zoom that shows it with its neighbours, and pans (drag, scroll, keys) and zooms.
 import { useMemo } from 'react';
 import { navigate } from '../../../app/router';
 import { Spinner } from '../../../lib/ui';
@@ -13,13 +14,10 @@ import { useModels } from '../store';
 import { lineageOf, NO_FACTS, type LineageKind, type LineageNode } from './graph';
 import { loadLineageFacts } from './facts';
 import { entityHere, lineagePath } from './paths';
+import { columnX, HEADS_H, layoutOf, MAX_ZOOM, MIN_ZOOM, NODE_H, NODE_W } from './layout';
+import { useGraphViewport } from './useGraphViewport';
 import './lineage.css';
 
-const NODE_W = 210;
-const NODE_H = 50;
-const GAP_X = 70;
-const GAP_Y = 14;
-const PAD = 12;
 
 const KIND_LABEL: Record<LineageKind, string> = {
   table: 'table',
@@ -87,72 +85,97 @@ export function LineageView({ deploymentId, name }: { deploymentId: number; name
 }
 
 function Graph({ nodes, edges, onOpen }: { nodes: LineageNode[]; edges: ReturnType<typeof lineageOf>['edges']; onOpen: (node: LineageNode) => void }) {
-  const layout = useMemo(() => {
-    const min = Math.min(...nodes.map((n) => n.depth));
-    const max = Math.max(...nodes.map((n) => n.depth));
-    const columns = new Map<number, LineageNode[]>();
-    for (const n of nodes) columns.set(n.depth, [...(columns.get(n.depth) ?? []), n]);
-    const tallest = Math.max(...[...columns.values()].map((c) => c.length));
-    const height = PAD * 2 + tallest * NODE_H + (tallest - 1) * GAP_Y;
-    const at = new Map<string, { x: number; y: number }>();
-    for (const [depth, column] of columns) {
-      const top = (height - (column.length * NODE_H + (column.length - 1) * GAP_Y)) / 2;
-      column.forEach((n, i) => at.set(n.id, { x: PAD + (depth - min) * (NODE_W + GAP_X), y: top + i * (NODE_H + GAP_Y) }));
-    }
-    return { at, width: PAD * 2 + (max - min + 1) * NODE_W + (max - min) * GAP_X, height, min, max };
-  }, [nodes]);
+  const layout = useMemo(() => layoutOf(nodes), [nodes]);
+  const focus = nodes.find((n) => n.depth === 0);
+  const view = useGraphViewport(layout, focus?.id);
+  const { zoom } = view;
 
   const heads = [];
   for (let d = layout.min; d <= layout.max; d++) heads.push(d);
 
   return (
-    <div className="lineage-scroll" role="group" aria-label="Lineage graph">
-      <div className="lineage-heads" style={{ width: layout.width }}>
-        {heads.map((d) => (
-          <span key={d} style={{ left: PAD + (d - layout.min) * (NODE_W + GAP_X), width: NODE_W }}>
-            {d < 0 ? (d === -1 ? 'Built from' : 'Built from (further)') : d === 0 ? 'This item' : d === 1 ? 'Used by' : 'Used by (further)'}
-          </span>
-        ))}
+    <div className="lineage-graph">
+      <div className="lineage-controls" role="toolbar" aria-label="Graph view">
+        <button type="button" className="btn btn-small" onClick={() => view.zoomBy(1 / 1.25)} disabled={zoom <= MIN_ZOOM} aria-label="Zoom out">
+          −
+        </button>
+        <span className="lineage-zoom" aria-live="polite">
+          {Math.round(zoom * 100)} %
+        </span>
+        <button type="button" className="btn btn-small" onClick={() => view.zoomBy(1.25)} disabled={zoom >= MAX_ZOOM} aria-label="Zoom in">
+          +
+        </button>
+        <button type="button" className="btn btn-small" onClick={view.fit}>
+          Fit
+        </button>
+        {focus && (
+          <button type="button" className="btn btn-small" onClick={view.reset} title={`Centre the view on ${focus.label} again`}>
+            Centre
+          </button>
+        )}
+        <span className="muted small lineage-hint">Drag or scroll to move · Ctrl + wheel or + / − to zoom</span>
       </div>
-      <div className="lineage-canvas" style={{ width: layout.width, height: layout.height }}>
-        <svg width={layout.width} height={layout.height} aria-hidden="true">
-          <defs>
-            <marker id="lineage-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto">
-              <path d="M0,0 L8,4 L0,8 z" className="lineage-arrow" />
-            </marker>
-          </defs>
-          {edges.map((e) => {
-            const a = layout.at.get(e.from)!;
-            const b = layout.at.get(e.to)!;
-            const x1 = a.x + NODE_W;
-            const y1 = a.y + NODE_H / 2;
-            const x2 = b.x;
-            const y2 = b.y + NODE_H / 2;
-            const bend = Math.max(30, (x2 - x1) / 2);
-            return <path key={`${e.from}>${e.to}`} className={`lineage-edge edge-${e.kind}`} d={`M${x1},${y1} C${x1 + bend},${y1} ${x2 - bend},${y2} ${x2},${y2}`} markerEnd="url(#lineage-arrow)" />;
-          })}
-        </svg>
-        {nodes.map((n) => {
-          const p = layout.at.get(n.id)!;
-          const style = { left: p.x, top: p.y, width: NODE_W, height: NODE_H };
-          const body = (
-            <>
-              <span className="lineage-kind">{KIND_LABEL[n.kind]}</span>
-              <span className="lineage-label">{n.label}</span>
-              {n.detail && <span className="lineage-detail">{n.detail}</span>}
-            </>
-          );
-          const className = `lineage-node kind-${n.kind}${n.depth === 0 ? ' focus' : ''}`;
-          return n.target ? (
-            <button key={n.id} type="button" className={className} style={style} title={`${KIND_LABEL[n.kind]} ${n.label}${n.detail ? ` · ${n.detail}` : ''}`} onClick={() => onOpen(n)}>
-              {body}
-            </button>
-          ) : (
-            <div key={n.id} className={className} style={style} title={`${KIND_LABEL[n.kind]} ${n.label}`}>
-              {body}
-            </div>
-          );
-        })}
+      <div
+        ref={view.box}
+        className={`lineage-viewport${view.dragging ? ' dragging' : ''}`}
+        role="group"
+        aria-label="Lineage graph"
+        tabIndex={0}
+        onKeyDown={view.onKeyDown}
+        onPointerDown={view.onPointerDown}
+      >
+        <div className="lineage-sizer" ref={view.sizer} style={{ width: layout.width * zoom, height: layout.height * zoom + HEADS_H }}>
+          <div className="lineage-heads" style={{ width: layout.width * zoom }}>
+            {heads.map((d) => {
+              const title = d < 0 ? (d === -1 ? 'Built from' : 'Built from (further)') : d === 0 ? 'This item' : d === 1 ? 'Used by' : 'Used by (further)';
+              return (
+                <span key={d} style={{ left: columnX(d, layout.min) * zoom, width: NODE_W * zoom }} title={title}>
+                  {title}
+                </span>
+              );
+            })}
+          </div>
+          <div className="lineage-canvas" style={{ width: layout.width, height: layout.height, transform: `scale(${zoom})` }}>
+            <svg width={layout.width} height={layout.height} aria-hidden="true">
+              <defs>
+                <marker id="lineage-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto">
+                  <path d="M0,0 L8,4 L0,8 z" className="lineage-arrow" />
+                </marker>
+              </defs>
+              {edges.map((e) => {
+                const a = layout.at.get(e.from)!;
+                const b = layout.at.get(e.to)!;
+                const x1 = a.x + NODE_W;
+                const y1 = a.y + NODE_H / 2;
+                const x2 = b.x;
+                const y2 = b.y + NODE_H / 2;
+                const bend = Math.max(30, (x2 - x1) / 2);
+                return <path key={`${e.from}>${e.to}`} className={`lineage-edge edge-${e.kind}`} d={`M${x1},${y1} C${x1 + bend},${y1} ${x2 - bend},${y2} ${x2},${y2}`} markerEnd="url(#lineage-arrow)" />;
+              })}
+            </svg>
+            {nodes.map((n) => {
+              const p = layout.at.get(n.id)!;
+              const style = { left: p.x, top: p.y, width: NODE_W, height: NODE_H };
+              const body = (
+                <>
+                  <span className="lineage-kind">{KIND_LABEL[n.kind]}</span>
+                  <span className="lineage-label">{n.label}</span>
+                  {n.detail && <span className="lineage-detail">{n.detail}</span>}
+                </>
+              );
+              const className = `lineage-node kind-${n.kind}${n.depth === 0 ? ' focus' : ''}`;
+              return n.target ? (
+                <button key={n.id} type="button" className={className} style={style} title={`${KIND_LABEL[n.kind]} ${n.label}${n.detail ? ` · ${n.detail}` : ''}`} onClick={() => onOpen(n)}>
+                  {body}
+                </button>
+              ) : (
+                <div key={n.id} className={className} style={style} title={`${KIND_LABEL[n.kind]} ${n.label}`}>
+                  {body}
+                </div>
+              );
+            })}
+          </div>
+        </div>
       </div>
     </div>
   );

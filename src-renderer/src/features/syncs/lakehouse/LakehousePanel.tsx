@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useState, type MouseEvent } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { ApiProblem } from '../../../../../src-shared/api/client';
 import { getLakehouseMetricViewIntegration, LakehouseErrorCodes, putLakehouseMetricViewIntegration, type LakehouseSettings, type RunStatus } from '../../../../../src-shared/api/lakehouse';
 import { getDeploymentBuildStatus } from '../../../../../src-shared/api/deployments';
 import { navigate } from '../../../app/router';
 import { api } from '../../../app/session';
 import { toShownError, type ShownError } from '../../../lib/errors';
+import { TabBar } from '../../../lib/tabs';
 import { Badge, Button, EmptyState, ProblemBanner, Spinner } from '../../../lib/ui';
 import { useQuery } from '../../../lib/useQuery';
 import { shortCommit, useModelViews, type Settings } from '../data';
@@ -161,12 +162,6 @@ function DataSourcePanel({ deploymentId, settings, dataSource, section, runId }:
     navigate(lakehousePath(deploymentId, dataSource, 'runs', started.runId));
   };
 
-  const go = (event: MouseEvent, to: string) => {
-    if (event.metaKey || event.ctrlKey) return;
-    event.preventDefault();
-    navigate(to);
-  };
-
   return (
     <div className="sy-panel">
       <div className="sy-lh-head">
@@ -229,20 +224,7 @@ function DataSourcePanel({ deploymentId, settings, dataSource, section, runId }:
       {publishing && base && (
         <PublishDialog deploymentId={deploymentId} dataSource={dataSource} settings={settings} saved={base} onClose={() => setPublishing(false)} onStarted={published} />
       )}
-      <div className="tabs sy-subtabs" role="tablist" aria-label="Publication">
-        {SECTIONS.map((s) => (
-          <a
-            key={s.id}
-            role="tab"
-            aria-selected={s.id === section}
-            className={`tab ${s.id === section ? 'active' : ''}`}
-            href={lakehousePath(deploymentId, dataSource, s.id)}
-            onClick={(e) => go(e, lakehousePath(deploymentId, dataSource, s.id))}
-          >
-            {s.title}
-          </a>
-        ))}
-      </div>
+      <TabBar className="sy-subtabs" label="Publication" current={section} tabs={SECTIONS.map((s) => ({ id: s.id, title: s.title, href: lakehousePath(deploymentId, dataSource, s.id) }))} />
       <ProblemBanner error={saved.error} />
       {!draft ? (
         saved.loading && <Spinner label="Loading the publication settings…" />

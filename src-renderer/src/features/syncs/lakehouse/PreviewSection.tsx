@@ -220,7 +220,7 @@ function PreviewTable({ result, expiresAt, deploymentId }: { result: PreviewResu
                   return <Badge tone={info?.tone ?? 'neutral'}>{info?.label ?? v.outcome}</Badge>;
                 },
               },
-              { header: 'Action', cell: (v) => v.action ?? <span className="muted">—</span> },
+              { header: 'Action', priority: 2, cell: (v) => v.action ?? <span className="muted">—</span> },
               {
                 header: 'Blocked by',
                 cellClassName: 'sy-codes-cell',
@@ -236,7 +236,7 @@ function PreviewTable({ result, expiresAt, deploymentId }: { result: PreviewResu
                   ),
               },
               { header: 'Warnings', className: 'num', cell: (v) => v.warnings.length || <span className="muted">0</span> },
-              { header: 'Withheld members', cell: (v) => (v.withheldMembers.length ? <Badge tone="warn">{v.withheldMembers.length} withheld</Badge> : <span className="muted">—</span>) },
+              { header: 'Withheld members', priority: 1, cell: (v) => (v.withheldMembers.length ? <Badge tone="warn">{v.withheldMembers.length} withheld</Badge> : <span className="muted">—</span>) },
             ]}
           />
         </div>

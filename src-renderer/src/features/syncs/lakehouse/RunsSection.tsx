@@ -172,7 +172,7 @@ function runColumns({ open, cancel, retry }: { open: (runId: string) => void; ca
       ),
     },
     { header: 'Outcomes', cell: (run) => <OutcomeChips counts={run.outcomeCounts} /> },
-    { header: 'Views', className: 'num', cell: (run) => run.viewCount },
+    { header: 'Views', priority: 3, className: 'num', cell: (run) => run.viewCount },
     {
       header: 'Build',
       cell: (run) => (
@@ -189,9 +189,9 @@ function runColumns({ open, cancel, retry }: { open: (runId: string) => void; ca
         </>
       ),
     },
-    { header: 'Settings', className: 'num', cell: (run) => `v${run.configurationVersion}` },
-    { header: 'Started', cell: (run) => <Time value={run.startedAt ?? run.createdAt} /> },
-    { header: 'Duration', className: 'num', cell: (run) => durationText(elapsedMs(run.startedAt ?? run.createdAt, run.finishedAt)) },
+    { header: 'Settings', priority: 4, className: 'num', cell: (run) => `v${run.configurationVersion}` },
+    { header: 'Started', priority: 1, cell: (run) => <Time value={run.startedAt ?? run.createdAt} /> },
+    { header: 'Duration', priority: 2, className: 'num', cell: (run) => durationText(elapsedMs(run.startedAt ?? run.createdAt, run.finishedAt)) },
     controlsColumn((run) => (
       <>
         {isActiveStatus(run.status) && (

@@ -197,7 +197,10 @@ export function SettingsSection(props: {
           <Field label="Deletion policy" htmlFor="lh-deletion" error={errorFor(saveError, 'configuration.deletionPolicy')}>
             <select id="lh-deletion" value={form.deletionPolicy} onChange={(e) => set('deletionPolicy', e.target.value as SettingsForm['deletionPolicy'])}>
               <option value="retain">Retain the published metric view (default)</option>
-              <option value="delete-managed">delete-managed (deprecated: behaves like retain)</option>
+              {/* Deprecated: offered only to settings that already use it (issue 24), so it can be seen and changed to retain. */}
+              {(form.deletionPolicy === 'delete-managed' || base?.configuration.deletionPolicy === 'delete-managed') && (
+                <option value="delete-managed">delete-managed (deprecated: behaves like retain)</option>
+              )}
             </select>
           </Field>
           {form.deletionPolicy === 'delete-managed' ? (

@@ -76,7 +76,7 @@ export function TransformPanel({ deploymentId, deployBranch, focus }: { deployme
             columns={[
               { header: 'Started', cell: (j) => <span id={`transform-${j.syncJobId}`}><Time value={j.createdAt} /></span> },
               { header: 'Manifest', cell: (j) => <code>{sourceText(j)}</code>, cellClassName: 'wrap-cell' },
-              { header: 'Into', cell: (j) => (j.output === 'files' ? 'files to download' : <>branch <code>{j.branchName}</code></>) },
+              { header: 'Into', priority: 1, cell: (j) => (j.output === 'files' ? 'files to download' : <>branch <code>{j.branchName}</code></>) },
               { header: 'Status', cell: (j) => <StatusBadge status={j.status} /> },
               {
                 header: 'Outcome',

@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import type { PullResult, PushedView, PushResult } from '../../../../../src-shared/api/warehouse-sync';
 import { DataTable, SelectLink } from '../../../lib/DataTable';
 import { Badge, Button, EmptyState, Time } from '../../../lib/ui';
-import { noun } from '../../../lib/plural';
+import { noun, plural } from '../../../lib/plural';
 import { durationText, shortCommit } from '../data';
 import { Stat } from '../parts';
 import { ReadOnlyCode } from '../code';
@@ -34,14 +34,16 @@ function ResultHead({ completedAt }: { completedAt: string }) {
 export function PushResultView({ result }: { result: PushResult }) {
   const [selected, setSelected] = useState(result.views[0]?.viewName ?? null);
   const view = result.views.find((v) => v.viewName === selected) ?? result.views[0] ?? null;
+  const warnings = result.views.reduce((n, v) => n + v.warnings.length, 0);
   return (
     <>
       <section className="panel" aria-label="Result">
         <ResultHead completedAt={result.completedAt} />
         <div className="sy-stats">
           <Stat label={noun(result.viewCount, 'semantic view')}>{result.viewCount}</Stat>
+          <Stat label={noun(warnings, 'warning')}>{warnings}</Stat>
           <Stat label="duration">{durationText(result.durationMs)}</Stat>
-          <Stat label="database · schema">
+          <Stat label="database · schema" hint={`${result.database}.${result.schema}`}>
             <code>
               {result.database}.{result.schema}
             </code>
@@ -54,7 +56,9 @@ export function PushResultView({ result }: { result: PushResult }) {
           <div className="sy-skipped">
             <span className="muted">Left out of the semantic views:</span>
             {result.skipped.map((f) => (
-              <Badge key={f}>{SKIPPED_LABELS[f] ?? f}</Badge>
+              <Badge key={f} tone={f === 'access_policies' ? 'warn' : 'neutral'}>
+                {SKIPPED_LABELS[f] ?? f}
+              </Badge>
             ))}
           </div>
         )}
@@ -69,8 +73,8 @@ export function PushResultView({ result }: { result: PushResult }) {
               { header: 'View', cell: (v) => <SelectLink onSelect={() => setSelected(v.viewName)}>{v.viewName}</SelectLink> },
               { header: 'Semantic view', cellTitle: (v) => v.qualifiedName, cell: (v) => <code>{v.semanticViewName}</code> },
               { header: 'Action', cell: (v) => <Badge tone={v.action === 'created' ? 'good' : 'info'}>{v.action}</Badge> },
-              { header: 'Helper views', cell: (v) => (v.helperViews.length ? v.helperViews.map((h) => <code key={h.name}>{h.name}</code>) : <span className="muted">—</span>) },
-              { header: 'Warnings', className: 'num', cell: (v) => v.warnings.length || <span className="muted">0</span> },
+              { header: 'Helper views', priority: 1, cell: (v) => (v.helperViews.length ? v.helperViews.map((h) => <code key={h.name}>{h.name}</code>) : <span className="muted">—</span>) },
+              { header: 'Warnings', className: 'num', cell: (v) => (v.warnings.length ? <Badge tone="warn">{plural(v.warnings.length, 'warning')}</Badge> : <span className="muted">0</span>) },
             ]}
           />
         </div>
@@ -150,7 +154,7 @@ export function PullResultView({ result }: { result: PullResult }) {
             columns={[
               { header: 'File', cell: (f) => <code>{f.path}</code> },
               { header: 'Semantic view', cell: (f) => <code>{f.semanticViewName}</code> },
-              { header: 'Model view', cell: (f) => f.viewName },
+              { header: 'Model view', priority: 1, cell: (f) => f.viewName },
               {
                 header: 'Cubes',
                 cellClassName: 'sy-cubes-cell',

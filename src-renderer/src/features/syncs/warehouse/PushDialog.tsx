@@ -48,6 +48,8 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
     });
   }, [views.data, settings.dataSources]);
   const notPushable = pushViews.filter((v) => viewNames.includes(v.name) && !v.pushable);
+  // Access policies a semantic view cannot hold: each such view's push ends with a warning (issue 24).
+  const droppingPolicies = pushViews.filter((v) => viewNames.includes(v.name) && v.pushable && v.droppedPolicies.length > 0);
 
   const submit = () =>
     form.submit(!clientErrors.viewNames && !clientErrors.schema, async () => {
@@ -74,7 +76,12 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
       form={form}
       onStart={submit}
       onClose={onClose}
-      footNote={<span className="sy-foot-note muted">{viewNames.length > 0 ? `${plural(viewNames.length, 'view')} selected` : ''}</span>}
+      footNote={
+        <span className="sy-foot-note muted">
+          {viewNames.length > 0 ? `${plural(viewNames.length, 'view')} selected` : ''}
+          {droppingPolicies.length > 0 ? ` · ${plural(droppingPolicies.length, 'warning')} expected` : ''}
+        </span>
+      }
       intro={
         <>
           Each model view becomes a semantic view, created through the SQL Runner in{' '}
@@ -141,6 +148,18 @@ export function PushDialog({ deploymentId, settings, onClose, onStarted }: { dep
         ) : views.data && views.data.errorCount > 0 ? (
           <div className="field-hint">The model on this branch has {plural(views.data.errorCount, 'compile error')}; some views may be missing.</div>
         ) : null}
+        {droppingPolicies.length > 0 && (
+          <div className="notice sy-policy-warning" role="note" aria-label="Access policies not pushed">
+            <strong>{plural(droppingPolicies.length, 'warning')}: access policies are not pushed.</strong> A semantic view cannot hold them, so whoever may select from{' '}
+            {droppingPolicies.map((v, i) => (
+              <span key={v.name}>
+                {i > 0 && ', '}
+                <code>{`${prefix}${v.name}`}</code> (policies of {v.droppedPolicies.join(', ')})
+              </span>
+            ))}{' '}
+            sees every row and member. Grant those semantic views only to warehouse roles that may see them all.
+          </div>
+        )}
       </div>
       <button type="button" className="link sy-advanced" onClick={() => setShowAdvanced((s) => !s)} aria-expanded={showAdvanced}>
         {showAdvanced ? '▾' : '▸'} Advanced

@@ -16,6 +16,7 @@ import { PullDialog } from './PullDialog';
 import { PushDialog } from './PushDialog';
 import { liveJobOf } from '../../../lib/live';
 import { FailureSummary } from '../../../lib/plain/FailureSummary';
+import { plural } from '../../../lib/plural';
 
 const PAGE = 50;
 
@@ -186,6 +187,7 @@ function jobColumns(deploymentId: number, branchExists: (name: string) => boolea
     },
     {
       header: 'Warehouse',
+      priority: 3,
       cell: (job) => {
         const request = requestOf(job);
         return (
@@ -197,8 +199,21 @@ function jobColumns(deploymentId: number, branchExists: (name: string) => boolea
         );
       },
     },
-    { header: 'Branch', cell: (job) => <code>{job.branchName}</code> },
-    { header: 'Status', cell: (job) => <StatusBadge status={job.status} /> },
+    { header: 'Branch', priority: 4, cell: (job) => <code>{job.branchName}</code> },
+    {
+      header: 'Status',
+      cell: (job) => (
+        <>
+          <StatusBadge status={job.status} />
+          {job.warningCount ? (
+            <>
+              {' '}
+              <Badge tone="warn">{plural(job.warningCount, 'warning')}</Badge>
+            </>
+          ) : null}
+        </>
+      ),
+    },
     {
       header: 'Progress',
       className: 'sy-col-progress',
@@ -220,9 +235,10 @@ function jobColumns(deploymentId: number, branchExists: (name: string) => boolea
         </>
       ),
     },
-    { header: 'Started', cell: (job) => <Time value={job.startedAt ?? job.createdAt} /> },
+    { header: 'Started', priority: 1, cell: (job) => <Time value={job.startedAt ?? job.createdAt} /> },
     {
       header: 'Duration',
+      priority: 2,
       className: 'num',
       cell: (job) => (isTerminal(job.status) || job.startedAt ? durationText(elapsedMs(job.startedAt ?? job.createdAt, job.finishedAt)) : <Badge>waiting</Badge>),
     },
