@@ -78,7 +78,8 @@ async function tourClearOf(page: Page, target: string): Promise<void> {
       return card && box ? overlaps(card, box) : null;
     }).toBe(false);
     const box = (await page.locator(`[data-tour="${target}"]`).boundingBox())!;
-    const bar = await page.locator('.topbar').boundingBox();
+    // The app's top bar, or in the Models workbench its context bar.
+    const bar = await page.locator('.topbar, .wb-context').first().boundingBox();
     if (bar && box.x >= bar.x) expect(box.y, `${target} is not under the top bar`).toBeGreaterThanOrEqual(bar.y + bar.height - 1);
   }
 }

@@ -72,6 +72,14 @@ describe('tables choose their columns by priority', () => {
     await page.goto(`${server.url}/deployments`);
     const table = page.getByRole('table', { name: 'Deployments' });
     await table.waitFor();
+    // With the navigation as an icon rail every column fits at 1024 px; with its labels shown
+    // (a user's choice) the table has less room than its columns need.
+    const rail = page.getByRole('button', { name: 'Collapse the navigation' });
+    if ((await rail.getAttribute('aria-pressed')) !== 'true') await rail.click();
+    await expect.poll(() => table.getByRole('columnheader').allTextContents()).toContain('Created via');
+    await rail.click();
+    await expect.poll(() => rail.getAttribute('aria-pressed')).toBe('false');
+    await expect.poll(() => table.getByRole('columnheader').allTextContents()).not.toContain('Created via');
     const headers = await table.getByRole('columnheader').allTextContents();
     expect(headers).toEqual(expect.arrayContaining(['Name', 'Setup', 'Updated']));
     expect(headers).not.toContain('Created via');
@@ -80,6 +88,7 @@ describe('tables choose their columns by priority', () => {
     // With room, every column is back.
     await page.setViewportSize({ width: 1920, height: 1080 });
     await expect.poll(() => table.getByRole('columnheader').allTextContents()).toEqual(expect.arrayContaining(['Created via', 'Deploy mode', 'Region', 'Cloud', 'Version']));
+    await rail.click();
   });
 
   it('at 1024 px Admin › Users keeps its row actions (Delete) in sight, and your own row explains why they are unavailable', async () => {

@@ -8,7 +8,8 @@ export function ReadOnlyCode({ value, language, label, maxHeight = 480 }: { valu
   const height = Math.min(maxHeight, Math.max(80, lines * 18 + 12));
   return (
     <div className="sy-code" aria-label={label}>
-      <Suspense fallback={<pre className="sy-code-fallback">{value}</pre>}>
+      {/* Focusable: the text scrolls, and a keyboard user must be able to scroll it (until the editor is up). */}
+      <Suspense fallback={<pre className="sy-code-fallback" tabIndex={0}>{value}</pre>}>
         <CodeEditor value={value} language={language} readOnly height={height} ariaLabel={label} />
       </Suspense>
     </div>

@@ -38,7 +38,7 @@ export function setYamlSchemas(schemas: SchemasSettings[]): void {
 /**
  * Monaco's own themes with the colours that fail WCAG AA text contrast (4.5:1) on the editor's
  * background darkened (light) or lightened (dark) — SQL operators and functions, annotations, markup
- * delimiters, dimmed line numbers (issue 24: axe found them in every read-only DDL view).
+ * delimiters, SQL strings, dimmed line numbers (issue 24: axe found them in every read-only DDL view).
  */
 const THEMES = {
   'drydock-light': {
@@ -46,6 +46,7 @@ const THEMES = {
     rules: [
       { token: 'operator.sql', foreground: '56677a' },
       { token: 'predefined.sql', foreground: 'a0209f' },
+      { token: 'string.sql', foreground: 'c00000' },
       { token: 'annotation', foreground: '6e6e6e' },
       { token: 'delimiter.html', foreground: '6e6e6e' },
       { token: 'delimiter.xml', foreground: '6e6e6e' },
