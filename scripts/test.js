@@ -6,14 +6,19 @@ import './check-node.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { childCpuSeconds, slowestFiles, formatStageTimes } from './test-timing.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const outDir = join(root, 'test-output');
 mkdirSync(outDir, { recursive: true });
 
+const stageTimes = [];
+
 function run(title, command, args, env = {}) {
   console.log(`\n▶ ${title}`);
+  const started = { wall: performance.now(), cpu: childCpuSeconds() };
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  stageTimes.push({ title, wall: (performance.now() - started.wall) / 1000, cpu: childCpuSeconds() - started.cpu });
   if (result.error) throw result.error;
   return result.status ?? 1;
 }
@@ -80,6 +85,9 @@ for (const suite of suites) {
     }
   }
 }
+const reports = suites.map((suite) => join(outDir, suite.report)).filter((file) => existsSync(file));
+console.log(`\n${formatStageTimes(stageTimes)}`);
+console.log(`\nTen slowest test files:\n${slowestFiles(reports, root, 10).join('\n')}`);
 const flaky = suites.flatMap((suite) => (existsSync(flakyFile(suite)) ? readFileSync(flakyFile(suite), 'utf8').trim().split('\n').filter(Boolean) : []));
 if (flaky.length > 0) console.error(`\nFlaky tests (failed once, passed on their one retry; fix them):\n${flaky.map((t) => `  ~ ${t}`).join('\n')}`);
 // Repeated at the very end: a CI log is often read from its tail only.
