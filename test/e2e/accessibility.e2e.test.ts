@@ -1,10 +1,11 @@
 // Accessibility (issue 24 item 8): axe-core over every main screen and the main dialogs, in the light
-// and the dark theme, finds no serious or critical violation; on every screen the keyboard reaches
+// theme (and the dark one in `npm run ui-audit`), finds no serious or critical violation; on every screen the keyboard reaches
 // the controls with a focus ring one can see. Nothing is excluded: a screen whose fixes belong to
 // other work (Models, issue 24 item 1) is checked like the rest, and its failure names that work.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AXE_THEMES } from './audit-share';
 import { DIALOGS, SCREENS, seedScreens, settled, type Seeded } from './screens';
 import { startE2E, type E2E } from './support';
 
@@ -27,7 +28,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`).join(' | ')}`);
 }
 
-const THEMES = ['light', 'dark'] as const;
+const THEMES = AXE_THEMES;
 
 describe.each(THEMES)('axe-core, %s theme: no serious or critical violation', (theme) => {
   beforeAll(async () => {
