@@ -78,7 +78,7 @@ export const invalidField = (pointer: string, detail: string) =>
 
 /** `key` as one reference token of a JSON pointer (RFC 6901: `~` is `~0`, `/` is `~1`). */
 export const pointerToken = (key: string): string => key.replaceAll('~', '~0').replaceAll('/', '~1');
-const keyOfPointer = (pointer: string): string => (pointer.slice(pointer.lastIndexOf('/') + 1) || '').replaceAll('~1', '/').replaceAll('~0', '~');
+const keyOfPointer = (pointer: string): string => pointer.slice(pointer.lastIndexOf('/') + 1).replaceAll('~1', '/').replaceAll('~0', '~');
 
 export const UNKNOWN_FIELD_DETAIL = 'is not a known field';
 /** Unknown keys named in `errors[]` (a body may carry thousands) and in the detail. */

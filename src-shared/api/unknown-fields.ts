@@ -40,9 +40,10 @@ export const UNKNOWN_FIELDS_EXTENSION = 'x-drydock-unknown-fields';
 export const UNKNOWN_FIELDS_REASON_EXTENSION = 'x-drydock-unknown-fields-reason';
 
 const DATA_API_REASON =
-  'The data API takes the request parameters of the official client, which sends its own (`cache`, and more in newer ' +
-  'releases) next to `query` and `queryType`; the platform reads the two and ignores the others, so does Drydock. ' +
-  'Objects inside `query` are the query format’s own and are checked by the query compiler.';
+  'The data API takes the requests of the official client (@cubejs-client/core), whose `load` sends `cache` next to ' +
+  '`query` and `queryType` (and whose releases add parameters of their own); the platform reads the keys it knows on load ' +
+  'and sql and ignores the others, so does Drydock. Objects inside `query` are the query format’s own and are checked by ' +
+  'the query compiler.';
 
 /**
  * The operations whose body accepts and ignores top-level keys it does not describe, with why. The
