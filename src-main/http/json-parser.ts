@@ -14,9 +14,9 @@
  * 413 before anything is read, more bytes than the limit → 413, a stream error → its status (400
  * unless it names one ≥ 400), a length that differs from the announced one → 400
  * FST_ERR_CTP_INVALID_CONTENT_LENGTH; then the JSON rules of platform/json/body.ts (blank → no body,
- * too deep → 400 JSON_TOO_DEEP, malformed or poisoned → 400 MALFORMED_JSON). A body that stops
- * arriving, or trickles, answers 408 REQUEST_TIMEOUT (connection-guard.ts decides when). A handler
- * only ever sees a complete body.
+ * too deep → 400 JSON_TOO_DEEP, malformed → 400 MALFORMED_JSON, and so is a poisoning key, named in
+ * `errors[]`). A body that stops arriving, or trickles, answers 408 REQUEST_TIMEOUT
+ * (connection-guard.ts decides when). A handler only ever sees a complete body.
  */
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
@@ -30,6 +30,7 @@ import { WorkerPools } from '../platform/workers/pools';
 import { BodyBytes } from './body-bytes';
 import { BODY_STALLED, onBodyStall } from './connection-guard';
 import { LimitCodes, MAX_JSON_DEPTH } from './request-limits';
+import { ErrorCodes } from '../../src-shared/api/errors';
 import { ApiError } from './problem';
 
 /** JSON bodies from this size on are read on a compute thread (below it, the hand-off costs more than it saves). */
@@ -53,7 +54,19 @@ function answer(read: JsonBody, done: Done): void {
   else if (read.kind === 'too-deep') {
     done(new ApiError(400, LimitCodes.JSON_TOO_DEEP, `The JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
   } else if (read.kind === 'invalid') done(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY(), undefined);
+  else if (read.kind === 'poisoned') done(poisonedBody(`/body${read.pointer}`), undefined);
   else done(null, read.value);
+}
+
+/**
+ * A `__proto__` key (or a `constructor` holding a `prototype`) anywhere in a body, free-form maps
+ * included: refused before any schema or handler sees the document, whatever the operation.
+ */
+function poisonedBody(pointer: string): ApiError {
+  const key = pointer.endsWith('/__proto__') ? 'a `__proto__` key' : 'a `constructor` key holding a `prototype`';
+  return new ApiError(400, ErrorCodes.MALFORMED_JSON, `The JSON body has ${key} at ${pointer}; keys that could change an object's prototype are never accepted.`, {
+    errors: [{ pointer, detail: 'could change an object prototype' }],
+  });
 }
 
 function readJsonBody(request: FastifyRequest, payload: IncomingMessage & { receivedEncodedLength?: number }, workers: WorkerPools | undefined, done: Done): void {

@@ -5,6 +5,13 @@
 import { fastifySwagger, type SwaggerOptions } from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { TAGS } from '../../src-shared/api/tags';
+import {
+  UNKNOWN_FIELDS_EXTENSION,
+  UNKNOWN_FIELDS_IGNORED,
+  UNKNOWN_FIELDS_REASON_EXTENSION,
+  UNKNOWN_FIELDS_SUMMARY,
+  unknownFieldsPolicy,
+} from '../../src-shared/api/unknown-fields';
 import { OAUTH_SCOPE_DESCRIPTIONS, OAUTH_SCOPES, SCOPED_CREDENTIAL_LIMITS } from './credentials';
 import { optionalBodyOperations } from './route';
 
@@ -19,6 +26,7 @@ const BEARER_DESCRIPTION = [
 interface OpenApiOperation {
   operationId?: string;
   requestBody?: { required?: boolean };
+  [extension: `x-${string}`]: unknown;
 }
 
 const SWAGGER_OPTIONS: SwaggerOptions = {
@@ -29,7 +37,8 @@ const SWAGGER_OPTIONS: SwaggerOptions = {
       version: '1.0.0',
       description:
         'Local implementation of the analytics platform management API: deployments, data model authoring, ' +
-        'warehouse semantic view sync, lakehouse metric view publication, workbooks and promotion.',
+        'warehouse semantic view sync, lakehouse metric view publication, workbooks and promotion.\n\n' +
+        `Unknown keys: ${UNKNOWN_FIELDS_SUMMARY}`,
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: 'http://127.0.0.1:{port}', variables: { port: { default: '4317' } } }],
@@ -43,11 +52,16 @@ const SWAGGER_OPTIONS: SwaggerOptions = {
     security: [{ bearerAuth: [] }, { apiKeyAuth: [] }],
   },
   // @fastify/swagger marks every request body required; the contract knows which may be omitted.
+  // Every operation with a body says what it does with a key the body does not describe.
   transformObject: (documentObject) => {
     const doc = (documentObject as { openapiObject: { paths?: Record<string, Record<string, OpenApiOperation>> } }).openapiObject;
     for (const ops of Object.values(doc.paths ?? {})) {
       for (const op of Object.values(ops)) {
-        if (op.operationId && op.requestBody && optionalBodyOperations.has(op.operationId)) op.requestBody.required = false;
+        if (!op.operationId || !op.requestBody) continue;
+        if (optionalBodyOperations.has(op.operationId)) op.requestBody.required = false;
+        const policy = unknownFieldsPolicy(op.operationId);
+        op[UNKNOWN_FIELDS_EXTENSION] = policy;
+        if (policy === 'ignore') op[UNKNOWN_FIELDS_REASON_EXTENSION] = UNKNOWN_FIELDS_IGNORED[op.operationId];
       }
     }
     return doc;

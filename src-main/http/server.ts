@@ -11,7 +11,7 @@ import type { EarlyListener } from './early-listener';
 import { Authenticator } from './auth';
 import { lazySchemaController, lazyValidatorCompiler, SchemaWarmup } from './compilers';
 import { collectOpenApiRoutes } from './openapi';
-import { ApiError, problemBody } from './problem';
+import { ApiError, problemBody, validationError, type SchemaFailure } from './problem';
 import {
   absoluteFormAuthority,
   answerClientError,
@@ -252,22 +252,13 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
       return reply.code(error.status).send(error.toProblem(request.url));
     }
     if (error.validation) {
-      const where = error.validationContext ?? 'body';
-      const errors = error.validation.map((v) => {
-        const { missingProperty: missing, additionalProperty: unknown } = v.params as { missingProperty?: string; additionalProperty?: string };
-        // An unknown key is named in the pointer (`/body/dashboardDraft/bogus`), like a missing one.
-        if (unknown !== undefined) return { pointer: `/${where}${v.instancePath}/${unknown}`, detail: 'is not a known field' };
-        const pointer = `/${where}${v.instancePath}${missing ? `/${missing}` : ''}`;
-        return { pointer, detail: v.message ?? 'is invalid' };
-      });
-      const detail = errors.map((e) => `${e.pointer} ${e.detail}`).join('; ');
-      return reply.code(400).send(problemBody(400, ErrorCodes.VALIDATION_FAILED, `The request is invalid: ${detail}.`, request.url, { errors }));
+      return reply.code(400).send(validationError(error.validationContext ?? 'body', error.validation as SchemaFailure[]).toProblem(request.url));
     }
     const status = error.statusCode ?? 500;
     if (status === 413) return reply.code(413).send(problemBody(413, ErrorCodes.PAYLOAD_TOO_LARGE, 'The request body is too large.', request.url));
     if (status === 415) return reply.code(415).send(problemBody(415, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, error.message, request.url));
     if (status >= 400 && status < 500) {
-      const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? 'MALFORMED_JSON' : 'BAD_REQUEST';
+      const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? ErrorCodes.MALFORMED_JSON : 'BAD_REQUEST';
       return reply.code(status).send(problemBody(status, code, error.message, request.url));
     }
     ctx.log.error('unhandled error', { url: request.url, method: request.method, error: error.stack ?? String(error) });

@@ -43,6 +43,7 @@ export const EmbedAccessInput = Type.Object(
     action: StringEnum(EMBED_ACCESS_ACTIONS),
   },
   {
+    additionalProperties: false,
     description:
       'Sets one entry: for one embed tenant (`scope: tenant` with `embedTenantName`) or for all embed users. ' +
       '`none` is an explicit refusal that overrides broader grants (all embed users, folders).',

@@ -1,6 +1,10 @@
 /** Stable `code` values of problem responses shared by every area. Areas add their own beside these. */
 export const ErrorCodes = {
   VALIDATION_FAILED: 'VALIDATION_FAILED',
+  /** A request body named a key its operation does not describe (the rule: ./unknown-fields.ts). */
+  UNKNOWN_FIELD: 'UNKNOWN_FIELD',
+  /** The body is not JSON, or carries a key that could poison a prototype (`__proto__`). */
+  MALFORMED_JSON: 'MALFORMED_JSON',
   UNAUTHENTICATED: 'UNAUTHENTICATED',
   TOKEN_REVOKED: 'TOKEN_REVOKED',
   FORBIDDEN: 'FORBIDDEN',

@@ -47,7 +47,7 @@ export const createFolder = defineRoute({
   tag: TAG,
   summary: 'Create a folder',
   params: Type.Object({ deploymentId: Type.Integer({ minimum: 1 }) }),
-  body: Type.Object({ name: FolderName, parentId: Type.Optional(OrNull(Type.Integer({ minimum: 1 }))) }),
+  body: Type.Object({ name: FolderName, parentId: Type.Optional(OrNull(Type.Integer({ minimum: 1 }))) }, { additionalProperties: false }),
   status: 201,
   response: Folder,
 });
@@ -69,7 +69,7 @@ export const updateFolder = defineRoute({
   tag: TAG,
   summary: 'Rename a folder or move it under another one (`parentId: null` = top level)',
   params: FolderParams,
-  body: Type.Object({ name: Type.Optional(FolderName), parentId: Type.Optional(OrNull(Type.Integer({ minimum: 1 }))) }),
+  body: Type.Object({ name: Type.Optional(FolderName), parentId: Type.Optional(OrNull(Type.Integer({ minimum: 1 }))) }, { additionalProperties: false }),
   response: Folder,
 });
 

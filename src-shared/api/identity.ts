@@ -151,7 +151,10 @@ export const bulkUsers = defineRoute({
   operationId: 'bulkUpdateUsers',
   tag: 'Users Admin',
   summary: 'Activate, deactivate or delete many users, with per-user failure reporting (admin)',
-  body: Type.Object({ action: BulkUserAction, userIds: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 500 }) }),
+  body: Type.Object(
+    { action: BulkUserAction, userIds: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 500 }) },
+    { additionalProperties: false },
+  ),
   response: Type.Object({
     succeeded: Type.Array(Type.Integer()),
     failed: Type.Array(Type.Object({ userId: Type.Integer(), code: Type.String(), detail: Type.String() })),

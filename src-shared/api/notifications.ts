@@ -30,41 +30,59 @@ export const TIME_GRAINS = ['second', 'minute', 'hour', 'day', 'week', 'month', 
 export const NOTIFICATION_FORMATS = ['PDF', 'PNG'] as const;
 export const RECIPIENT_TYPES = ['EMAIL', 'USER'] as const;
 
-export const DashboardFilter = Type.Object({
-  member: Type.String({ minLength: 1, maxLength: 255, description: 'Model member, e.g. `orders.status`' }),
-  operator: StringEnum(FILTER_OPERATORS),
-  values: Type.Optional(
-    Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 1000, description: 'Required by every operator but `is_empty` and `is_not_empty`, which take none' }),
-  ),
-});
+export const DashboardFilter = Type.Object(
+  {
+    member: Type.String({ minLength: 1, maxLength: 255, description: 'Model member, e.g. `orders.status`' }),
+    operator: StringEnum(FILTER_OPERATORS),
+    values: Type.Optional(
+      Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 1000, description: 'Required by every operator but `is_empty` and `is_not_empty`, which take none' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type DashboardFilter = Static<typeof DashboardFilter>;
 
-export const NotificationTimeGrain = Type.Object({
-  widgetId: Type.String({ minLength: 1, maxLength: 128, description: 'TIME_GRAIN widget of the dashboard' }),
-  granularity: StringEnum(TIME_GRAINS),
-});
-export const NotificationMemberSwitcher = Type.Object({
-  widgetId: Type.String({ minLength: 1, maxLength: 128 }),
-  member: Type.String({ minLength: 1, maxLength: 255, description: 'Member the switcher shows' }),
-});
-export const NotificationAiSummary = Type.Object({
-  enabled: Type.Boolean(),
-  instructions: Type.Optional(OrNull(Type.String({ maxLength: 2000 }))),
-});
-export const NotificationRecipientInput = Type.Object({
-  type: StringEnum(RECIPIENT_TYPES),
-  email: Type.Optional(OrNull(Type.String({ format: 'email', maxLength: 320, description: 'For EMAIL recipients' }))),
-  userId: Type.Optional(OrNull(Type.Integer({ minimum: 1, description: 'For USER recipients' }))),
-});
+export const NotificationTimeGrain = Type.Object(
+  {
+    widgetId: Type.String({ minLength: 1, maxLength: 128, description: 'TIME_GRAIN widget of the dashboard' }),
+    granularity: StringEnum(TIME_GRAINS),
+  },
+  { additionalProperties: false },
+);
+export const NotificationMemberSwitcher = Type.Object(
+  {
+    widgetId: Type.String({ minLength: 1, maxLength: 128 }),
+    member: Type.String({ minLength: 1, maxLength: 255, description: 'Member the switcher shows' }),
+  },
+  { additionalProperties: false },
+);
+export const NotificationAiSummary = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    instructions: Type.Optional(OrNull(Type.String({ maxLength: 2000 }))),
+  },
+  { additionalProperties: false },
+);
+export const NotificationRecipientInput = Type.Object(
+  {
+    type: StringEnum(RECIPIENT_TYPES),
+    email: Type.Optional(OrNull(Type.String({ format: 'email', maxLength: 320, description: 'For EMAIL recipients' }))),
+    userId: Type.Optional(OrNull(Type.Integer({ minimum: 1, description: 'For USER recipients' }))),
+  },
+  { additionalProperties: false },
+);
 export const NotificationRecipient = Type.Object({
   type: StringEnum(RECIPIENT_TYPES),
   email: OrNull(Type.String()),
   userId: OrNull(Type.Integer()),
 });
-export const NotificationSchedule = Type.Object({
-  cron: Type.String({ minLength: 1, maxLength: 120, description: 'Five-field cron expression' }),
-  timezone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone' }),
-});
+export const NotificationSchedule = Type.Object(
+  {
+    cron: Type.String({ minLength: 1, maxLength: 120, description: 'Five-field cron expression' }),
+    timezone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone' }),
+  },
+  { additionalProperties: false },
+);
 
 export const Notification = Type.Object({
   id: Type.Integer(),
@@ -115,7 +133,7 @@ export const NotificationCreateInput = Type.Object(
     memberSwitchers: Type.Optional(editableFields.memberSwitchers),
     notificationAiSummary: Type.Optional(editableFields.notificationAiSummary),
   },
-  { description: 'Exactly one of `dashboardId` and `dashboardPublicId`' },
+  { additionalProperties: false, description: 'Exactly one of `dashboardId` and `dashboardPublicId`' },
 );
 export type NotificationCreateInput = Static<typeof NotificationCreateInput>;
 
@@ -132,7 +150,7 @@ export const NotificationUpdateInput = Type.Object(
     memberSwitchers: Type.Optional(editableFields.memberSwitchers),
     notificationAiSummary: Type.Optional(editableFields.notificationAiSummary),
   },
-  { description: 'Fields left out keep their value; at most one of `dashboardId` and `dashboardPublicId`' },
+  { additionalProperties: false, description: 'Fields left out keep their value; at most one of `dashboardId` and `dashboardPublicId`' },
 );
 export type NotificationUpdateInput = Static<typeof NotificationUpdateInput>;
 

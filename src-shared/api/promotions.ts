@@ -148,7 +148,7 @@ export const previewWorkbookPromotion = defineRoute({
   summary: 'What promoting this workbook to a deployment would change (stores nothing)',
   description: 'Needs a workspace session or an API key, plus read access to both deployments.',
   params: WorkbookParams,
-  body: Type.Object(PromotionTarget),
+  body: Type.Object(PromotionTarget, { additionalProperties: false }),
   response: PromotionPreview,
 });
 
@@ -169,7 +169,7 @@ export const applyWorkbookPromotion = defineRoute({
     sourceHash: Sha256,
     targetHash: Type.Optional(OrNull({ ...Sha256, description: 'The preview’s targetHash (null: expected to be created)' } as typeof Sha256)),
     idempotencyKey: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  }),
+  }, { additionalProperties: false }),
   status: 201,
   response: WorkbookPromotion,
 });

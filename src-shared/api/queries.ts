@@ -51,8 +51,12 @@ const LoadBody = Type.Object(
   {
     query: Type.Union([FreeForm('A query'), Type.Array(FreeForm('A query'))]),
     queryType: Type.Optional(Type.String()),
+    cache: Type.Optional(
+      Type.String({ maxLength: 64, description: 'The official client’s cache mode (`stale-if-slow`, …): accepted and ignored, every query runs' }),
+    ),
   },
-  { additionalProperties: true },
+  // The one body that ignores keys it does not describe: see UNKNOWN_FIELDS_IGNORED in ./unknown-fields.ts.
+  { additionalProperties: true, description: 'Other keys the client sends are accepted and ignored' },
 );
 
 const DeployParams = Type.Object({ deploymentId: Type.Integer({ minimum: 1 }) });

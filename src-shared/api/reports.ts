@@ -19,7 +19,7 @@ export const MAX_DOCUMENT_PLACEMENTS = 2000;
 
 export const ResultChecksum = Type.Object(
   { payload: Type.Optional(Type.String({ minLength: 1, maxLength: RESULT_CHECKSUM_MAX, description: 'Opaque to the server' })) },
-  { description: 'Fingerprint of the result the client placed' },
+  { additionalProperties: false, description: 'Fingerprint of the result the client placed' },
 );
 export type ResultChecksum = Static<typeof ResultChecksum>;
 
@@ -95,7 +95,7 @@ export const ConnectWorkbookInput = Type.Object({
   addressOnly: Type.Optional(
     Type.Boolean({ description: 'Only record the address; an existing placement keeps its stored fingerprint (checksums)' }),
   ),
-});
+}, { additionalProperties: false });
 export type ConnectWorkbookInput = Static<typeof ConnectWorkbookInput>;
 
 export const PlacementAddressQuery = Type.Object(
@@ -109,11 +109,14 @@ export const PlacementAddressQuery = Type.Object(
 );
 export type PlacementAddress = Static<typeof PlacementAddressQuery>;
 
-export const RefreshPlacementInput = Type.Object({
-  ...PlacementAddressQuery.properties,
-  resultChecksum: Type.Optional(OrNull(ResultChecksum)),
-  queryChecksum: Type.Optional(OrNull({ ...QueryChecksum, description: 'Default: the report’s current query checksum' } as typeof QueryChecksum)),
-});
+export const RefreshPlacementInput = Type.Object(
+  {
+    ...PlacementAddressQuery.properties,
+    resultChecksum: Type.Optional(OrNull(ResultChecksum)),
+    queryChecksum: Type.Optional(OrNull({ ...QueryChecksum, description: 'Default: the report’s current query checksum' } as typeof QueryChecksum)),
+  },
+  { additionalProperties: false },
+);
 export type RefreshPlacementInput = Static<typeof RefreshPlacementInput>;
 
 export const ExternalDocumentPlacement = Type.Object({
@@ -188,7 +191,7 @@ export const upsertReportByPublicId = defineRoute({
     description: Type.Optional(OrNull(Type.String({ maxLength: 10_000 }))),
     folderId: Type.Optional(OrNull(Type.Integer({ minimum: 1 }))),
     query: Type.Optional(OrNull(FreeForm('The report’s query'))),
-  }),
+  }, { additionalProperties: false }),
   response: Type.Object({ ...Report.properties, created: Type.Boolean() }),
 });
 

@@ -31,7 +31,7 @@ export const exchangeLoginCode = defineRoute({
   summary: 'Exchange a one-time login code (from the login link) for a session token',
   description: 'The code is the credential: it works once and expires after ten minutes.',
   auth: 'public',
-  body: Type.Object({ code: Type.String({ minLength: 16, maxLength: 128 }) }),
+  body: Type.Object({ code: Type.String({ minLength: 16, maxLength: 128 }) }, { additionalProperties: false }),
   response: Type.Object({ token: Type.String(), expiresAt: Timestamp }),
 });
 

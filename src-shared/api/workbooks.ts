@@ -41,16 +41,21 @@ export const WorkbookParams = Type.Object({
 
 // ---- dashboard shapes (spec: "Resources and their fields") ---------------------------------------
 
+/** Every shape of a request is closed: a key it does not describe is refused (src-shared/api/unknown-fields.ts). */
+const closed = { additionalProperties: false } as const;
 const optionalString = () => Type.Optional(OrNull(Type.String()));
 const optionalInteger = () => Type.Optional(OrNull(Type.Integer()));
 
-const BreakpointIntegers = Type.Object({
-  lg: optionalInteger(),
-  md: optionalInteger(),
-  sm: optionalInteger(),
-  xs: optionalInteger(),
-  xxs: optionalInteger(),
-});
+const BreakpointIntegers = Type.Object(
+  {
+    lg: optionalInteger(),
+    md: optionalInteger(),
+    sm: optionalInteger(),
+    xs: optionalInteger(),
+    xxs: optionalInteger(),
+  },
+  closed,
+);
 
 export const DashboardLayout = Type.Object(
   {
@@ -60,14 +65,17 @@ export const DashboardLayout = Type.Object(
     margin: Type.Optional(OrNull(Type.Array(Type.Integer()))),
     rowHeight: optionalInteger(),
   },
-  { description: 'Grid of a CLASSIC dashboard' },
+  { ...closed, description: 'Grid of a CLASSIC dashboard' },
 );
 export type DashboardLayout = Static<typeof DashboardLayout>;
 
-const AppManifest = Type.Object({
-  dependencies: Type.Optional(OrNull(Type.Record(Type.String(), Type.String()))),
-  version: optionalInteger(),
-});
+const AppManifest = Type.Object(
+  {
+    dependencies: Type.Optional(OrNull(Type.Record(Type.String(), Type.String()))),
+    version: optionalInteger(),
+  },
+  closed,
+);
 
 const appSourceFields = () => ({
   entry: Type.Optional(OrNull(Type.String({ maxLength: 255 }))),
@@ -75,13 +83,13 @@ const appSourceFields = () => ({
   html: optionalString(),
   manifest: Type.Optional(OrNull(AppManifest)),
 });
-export const DashboardAppSource = Type.Object(appSourceFields(), { description: 'Authored files of an APP dashboard' });
-export const DashboardAppSourceInput = Type.Object(appSourceFields(), { description: 'Authored files of an APP dashboard' });
+export const DashboardAppSource = Type.Object(appSourceFields(), { ...closed, description: 'Authored files of an APP dashboard' });
+export const DashboardAppSourceInput = Type.Object(appSourceFields(), { ...closed, description: 'Authored files of an APP dashboard' });
 export type DashboardAppSource = Static<typeof DashboardAppSource>;
 
-const ThemeBorder = Type.Object({ color: optionalString(), radius: optionalString(), style: optionalString(), width: optionalString() });
-const ThemeTitle = Type.Object({ color: optionalString(), fontFamily: optionalString(), fontSize: optionalString(), fontWeight: optionalString() });
-const ThemeText = Type.Object({ codeFontFamily: optionalString(), color: optionalString(), fontFamily: optionalString(), secondaryColor: optionalString() });
+const ThemeBorder = Type.Object({ color: optionalString(), radius: optionalString(), style: optionalString(), width: optionalString() }, closed);
+const ThemeTitle = Type.Object({ color: optionalString(), fontFamily: optionalString(), fontSize: optionalString(), fontWeight: optionalString() }, closed);
+const ThemeText = Type.Object({ codeFontFamily: optionalString(), color: optionalString(), fontFamily: optionalString(), secondaryColor: optionalString() }, closed);
 
 export const DashboardTheme = Type.Object(
   {
@@ -89,7 +97,7 @@ export const DashboardTheme = Type.Object(
     fontFamily: optionalString(),
     primaryColor: optionalString(),
     themeId: optionalString(),
-    dashboard: Type.Optional(OrNull(Type.Object({ backgroundColor: optionalString(), padding: optionalString() }))),
+    dashboard: Type.Optional(OrNull(Type.Object({ backgroundColor: optionalString(), padding: optionalString() }, closed))),
     controls: Type.Optional(
       OrNull(
         Type.Object({
@@ -97,7 +105,7 @@ export const DashboardTheme = Type.Object(
           padding: optionalString(),
           border: Type.Optional(OrNull(ThemeBorder)),
           title: Type.Optional(OrNull(ThemeTitle)),
-        }),
+        }, closed),
       ),
     ),
     widgets: Type.Optional(
@@ -109,11 +117,11 @@ export const DashboardTheme = Type.Object(
           border: Type.Optional(OrNull(ThemeBorder)),
           text: Type.Optional(OrNull(ThemeText)),
           title: Type.Optional(OrNull(ThemeTitle)),
-        }),
+        }, closed),
       ),
     ),
   },
-  { description: 'Theme of a dashboard (request shape)' },
+  { ...closed, description: 'Theme of a dashboard (request shape)' },
 );
 export type DashboardTheme = Static<typeof DashboardTheme>;
 
@@ -123,21 +131,27 @@ export type WidgetType = (typeof WIDGET_TYPES)[number];
 export const LEGACY_TABS_CONTAINER = 'TABS_CONTAINER';
 export const WIDGET_ID_MAX_LENGTH = 128;
 
-export const WidgetPosition = Type.Object({
-  x: Type.Integer({ minimum: 0 }),
-  y: Type.Integer({ minimum: 0 }),
-  w: Type.Integer({ minimum: 0 }),
-  h: Type.Integer({ minimum: 0 }),
-});
+export const WidgetPosition = Type.Object(
+  {
+    x: Type.Integer({ minimum: 0 }),
+    y: Type.Integer({ minimum: 0 }),
+    w: Type.Integer({ minimum: 0 }),
+    h: Type.Integer({ minimum: 0 }),
+  },
+  closed,
+);
 export type WidgetPosition = Static<typeof WidgetPosition>;
 
-const ResponsiveLayouts = Type.Object({
-  lg: Type.Optional(OrNull(WidgetPosition)),
-  md: Type.Optional(OrNull(WidgetPosition)),
-  sm: Type.Optional(OrNull(WidgetPosition)),
-  xs: Type.Optional(OrNull(WidgetPosition)),
-  xxs: Type.Optional(OrNull(WidgetPosition)),
-});
+const ResponsiveLayouts = Type.Object(
+  {
+    lg: Type.Optional(OrNull(WidgetPosition)),
+    md: Type.Optional(OrNull(WidgetPosition)),
+    sm: Type.Optional(OrNull(WidgetPosition)),
+    xs: Type.Optional(OrNull(WidgetPosition)),
+    xxs: Type.Optional(OrNull(WidgetPosition)),
+  },
+  closed,
+);
 
 const WidgetTypeSchema = StringEnum(WIDGET_TYPES, {
   description: 'A CONTAINER whose `config.layout` is `tabs` is a tabbed container.',
@@ -151,17 +165,20 @@ const widgetFields = () => ({
 });
 const WidgetId = Type.String({ minLength: 1, maxLength: WIDGET_ID_MAX_LENGTH });
 
-export const DashboardWidget = Type.Object({ id: Type.String(), ...widgetFields() });
+export const DashboardWidget = Type.Object({ id: Type.String(), ...widgetFields() }, closed);
 export type DashboardWidget = Static<typeof DashboardWidget>;
 
-export const DashboardWidgetDraftInput = Type.Object({
-  id: Type.Optional(OrNull({ ...WidgetId, description: 'Assigned by the server when omitted' } as typeof WidgetId)),
-  ...widgetFields(),
-});
+export const DashboardWidgetDraftInput = Type.Object(
+  {
+    id: Type.Optional(OrNull({ ...WidgetId, description: 'Assigned by the server when omitted' } as typeof WidgetId)),
+    ...widgetFields(),
+  },
+  closed,
+);
 export type DashboardWidgetDraftInput = Static<typeof DashboardWidgetDraftInput>;
 
 /** A widget of a dashboard being created or published: every widget needs its id. */
-export const DashboardWidgetInput = Type.Object({ id: WidgetId, ...widgetFields() });
+export const DashboardWidgetInput = Type.Object({ id: WidgetId, ...widgetFields() }, closed);
 
 const configFields = () => ({
   title: optionalString(),
@@ -178,7 +195,7 @@ export const DashboardConfig = Type.Object(
     theme: Type.Optional(OrNull(FreeForm('Dashboard theme'))),
     widgets: Type.Optional(OrNull(Type.Array(DashboardWidget))),
   },
-  { description: 'A dashboard configuration' },
+  { ...closed, description: 'A dashboard configuration' },
 );
 export type DashboardConfig = Static<typeof DashboardConfig>;
 
@@ -189,7 +206,7 @@ export const DashboardConfigDraftInput = Type.Object(
     theme: Type.Optional(OrNull(DashboardTheme)),
     widgets: Type.Optional(OrNull(Type.Array(DashboardWidgetDraftInput))),
   },
-  { description: 'A draft dashboard configuration; widgets without an id get one from the server' },
+  { ...closed, description: 'A draft dashboard configuration; widgets without an id get one from the server' },
 );
 export type DashboardConfigDraftInput = Static<typeof DashboardConfigDraftInput>;
 
@@ -200,7 +217,7 @@ export const DashboardConfigInput = Type.Object(
     theme: Type.Optional(OrNull(DashboardTheme)),
     widgets: Type.Optional(OrNull(Type.Array(DashboardWidgetInput))),
   },
-  { description: 'A dashboard configuration to create or publish; every widget carries its id' },
+  { ...closed, description: 'A dashboard configuration to create or publish; every widget carries its id' },
 );
 export type DashboardConfigInput = Static<typeof DashboardConfigInput>;
 
@@ -212,7 +229,7 @@ export type WorkbookDashboard = Static<typeof WorkbookDashboard>;
 
 export const WorkbookDashboardInput = Type.Object(
   { dashboardDraft: Type.Optional(OrNull(DashboardConfigDraftInput)) },
-  { description: '`dashboardPublished` is response-only: publish with POST …/publish' },
+  { ...closed, description: '`dashboardPublished` is response-only: publish with POST …/publish' },
 );
 export type WorkbookDashboardInput = Static<typeof WorkbookDashboardInput>;
 
@@ -302,7 +319,7 @@ export const createWorkbook = defineRoute({
     folderId: Type.Optional(OrNull(Type.Integer({ minimum: 1 }))),
     shared: Type.Optional(Type.Boolean({ default: true })),
     dashboardDraft: Type.Optional(OrNull(DashboardConfigInput)),
-  }),
+  }, closed),
   status: 201,
   response: WorkbookDetail,
 });
@@ -344,7 +361,7 @@ export const upsertWorkbookBySlug = defineRoute({
     folderId: Type.Optional(OrNull(Type.Integer({ minimum: 1 }))),
     shared: Type.Optional(Type.Boolean()),
     dashboardDraft: Type.Optional(OrNull(DashboardConfigInput)),
-  }),
+  }, closed),
   response: Type.Object({ ...WorkbookDetail.properties, created: Type.Boolean() }),
 });
 
@@ -358,7 +375,7 @@ export const duplicateWorkbook = defineRoute({
   body: Type.Object({
     shared: Type.Optional(Type.Boolean({ description: 'Whether the copy is shared (default: a private copy)' })),
     name: Type.Optional(WorkbookName),
-  }),
+  }, closed),
   bodyOptional: true,
   status: 201,
   response: WorkbookDetail,
@@ -390,7 +407,7 @@ export const publishWorkbookDashboard = defineRoute({
   summary: 'Publish the saved draft, or an explicit config (which then also becomes the draft)',
   description: `${OWNERSHIP_RULE} ${IF_MATCH_RULE}`,
   params: WorkbookParams,
-  body: Type.Object({ config: Type.Optional(DashboardConfigInput) }),
+  body: Type.Object({ config: Type.Optional(DashboardConfigInput) }, closed),
   bodyOptional: true,
   response: WorkbookDashboard,
 });

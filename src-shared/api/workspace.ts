@@ -9,10 +9,13 @@ export const WORKSPACE_ITEM_TYPES = ['FOLDER', 'WORKBOOK', 'REPORT'] as const;
 export type WorkspaceItemType = (typeof WORKSPACE_ITEM_TYPES)[number];
 export const BULK_MAX_ITEMS = 500;
 
-export const WorkspaceItemRef = Type.Object({
-  type: StringEnum(WORKSPACE_ITEM_TYPES),
-  id: Type.Integer({ minimum: 1 }),
-});
+export const WorkspaceItemRef = Type.Object(
+  {
+    type: StringEnum(WORKSPACE_ITEM_TYPES),
+    id: Type.Integer({ minimum: 1 }),
+  },
+  { additionalProperties: false },
+);
 export type WorkspaceItemRef = Static<typeof WorkspaceItemRef>;
 
 const Items = Type.Array(WorkspaceItemRef, { minItems: 1, maxItems: BULK_MAX_ITEMS });
@@ -44,7 +47,7 @@ export const bulkDeleteWorkspaceItems = defineRoute({
   summary: 'Delete folders, workbooks and reports, reporting failures per item',
   description: 'Items are processed in order; a folder must be empty when its turn comes. Each item needs its owner or an admin.',
   params: Type.Object({ deploymentId: Type.Integer({ minimum: 1 }) }),
-  body: Type.Object({ items: Items }),
+  body: Type.Object({ items: Items }, { additionalProperties: false }),
   response: BulkResult,
 });
 
@@ -56,7 +59,7 @@ export const bulkMoveWorkspaceItems = defineRoute({
   summary: 'Move folders, workbooks and reports into a folder, reporting failures per item',
   description: '`targetFolderId: null` moves to the top level. Each item needs its owner or an admin.',
   params: Type.Object({ deploymentId: Type.Integer({ minimum: 1 }) }),
-  body: Type.Object({ items: Items, targetFolderId: OrNull(Type.Integer({ minimum: 1 })) }),
+  body: Type.Object({ items: Items, targetFolderId: OrNull(Type.Integer({ minimum: 1 })) }, { additionalProperties: false }),
   response: BulkResult,
 });
 

@@ -7,10 +7,13 @@
  * below), not from the implementation: 401 for no, bad, expired and revoked credentials; 403 for a
  * credential the operation is closed to or a role below its level; otherwise "allowed", i.e. any
  * status but 401 and 403 (the probe's placeholder ids and empty bodies mostly answer 400 or 404).
+ * Sent again with an unknown body key (issue 27), every verdict stands, since credentials and access
+ * are checked before the body is read, and every allowed caller gets 400 `UNKNOWN_FIELD`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessRule } from '../../src-main/http/auth';
 import type { RouteEntry } from '../../src-main/http/route';
+import { unknownFieldsPolicy } from '../../src-shared/api/unknown-fields';
 import { createDeployment } from '../support/deployments';
 import { startTestService, type TestService } from '../support/service';
 import { bearerFor, createUser } from '../support/users';
@@ -41,6 +44,7 @@ let svc: TestService;
 let home: number;
 let other: number;
 const callers: Caller[] = [];
+const UNKNOWN = '__unknown_key__';
 
 const accepts = (entry: RouteEntry, credential: string) => (entry.options.credentials ?? ['user']).includes(credential as never);
 const decide = (allowed: boolean): 403 | 'allowed' => (allowed ? 'allowed' : 403);
@@ -131,12 +135,12 @@ function pathFor(entry: RouteEntry, caller: Caller, deploymentId: number): strin
   });
 }
 
-async function probe(entry: RouteEntry, caller: Caller, deploymentId: number) {
+async function probe(entry: RouteEntry, caller: Caller, deploymentId: number, body = '{}') {
   const headers: Record<string, string> = {};
   if (caller.auth) headers.authorization = caller.auth;
   const hasBody = entry.def.body !== undefined;
   if (hasBody) headers['content-type'] = 'application/json';
-  const res = await fetch(`${svc.url}${pathFor(entry, caller, deploymentId)}`, { method: entry.def.method, headers, body: hasBody ? '{}' : undefined });
+  const res = await fetch(`${svc.url}${pathFor(entry, caller, deploymentId)}`, { method: entry.def.method, headers, body: hasBody ? body : undefined });
   const text = await res.text();
   return { status: res.status, text, contentType: res.headers.get('content-type') ?? '' };
 }
@@ -185,5 +189,31 @@ describe('authorization matrix (every operation × every kind of caller)', () =>
     }
     expect(mismatches).toEqual([]);
     expect(probes).toBeGreaterThan(150 * callers.length - 100);
+  });
+
+  it('an unknown body key changes no verdict: a caller without access gets its 401 or 403, one with access 400 UNKNOWN_FIELD (issue 27)', { timeout: 600_000 }, async () => {
+    const mismatches: string[] = [];
+    let refused = 0;
+    for (const entry of svc.routes) {
+      if (entry.def.body === undefined || entry.def.auth === 'public') continue;
+      const policy = unknownFieldsPolicy(entry.def.operationId);
+      // A list body (`setEnvVars`) carries the key in its first item.
+      const list = (entry.def.body as { type?: string }).type === 'array';
+      const body = JSON.stringify(list ? [{ [UNKNOWN]: 1 }] : { [UNKNOWN]: 1 });
+      const pointer = `/body${list ? '/0' : ''}/${UNKNOWN}`;
+      for (const caller of callers) {
+        const expected = caller.expect(entry, entry.def.path.includes('{deploymentId}'));
+        const res = await probe(entry, caller, home, body);
+        const where = `${entry.def.operationId} × ${caller.name}`;
+        const got = res.status === 401 || res.status === 403 ? res.status : 'allowed';
+        if (got !== expected) mismatches.push(`${where}: expected ${expected}, got ${res.status} ${res.text.slice(0, 200)}`);
+        else if (expected === 'allowed' && policy === 'refuse') {
+          if (res.status === 400 && res.text.includes('"code":"UNKNOWN_FIELD"') && res.text.includes(`"pointer":"${pointer}"`)) refused++;
+          else mismatches.push(`${where}: expected 400 UNKNOWN_FIELD, got ${res.status} ${res.text.slice(0, 200)}`);
+        } else if (policy === 'ignore' && res.text.includes('"code":"UNKNOWN_FIELD"')) mismatches.push(`${where}: refused a key its operation ignores`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(refused).toBeGreaterThan(100);
   });
 });

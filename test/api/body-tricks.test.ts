@@ -26,7 +26,7 @@ describe('hostile body framing', () => {
     for (const { trick, outcome } of outcomes) {
       if (outcome.kind === 'hung') broken.push(`${trick.name}: no answer and still open after ${outcome.ms} ms`);
       else if (outcome.kind === 'answered') {
-        const why = checker.check({ method: 'POST', path: request.path, operationId: 'trick', parameters: [], body: null, responses: {} }, outcome.status, outcome.contentType, outcome.text, true);
+        const why = checker.check({ method: 'POST', path: request.path, operationId: 'trick', parameters: [], body: null, unknownFields: null, responses: {} }, outcome.status, outcome.contentType, outcome.text, true);
         if (why) broken.push(`${trick.name}: ${why} — ${outcome.text.slice(0, 200)}`);
       }
     }

@@ -4,7 +4,7 @@
 // default one per operation); `npm run fuzz` sends 20,000 or more. DRYDOCK_FUZZ_SEED replays a run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeployment } from '../support/deployments';
-import { fuzz, operationsOf, ResponseChecker, type Operation } from '../support/fuzz';
+import { checkUnknownKey, fuzz, operationsOf, ResponseChecker, type Operation } from '../support/fuzz';
 import { ADMIN_KEY, startTestService, type TestService } from '../support/service';
 
 const FUZZ_LIMITS = { headersTimeoutMs: 1_000, bodyIdleTimeoutMs: 1_000, bodyRateWindowMs: 1_000, bodyMinBytesPerWindow: 4_096 };
@@ -34,7 +34,7 @@ describe('hostile requests over every operation', () => {
     const report = await fuzz({ url: svc.url, adminAuth: `Api-Key ${ADMIN_KEY}`, known, protectedIds: ['id', 'userId'] }, ops, { requests, seed, trickTimeoutMs: 10_000 });
     console.log(
       `fuzz: ${report.requests} requests in ${((Date.now() - began) / 1000).toFixed(1)} s over ${report.operationsReached}/${report.operations} operations (seed ${seed}); ` +
-        `statuses ${JSON.stringify(report.byStatus)}; ${report.failures.length} failures`,
+        `statuses ${JSON.stringify(report.byStatus)}; ${report.unknownKeys} bodies with an unknown key; ${report.failures.length} failures`,
     );
     if (report.slowest.length) console.log(`slowest: ${JSON.stringify(report.slowest)}`);
     const shown = report.failures.slice(0, 15).map((f) => `${f.why}\n    ${f.request}\n    -> ${f.body}`);
@@ -54,6 +54,7 @@ describe('the fuzzer\'s verdicts', () => {
     operationId: 'x',
     parameters: [],
     body: null,
+    unknownFields: null,
     responses: { '200': { content: { 'application/json': { schema: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } } } },
   };
   const checker = new ResponseChecker();
@@ -72,5 +73,27 @@ describe('the fuzzer\'s verdicts', () => {
   it('accept a problem with a stable code and a 2xx body that matches', () => {
     expect(checker.check(op, 400, 'application/problem+json; charset=utf-8', problem(400, 'VALIDATION_FAILED'))).toBeNull();
     expect(checker.check(op, 200, 'application/json; charset=utf-8', '{"id":1}')).toBeNull();
+  });
+
+  describe('on a body with a top-level key its schema does not describe', () => {
+    const refusing: Operation = { ...op, method: 'POST', body: { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: false }, unknownFields: 'refuse' };
+    const ignoring: Operation = { ...refusing, body: { ...refusing.body, additionalProperties: true }, unknownFields: 'ignore' };
+    const problem = (code: string, ...pointers: string[]) => JSON.stringify({ status: 400, code, errors: pointers.map((pointer) => ({ pointer, detail: 'x' })) });
+
+    it('reject a success, an UNKNOWN_FIELD that does not name the key, another fault of the body answered first', () => {
+      expect(checkUnknownKey(refusing, 'nmae', 201, '{"id":1}')).toMatch(/accepted/);
+      expect(checkUnknownKey(refusing, 'a/b', 400, problem('UNKNOWN_FIELD', '/body/a/b'))).toMatch(/without \/body\/a~1b/);
+      expect(checkUnknownKey(refusing, 'nmae', 400, problem('VALIDATION_FAILED', '/body/name'))).toMatch(/another fault of the body/);
+      expect(checkUnknownKey(ignoring, 'nmae', 400, problem('UNKNOWN_FIELD', '/body/nmae'))).toMatch(/ignores/);
+    });
+
+    it('accept the key named, and what is answered before the body is checked', () => {
+      expect(checkUnknownKey(refusing, 'a/b', 400, problem('UNKNOWN_FIELD', '/body/a~1b'))).toBeNull();
+      expect(checkUnknownKey(refusing, 'nmae', 400, problem('VALIDATION_FAILED', '/params/workbookId'))).toBeNull();
+      expect(checkUnknownKey(refusing, 'constructor', 400, problem('MALFORMED_JSON', '/body/constructor'))).toBeNull();
+      expect(checkUnknownKey(refusing, 'nmae', 401, problem('UNAUTHENTICATED'))).toBeNull();
+      expect(checkUnknownKey(refusing, 'nmae', 415, problem('UNSUPPORTED_MEDIA_TYPE'))).toBeNull();
+      expect(checkUnknownKey(ignoring, 'nmae', 200, '{"id":1}')).toBeNull();
+    });
   });
 });

@@ -4,7 +4,8 @@
 // hostile: wrong types, hostile strings, dropped required fields, unknown and prototype keys, deep
 // nesting, invalid JSON, wrong content types, bad credentials, crafted path values. Every answer is
 // checked: no 5xx, every 4xx `application/problem+json` with a stable `code`, every 2xx JSON body
-// valid against its declared schema (ajv, draft 2020-12).
+// valid against its declared schema (ajv, draft 2020-12), and a body with a top-level key its schema
+// does not describe answered as the operation's `x-drydock-unknown-fields` says (checkUnknownKey).
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
@@ -28,6 +29,8 @@ export interface Operation {
   operationId: string;
   parameters: Parameter[];
   body: Schema | null;
+  /** What the operation does with a body key it does not describe (`x-drydock-unknown-fields`, issue 27). */
+  unknownFields: 'refuse' | 'ignore' | null;
   responses: Record<string, { content?: Record<string, { schema?: Schema }> }>;
 }
 
@@ -54,6 +57,8 @@ export interface FuzzReport {
   operationsReached: number;
   byStatus: Record<string, number>;
   failures: FuzzFailure[];
+  /** Requests whose JSON body carried a top-level key its schema does not describe. */
+  unknownKeys: number;
   /** Requests that took over two seconds (slowest first, at most ten). */
   slowest: { request: string; ms: number }[];
   seed: number;
@@ -65,13 +70,20 @@ export function operationsOf(doc: { paths: Record<string, Record<string, unknown
     const shared = ((item as { parameters?: Parameter[] }).parameters ?? []) as Parameter[];
     for (const [method, raw] of Object.entries(item)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
-      const op = raw as { operationId: string; parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: Schema }> }; responses: Operation['responses'] };
+      const op = raw as {
+        operationId: string;
+        parameters?: Parameter[];
+        requestBody?: { content?: Record<string, { schema?: Schema }> };
+        responses: Operation['responses'];
+        'x-drydock-unknown-fields'?: 'refuse' | 'ignore';
+      };
       ops.push({
         method: method.toUpperCase(),
         path,
         operationId: op.operationId,
         parameters: [...shared, ...(op.parameters ?? [])],
         body: op.requestBody?.content?.['application/json']?.schema ?? null,
+        unknownFields: op['x-drydock-unknown-fields'] ?? null,
         responses: op.responses,
       });
     }
@@ -175,18 +187,33 @@ function sample(schema: Schema | undefined, seed: number): unknown {
 
 type Gen = fc.GeneratorValue;
 
-function mutate(g: Gen, value: unknown, schema: Schema): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return g(hostileValue);
+/** A mutated body, and the key it added that the body's schema does not describe, if any. */
+interface Mutated {
+  value: unknown;
+  unknownKey?: string;
+}
+
+function mutate(g: Gen, value: unknown, schema: Schema): Mutated {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { value: g(hostileValue) };
   const copy = { ...(value as Record<string, unknown>) };
-  const keys = [...new Set([...Object.keys(copy), ...Object.keys((schema.properties as Schema | undefined) ?? {})])];
-  const how = g(fc.constantFrom, 'replace', 'replace', 'drop', 'extra', 'proto', 'nested');
+  const described = Object.keys((schema.properties as Schema | undefined) ?? {});
+  const keys = [...new Set([...Object.keys(copy), ...described])];
+  const how = g(fc.constantFrom, 'replace', 'replace', 'drop', 'extra', 'extra', 'proto', 'nested');
   const key = keys.length ? g(fc.constantFrom, ...keys) : 'x';
   if (how === 'replace') copy[key] = g(hostileValue);
   else if (how === 'drop') delete copy[key];
-  else if (how === 'extra') copy[g(hostileString)] = g(hostileValue);
-  else if (how === 'proto') return JSON.parse(`{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}},${JSON.stringify(copy).slice(1)}`.replace(/,}$/, '}'));
-  else copy[key] = { [key]: copy[key], nested: [copy[key]] };
-  return copy;
+  else if (how === 'extra') {
+    // A hostile name, or one of the schema's own names slightly off (`name_`, `NAME`, `names`), as a caller's typo would be.
+    const near = described.length ? g(fc.constantFrom, ...described) : 'x';
+    const extra = g(fc.boolean) ? g(hostileString) : g(fc.constantFrom, `${near}_`, near.toUpperCase(), `${near}s`);
+    // Assigning `__proto__` sets the prototype instead of adding a key (the 'proto' case sends it as text).
+    if (extra === '__proto__' || described.includes(extra)) return { value: copy };
+    copy[extra] = g(hostileValue);
+    return { value: copy, unknownKey: extra };
+  } else if (how === 'proto') {
+    return { value: JSON.parse(`{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}},${JSON.stringify(copy).slice(1)}`.replace(/,}$/, '}')) };
+  } else copy[key] = { [key]: copy[key], nested: [copy[key]] };
+  return { value: copy };
 }
 
 /** encodeURIComponent, with lone surrogates (which no URL can carry) replaced. */
@@ -197,6 +224,8 @@ interface Built {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** A top-level key of the JSON body that the operation's body schema does not describe. */
+  unknownKey?: string;
 }
 
 function pathValue(g: Gen, param: Parameter, target: FuzzTarget, seed: number): string {
@@ -241,11 +270,17 @@ function build(g: Gen, op: Operation, target: FuzzTarget): Built {
   if (auth >= 2) headers.authorization = target.adminAuth;
   else if (auth === 1) headers.authorization = g(fc.constantFrom, 'Bearer x.y.z', 'Api-Key nope', 'Bearer', 'Basic YTpi', `Api-Key ${'k'.repeat(300)}`, 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.');
   let body: string | undefined;
+  let unknownKey: string | undefined;
   if (op.method !== 'GET' && op.method !== 'DELETE') {
     const kind = g(fc.integer, { min: 0, max: 9 });
     const valid = sample(op.body ?? undefined, seed);
     if (kind <= 2 && op.body) body = JSON.stringify(valid ?? {});
-    else if (kind <= 5) body = JSON.stringify(mutate(g, valid ?? {}, op.body ?? {}));
+    else if (kind <= 5) {
+      const mutated = mutate(g, valid ?? {}, op.body ?? {});
+      body = JSON.stringify(mutated.value);
+      // Only a body whose schema is an object says which keys it describes.
+      if (op.body?.type === 'object') unknownKey = mutated.unknownKey;
+    }
     else if (kind === 6) body = JSON.stringify(g(hostileValue));
     else if (kind === 7) body = g(fc.constantFrom, ...INVALID_JSON);
     else if (kind === 8) body = deepJson(g(fc.integer, { min: 60, max: 3000 }));
@@ -253,10 +288,38 @@ function build(g: Gen, op: Operation, target: FuzzTarget): Built {
       headers['content-type'] = g(fc.integer, { min: 0, max: 14 }) === 0 ? g(fc.constantFrom, 'text/plain', 'application/xml', 'multipart/form-data', 'application/json; charset=latin1') : 'application/json';
     }
   }
-  return { method: op.method, url: `${target.url}${path}${qs ? `?${qs}` : ''}`, headers, ...(body !== undefined ? { body } : {}) };
+  return { method: op.method, url: `${target.url}${path}${qs ? `?${qs}` : ''}`, headers, ...(body !== undefined ? { body } : {}), ...(unknownKey !== undefined ? { unknownKey } : {}) };
 }
 
 const STABLE_CODE = /^[A-Z][A-Z0-9_]{1,63}$/;
+
+/**
+ * Why the answer to a body carrying `key`, a top-level key its schema does not describe, breaks the
+ * unknown-key rule (issue 27), or null. An operation that refuses such keys never accepts the body,
+ * and once it checks the body the key is what it answers: 400 `UNKNOWN_FIELD` with `/body/<key>` in
+ * `errors[]`, never another fault of the body first. What is answered before the body is checked (a
+ * credential, a path parameter, the content type, unreadable JSON) is not about the key. An
+ * operation that ignores such keys never refuses one.
+ */
+export function checkUnknownKey(op: Operation, key: string, status: number, text: string): string | null {
+  if (op.unknownFields === null) return null;
+  let problem: { code?: unknown; errors?: { pointer?: unknown }[] } = {};
+  try {
+    problem = JSON.parse(text);
+  } catch {
+    // Not JSON: the status alone decides.
+  }
+  const named = JSON.stringify(key);
+  if (op.unknownFields === 'ignore') return problem.code === 'UNKNOWN_FIELD' ? `refused the unknown key ${named}, which its operation ignores` : null;
+  if (status >= 200 && status < 300) return `accepted a body with the unknown key ${named}`;
+  const pointer = `/body/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  const pointers = Array.isArray(problem.errors) ? problem.errors.map((e) => e?.pointer) : [];
+  if (problem.code === 'UNKNOWN_FIELD') return pointers.includes(pointer) ? null : `UNKNOWN_FIELD without ${pointer} in errors[]`;
+  if (problem.code === 'VALIDATION_FAILED' && pointers.some((p) => typeof p === 'string' && p.startsWith('/body'))) {
+    return `answered another fault of the body before the unknown key ${named}`;
+  }
+  return null;
+}
 
 export class ResponseChecker {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
@@ -318,7 +381,7 @@ export async function fuzz(
   options: { requests: number; seed: number; timeoutMs?: number; /** How long a body trick may go unanswered (the service's timeouts plus slack). */ trickTimeoutMs?: number },
 ): Promise<FuzzReport> {
   const checker = new ResponseChecker();
-  const report: FuzzReport = { requests: 0, operations: ops.length, operationsReached: 0, byStatus: {}, failures: [], slowest: [], seed: options.seed };
+  const report: FuzzReport = { requests: 0, operations: ops.length, operationsReached: 0, byStatus: {}, failures: [], unknownKeys: 0, slowest: [], seed: options.seed };
   const reached = new Set<string>();
   let next = 0;
   await fc.assert(
@@ -366,6 +429,11 @@ export async function fuzz(
       const rerouted = new URL(req.url).pathname !== sentPath;
       const why = checker.check(rerouted ? { ...op, responses: {} } : op, status, contentType, text, rerouted);
       if (why) report.failures.push({ request: label, status, why, body: text.slice(0, 400) });
+      if (req.unknownKey !== undefined && !rerouted) {
+        report.unknownKeys++;
+        const whyKey = checkUnknownKey(op, req.unknownKey, status, text);
+        if (whyKey) report.failures.push({ request: label, status, why: whyKey, body: text.slice(0, 400) });
+      }
       return true;
     }),
     { numRuns: options.requests, seed: options.seed, endOnFailure: true },

@@ -7,7 +7,7 @@ import {
   type DashboardConfig,
   type DashboardWidget,
 } from '../../../src-shared/api/workbooks';
-import { ApiError, badRequest } from '../../http/problem';
+import { ApiError, badRequest, pointerToken, unknownFieldsError } from '../../http/problem';
 import { VALUELESS_OPERATORS, type DashboardFilter } from '../../../src-shared/api/notifications';
 import { canonicalJson } from '../workspace-items';
 
@@ -30,9 +30,9 @@ export function pickBySchema(value: unknown, schema: TSchema, pointer = '', unkn
   const out: Record<string, unknown> = {};
   for (const [key, propSchema] of Object.entries(s.properties)) {
     const v = (value as Record<string, unknown>)[key];
-    if (v !== undefined) out[key] = pickBySchema(v, propSchema, `${pointer}/${key}`, unknown);
+    if (v !== undefined) out[key] = pickBySchema(v, propSchema, `${pointer}/${pointerToken(key)}`, unknown);
   }
-  for (const key of Object.keys(value)) if (!Object.hasOwn(s.properties, key)) unknown.push(`${pointer}/${key}`);
+  for (const key of Object.keys(value)) if (!Object.hasOwn(s.properties, key)) unknown.push(`${pointer}/${pointerToken(key)}`);
   return out;
 }
 
@@ -78,11 +78,7 @@ export function normalizeDashboard(input: unknown, pointer: string, options: { a
   // One policy for unknown keys, at the top of a body and inside it: refused, each key named.
   const unknown: string[] = [];
   const config = pickBySchema(input, DashboardConfigDraftInput, pointer, unknown) as DashboardConfig & { widgets?: LooseWidget[] | null };
-  if (unknown.length > 0) {
-    throw badRequest('UNKNOWN_FIELD', `The dashboard has fields this service does not know: ${unknown.slice(0, 10).join(', ')}.`, {
-      errors: unknown.slice(0, 50).map((at) => ({ pointer: at, detail: 'is not a known field' })),
-    });
-  }
+  if (unknown.length > 0) throw unknownFieldsError(unknown);
   const widgets = config.widgets;
   if (!Array.isArray(widgets)) return config;
   const taken = new Set<string>();

@@ -1,7 +1,7 @@
 import type { DashboardConfigInput, WorkbookDashboard } from '../../../src-shared/api/workbooks';
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
-import { ApiError, badRequest, conflict } from '../../http/problem';
+import { ApiError, conflict } from '../../http/problem';
 import { normalizeDashboard, parseDashboard, widgetMissingId } from './dashboard';
 import type { Expectation } from '../../http/preconditions';
 import {
@@ -115,8 +115,8 @@ export const dashboardOf = (row: WorkbookRow): WorkbookDashboard => ({
 });
 
 /**
- * Saves the draft. Widgets without an id get one; `dashboardPublished` is response-only and
- * refused; no `dashboardDraft` at all leaves the workbook unchanged.
+ * Saves the draft. Widgets without an id get one; no `dashboardDraft` at all leaves the workbook
+ * unchanged (`dashboardPublished`, response-only, is not in the request shape: 400 UNKNOWN_FIELD).
  */
 export function updateDashboardDraft(
   ctx: ServiceContext,
@@ -130,11 +130,6 @@ export function updateDashboardDraft(
     const row = requireWorkbook(ctx, principal, deploymentId, workbookId);
     assertCanManageWorkbook(principal, row);
     assertWorkbookVersion(ctx, principal, row, ifMatch);
-    if ('dashboardPublished' in body) {
-      throw badRequest('READ_ONLY_FIELD', '`dashboardPublished` is response-only; publish the draft with POST …/publish.', {
-        errors: [{ pointer: '/body/dashboardPublished', detail: 'response-only' }],
-      });
-    }
     if (!('dashboardDraft' in body) || body.dashboardDraft === undefined) return dashboardOf(row);
     const draft = normalizeDashboard(body.dashboardDraft, '/body/dashboardDraft', { assignIds: true });
     return dashboardOf(updateWorkbookRow(ctx, row, { dashboardDraft: draft }));
