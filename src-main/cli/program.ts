@@ -201,7 +201,7 @@ Examples:
     .option('--prefix <prefix>', 'prefix of the semantic view names', '')
     .option('--branch <name>', 'branch to read the views from (default: the deploy branch)')
     .option('--helper-view-schema <schema>', 'schema of the helper views of SQL-defined cubes (default PUBLIC)')
-    .addHelpText('after', '\nExample:\n  drydock push orders_overview product_sales --schema ANALYTICS -d 1')
+    .addHelpText('after', '\nExample:\n  drydock push orders_overview product_sales --schema PUBLIC -d 1')
     .action(api(async () => (await import('./commands/push')).default));
 
   withWait(withConnection(program.command('pull')))
