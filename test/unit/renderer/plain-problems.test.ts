@@ -43,7 +43,6 @@ function codesInSource(): Map<string, string> {
 /** Codes made outside those forms, each with the file that makes it (checked, so the list cannot go stale). */
 const MADE_ELSEWHERE: Record<string, string> = {
   NETWORK_ERROR: 'src-shared/api/client.ts', // the client, when the service cannot be reached
-  MALFORMED_JSON: 'src-main/http/server.ts', // the error handler, for a body that is not JSON
   BAD_REQUEST: 'src-main/http/server.ts', // the error handler, for other 4xx of the framework
 };
 
