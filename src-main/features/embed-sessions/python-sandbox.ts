@@ -1,11 +1,12 @@
 // The Python sandbox (issue 23): a dashboard widget's Python runs in a process of its own, never in
 // the service's. The picture:
 //
-//   service process                                     runner processes (python-runner.ts)
-//   PythonSandbox: runs of a dashboard queue on its ──stdin──▶ {id, code, globals}    Pyodide (CPython on
-//     runner (python-runner-pool.ts)                            {ready} / {id, result…} WebAssembly)
-//   RunnerProcess: checks every line it reads     ◀─stdout─
-//                  keeps the last 8 KB of         ◀─stderr─ diagnostics only
+//   service process                                          runner processes (python-runner.ts):
+//   PythonSandbox, RunnerPool: which runner a run goes to      one per dashboard, and a clean spare
+//     (python-runner-pool.ts)
+//   RunnerProcess: checks every line it reads  ──stdin──▶  {id, code, globals}       Pyodide (CPython
+//                                              ◀─stdout─  {ready} / {id, result…}   on WebAssembly)
+//                  keeps the last 8 KB of      ◀─stderr─  diagnostics only
 //   kills a runner: at the time limit, on a protocol violation, after 10 idle minutes, to make
 //   room for a more recently used dashboard, with the service
 //
@@ -53,8 +54,8 @@ const RUNTIME_DATA_BYTES = 1024 * 1024 * 1024;
 const START_TIMEOUT_MS = 120_000;
 
 /**
- * Two dashboards keep a warm runner, plus the clean spare: about 170 MB resident each once Pyodide
- * is loaded, so some 510 MB in all; two runs at once (the machines this runs on have 2 cores or more).
+ * Two dashboards keep a warm runner, plus the clean spare: 160–175 MB resident each once Pyodide is
+ * loaded, so about 500 MB in all. Two runs at once (one on a single core): a run is CPU-bound.
  */
 export const DEFAULT_POOL: PoolSettings = { warm: 2, spares: 1, concurrency: Math.min(2, availableParallelism()), idleMs: 10 * 60_000 };
 
