@@ -2,7 +2,9 @@
 // `npm run fuzz [-- REQUESTS [SEED]]`: the schema-driven fuzzer (test/api/fuzz.test.ts) with at least
 // 20,000 hostile requests over every operation of the OpenAPI document (npm test sends one per
 // operation). Fails on any 5xx, any 4xx that is not problem+json with a stable code, any 2xx body that
-// does not match its schema, or a service that stops answering. Prints the seed to replay a run.
+// does not match its schema, a python-run answer holding the host's or the service's secrets (the
+// escape tricks of test/support/fuzz-tricks-python.ts run as a published dashboard's widgets, each in
+// turn), or a service that stops answering. Prints the seed to replay a run.
 import { spawnSync } from 'node:child_process';
 
 const [requests = '20000', seed] = process.argv.slice(2);

@@ -4,11 +4,11 @@ import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createServer, type Server } from 'node:net';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PythonSandbox } from '../../src-main/features/embed-sessions/python-sandbox';
 import { createDeployment } from '../support/deployments';
-import { pythonTricks, type PythonTrick } from '../support/fuzz-tricks-python';
+import { leaksIn, pythonTricks, type PythonTrick } from '../support/fuzz-tricks-python';
 import { startTestService, type TestService } from '../support/service';
 
 /**
@@ -75,25 +75,12 @@ afterAll(async () => {
 
 const run = (widgetId: string) => svc.call('POST', `/api/v1/embed/dashboard/${publicId}/python-run`, { body: { widgetId } });
 
-/**
- * What the answer must not contain: each is a secret of the host or of the service. The data
- * directory's path counts only when the script did not name it itself (an error may quote it back).
- */
-function leaks(text: string, code: string): string[] {
-  const found: string[] = [];
-  if (text.includes('ESCAPED')) found.push('a refused step went through (ESCAPED)');
-  if (text.includes(SECRET)) found.push('a value of the service’s environment');
-  if (text.includes(HOST_SECRET)) found.push('a host file’s content');
-  if (!code.includes(svc.dataDir) && text.includes(svc.dataDir)) found.push('the service’s data directory');
-  if (text.includes('drydock.sqlite')) found.push('a listing of the data directory');
-  if (new RegExp(`\\b${process.pid}\\b`).test(text)) found.push('the service’s PID');
-  if (/uid=\d+\(/.test(text)) found.push('the output of `id`');
-  const host = hostname();
-  if (host.length >= 6 && text.includes(host)) found.push('the host name');
-  const passwd = existsSync('/etc/passwd') ? readFileSync('/etc/passwd', 'utf8').split('\n')[0]! : '';
-  if (passwd && text.includes(passwd)) found.push('the host’s /etc/passwd');
-  return found;
-}
+const leaks = (text: string, code: string) =>
+  leaksIn(text, code, {
+    servicePid: process.pid,
+    dataDir: svc.dataDir,
+    planted: { 'a value of the service’s environment': SECRET, 'a host file’s content': HOST_SECRET },
+  });
 
 describe('user Python cannot reach the host', { timeout: 120_000 }, () => {
   it('each hostile snippet is refused or harmless: an answer (never 5xx) without any of the service’s or the host’s secrets', async () => {
@@ -136,7 +123,7 @@ describe('user Python cannot reach the host', { timeout: 120_000 }, () => {
   it('runs in its own process under Node’s permission model, with a scrubbed environment', async () => {
     expect((await run('os-environ')).status).toBe(200);
     const sandbox = svc.ctx.services.pythonSandbox as PythonSandbox;
-    const pid = sandbox.runnerPid();
+    const pid = sandbox.runnerPid(publicId);
     expect(pid).toEqual(expect.any(Number));
     expect(pid).not.toBe(process.pid);
     if (process.platform !== 'linux') return;

@@ -88,7 +88,7 @@ describe('python-run in the Pyodide sandbox', { timeout: 120_000 }, () => {
 
   it('a runaway loop is stopped at the time limit and reported 422 PYTHON_TIME_LIMIT; a fresh runner process serves the next run', async () => {
     const sandbox = svc.ctx.services.pythonSandbox as PythonSandbox;
-    const before = sandbox.runnerPid();
+    const before = sandbox.runnerPid(publicId);
     const started = Date.now();
     const res = await run('loop');
     expect(res.status).toBe(422);
@@ -99,7 +99,7 @@ describe('python-run in the Pyodide sandbox', { timeout: 120_000 }, () => {
     expect(before).toEqual(expect.any(Number));
     expect(processAlive(before!)).toBe(false);
     expect((await run('filtered')).status).toBe(200);
-    expect(sandbox.runnerPid()).not.toBe(before);
+    expect(sandbox.runnerPid(publicId)).not.toBe(before);
   });
 
   it('a huge allocation hits the memory limit and is reported 422 PYTHON_MEMORY_LIMIT; the sandbox keeps serving', async () => {

@@ -131,7 +131,7 @@ describe('the runner’s layers, with arbitrary JavaScript in the runner process
       [/^--disallow-code-generation-from-strings$/, 'Code generation from strings is allowed (--disallow-code-generation-from-strings).'],
     ] as const) {
       const sandbox = without(drop);
-      expect(await sandbox.run('result = 1', {})).toEqual({ kind: 'unavailable', message: `The Python runtime could not start: ${reason}` });
+      expect(await sandbox.run('d', 'result = 1', {})).toEqual({ kind: 'unavailable', message: `The Python runtime could not start: ${reason}` });
       await sandbox.close();
     }
   });

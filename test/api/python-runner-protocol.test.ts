@@ -70,20 +70,21 @@ const resultOf = (outcome: SandboxOutcome) => (outcome.kind === 'ok' ? outcome.r
 describe('what the service takes from a runner', { timeout: 60_000 }, () => {
   it('a reply to a run that was not asked (another id) is a sandbox violation; the runner is killed and a fresh one answers the next run', async () => {
     const { sandbox, started } = sandboxOf('wrong-id', 'honest');
-    const first = await sandbox.run('x', {});
+    const first = await sandbox.run('d', 'x', {});
     expect(violation(first)).toBe('SandboxViolation');
-    expect(await sandbox.run('x', {}).then(resultOf)).toBe('honest');
-    expect(started).toEqual(['wrong-id', 'honest']);
+    expect(await sandbox.run('d', 'x', {}).then(resultOf)).toBe('honest');
+    // The fresh one was the clean spare; another spare starts behind it.
+    expect(started.slice(0, 2)).toEqual(['wrong-id', 'honest']);
     await sandbox.close();
   });
 
   it('a reply forged in advance for the next run is never taken as its answer', async () => {
     const { sandbox, started } = sandboxOf('forges-ahead', 'honest');
-    const first = await sandbox.run('x', {});
+    const first = await sandbox.run('d', 'x', {});
     // The runner's own reply may come first; what it wrote next for a run nobody asked is a violation.
     expect(['first', 'error']).toContain(resultOf(first));
     // The forged line kills its runner whenever it arrives: the next runs are a fresh runner's.
-    const next = [await sandbox.run('x', {}), await sandbox.run('x', {})].map(resultOf);
+    const next = [await sandbox.run('d', 'x', {}), await sandbox.run('d', 'x', {})].map(resultOf);
     expect(next).not.toContain('forged');
     expect(next[1]).toBe('honest');
     expect(started.slice(0, 2)).toEqual(['forges-ahead', 'honest']);
@@ -93,8 +94,8 @@ describe('what the service takes from a runner', { timeout: 60_000 }, () => {
   it('a line that is not JSON, or a second start message, is a sandbox violation', async () => {
     for (const mode of ['not-json', 'second-ready']) {
       const { sandbox } = sandboxOf(mode, 'honest');
-      expect(violation(await sandbox.run('x', {})), mode).toBe('SandboxViolation');
-      expect(await sandbox.run('x', {}).then(resultOf)).toBe('honest');
+      expect(violation(await sandbox.run('d', 'x', {})), mode).toBe('SandboxViolation');
+      expect(await sandbox.run('d', 'x', {}).then(resultOf)).toBe('honest');
       await sandbox.close();
     }
   });
@@ -102,18 +103,18 @@ describe('what the service takes from a runner', { timeout: 60_000 }, () => {
   it(`an endless line is cut off at ${LINE_CAP} characters: a violation, the service's memory bounded`, async () => {
     const { sandbox } = sandboxOf('endless-line', 'honest');
     const before = process.memoryUsage().rss;
-    const outcome = await sandbox.run('x', {});
+    const outcome = await sandbox.run('d', 'x', {});
     expect(violation(outcome)).toBe('SandboxViolation');
     expect(outcome.kind === 'error' && outcome.message).toMatch(/longer than/);
     // At most the cap (UTF-16 in memory) and the pipe's buffers, not what the runner could write in 10 s.
     expect(process.memoryUsage().rss - before).toBeLessThan(4 * LINE_CAP);
-    expect(await sandbox.run('x', {}).then(resultOf)).toBe('honest');
+    expect(await sandbox.run('d', 'x', {}).then(resultOf)).toBe('honest');
     await sandbox.close();
   });
 
   it('a runner that refuses to start (its guarantees missing) makes the run unavailable, with its reason', async () => {
     const { sandbox } = sandboxOf('refuses');
-    const outcome = await sandbox.run('x', {});
+    const outcome = await sandbox.run('d', 'x', {});
     expect(outcome).toEqual({ kind: 'unavailable', message: "The Python runtime could not start: Node's permission model is not active (--permission)." });
     await sandbox.close();
   });

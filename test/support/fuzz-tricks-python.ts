@@ -8,6 +8,11 @@
 //   __MARKER__        a host path that must stay absent   __SERVICE_PORT__ the service's HTTP port
 //   __TCP_PORT__      a loopback TCP port that records connections
 //   __UDP_PORT__      a loopback UDP port that records datagrams
+//
+// Used by test/api/embed-python-escape.test.ts (every trick, once) and by the fuzzer
+// (test/api/fuzz.test.ts: a published dashboard of them, drawn from by python-run requests).
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 
 export interface PythonTrick {
   name: string;
@@ -244,4 +249,31 @@ export function pythonTricks(values: {
       .replaceAll('__TCP_PORT__', String(values.tcpPort))
       .replaceAll('__UDP_PORT__', String(values.udpPort));
   return PYTHON_ESCAPE_TRICKS.map((trick) => ({ name: trick.name, python: fill(trick.python) }));
+}
+
+/** What of the host or the service an answer to a trick must not contain. */
+export interface HostSecrets {
+  servicePid: number;
+  dataDir: string;
+  /** Values planted for the test (an environment variable's, a host file's), by what they are. */
+  planted: Record<string, string>;
+}
+
+/**
+ * What an answer to a run of `code` leaks, by name (empty when nothing). The data directory's path
+ * counts only when the script did not name it itself (an error may quote its own source back).
+ */
+export function leaksIn(text: string, code: string, secrets: HostSecrets): string[] {
+  const found: string[] = [];
+  if (text.includes('ESCAPED')) found.push('a refused step went through (ESCAPED)');
+  for (const [what, value] of Object.entries(secrets.planted)) if (text.includes(value)) found.push(what);
+  if (!code.includes(secrets.dataDir) && text.includes(secrets.dataDir)) found.push('the service’s data directory');
+  if (text.includes('drydock.sqlite')) found.push('a listing of the data directory');
+  if (new RegExp(`\\b${secrets.servicePid}\\b`).test(text)) found.push('the service’s PID');
+  if (/uid=\d+\(/.test(text)) found.push('the output of `id`');
+  const host = hostname();
+  if (host.length >= 6 && text.includes(host)) found.push('the host name');
+  const passwd = existsSync('/etc/passwd') ? readFileSync('/etc/passwd', 'utf8').split('\n')[0]! : '';
+  if (passwd && text.includes(passwd)) found.push('the host’s /etc/passwd');
+  return found;
 }

@@ -6,6 +6,8 @@
 // checked: no 5xx, every 4xx `application/problem+json` with a stable `code`, every 2xx JSON body
 // valid against its declared schema (ajv, draft 2020-12), and a body with a top-level key its schema
 // does not describe answered as the operation's `x-drydock-unknown-fields` says (checkUnknownKey).
+// A target may name real values for body fields (the ids of hostile Python widgets,
+// fuzz-tricks-python.ts) and a further rule for answers.
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
@@ -42,6 +44,14 @@ export interface FuzzTarget {
   known: Record<string, string>;
   /** Path parameter names whose small integers must not be drawn (they name the admin's own key and user). */
   protectedIds?: string[];
+  /**
+   * Real values for top-level body fields by name (the widget ids of a published dashboard). Three
+   * requests in four of an operation whose body has such a field are well-formed and carry the next
+   * value in turn, so a long run reaches every one; the others draw them among their hostile values.
+   */
+  bodyValues?: Record<string, readonly string[]>;
+  /** A further rule for an answer (what it must not contain): why it breaks it, or null. */
+  inspect?: (op: Operation, requestBody: string | undefined, text: string) => string | null;
 }
 
 export interface FuzzFailure {
@@ -226,6 +236,8 @@ interface Built {
   body?: string;
   /** A top-level key of the JSON body that the operation's body schema does not describe. */
   unknownKey?: string;
+  /** Built by `reaching`: sent as it is, never as a body trick. */
+  reaching?: boolean;
 }
 
 function pathValue(g: Gen, param: Parameter, target: FuzzTarget, seed: number): string {
@@ -247,8 +259,57 @@ function pathValue(g: Gen, param: Parameter, target: FuzzTarget, seed: number): 
   return g(fc.boolean) ? encodePart(s) : g(fc.constantFrom, '%zz', '%', '%00', '%2e%2e', '..%2f', '%c0%ae', '%ff');
 }
 
-function build(g: Gen, op: Operation, target: FuzzTarget): Built {
+/** The fields of `target.bodyValues` that `op`'s body declares. */
+function bodyValueFields(op: Operation, target: FuzzTarget): [string, readonly string[]][] {
+  const declared = (op.body?.properties as Schema | undefined) ?? {};
+  return Object.entries(target.bodyValues ?? {}).filter(([field, values]) => field in declared && values.length > 0);
+}
+
+/** `value` with each field of `target.bodyValues` set to one of its real values, three times in four. */
+function withBodyValues(g: Gen, value: unknown, op: Operation, target: FuzzTarget): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const copy = { ...(value as Record<string, unknown>) };
+  for (const [field, values] of bodyValueFields(op, target)) {
+    if (g(fc.integer, { min: 0, max: 3 }) > 0) copy[field] = g(fc.constantFrom, ...values);
+  }
+  return copy;
+}
+
+/**
+ * A well-formed request that reaches what the target's body values name (a python-run of one of the
+ * published hostile widgets): known path values, the admin credential, the body's required fields
+ * (sampled; optional ones could make it a refusal) with the `turn`-th real value of each field, so
+ * that successive turns try every value.
+ */
+function reaching(op: Operation, target: FuzzTarget, seed: number, turn: number): Built {
+  let path = op.path;
+  for (const param of op.parameters.filter((p) => p.in === 'path')) {
+    path = path.replace(`{${param.name}}`, () => encodePart(target.known[param.name] ?? String(sample(param.schema, seed) ?? 'x')));
+  }
+  const sampled = sample(op.body ?? undefined, seed);
+  const required = new Set((op.body?.required as string[] | undefined) ?? []);
+  const body: Record<string, unknown> = {};
+  if (sampled && typeof sampled === 'object' && !Array.isArray(sampled)) {
+    for (const [key, value] of Object.entries(sampled)) if (required.has(key)) body[key] = value;
+  }
+  for (const [field, values] of bodyValueFields(op, target)) body[field] = values[turn % values.length];
+  return { method: op.method, url: `${target.url}${path}`, headers: { authorization: target.adminAuth, 'content-type': 'application/json' }, body: JSON.stringify(body), reaching: true };
+}
+
+/** Which request of its operation this is (`round`, from 0) and the run's seed. */
+interface Turn {
+  round: number;
+  seed: number;
+}
+
+function build(g: Gen, op: Operation, target: FuzzTarget, turn: Turn): Built {
   const seed = g(fc.integer, { min: 1, max: 2 ** 30 });
+  // Three requests in four of an operation whose body takes real values reach them, its first one
+  // always (npm test sends one request per operation), each taking the next value from a point the
+  // run's seed sets; the fourth is hostile.
+  if (bodyValueFields(op, target).length && turn.round % 4 !== 3) {
+    return reaching(op, target, seed, turn.seed + turn.round - Math.floor(turn.round / 4));
+  }
   let path = op.path;
   for (const param of op.parameters.filter((p) => p.in === 'path')) path = path.replace(`{${param.name}}`, () => pathValue(g, param, target, seed));
   const query = new URLSearchParams();
@@ -273,7 +334,7 @@ function build(g: Gen, op: Operation, target: FuzzTarget): Built {
   let unknownKey: string | undefined;
   if (op.method !== 'GET' && op.method !== 'DELETE') {
     const kind = g(fc.integer, { min: 0, max: 9 });
-    const valid = sample(op.body ?? undefined, seed);
+    const valid = withBodyValues(g, sample(op.body ?? undefined, seed), op, target);
     if (kind <= 2 && op.body) body = JSON.stringify(valid ?? {});
     else if (kind <= 5) {
       const mutated = mutate(g, valid ?? {}, op.body ?? {});
@@ -386,15 +447,16 @@ export async function fuzz(
   let next = 0;
   await fc.assert(
     fc.asyncProperty(fc.gen(), async (g) => {
-      const op = ops[next++ % ops.length]!;
-      const req = build(g, op, target);
+      const op = ops[next % ops.length]!;
+      const req = build(g, op, target, { round: Math.floor(next / ops.length), seed: options.seed });
+      next++;
       const label = `${req.method} ${req.url.slice(target.url.length, target.url.length + 300)}${req.body ? ` body ${req.body.slice(0, 200)}` : ''}`;
       const began = Date.now();
       let status = 0;
       let text = '';
       let contentType = '';
       // One body-carrying request in twenty is a hostile framing of its body over a raw socket (fuzz-tricks-bodies.ts).
-      const trick = req.method !== 'GET' && req.method !== 'DELETE' && g(fc.integer, { min: 0, max: 19 }) === 0 ? g(fc.constantFrom, ...BODY_TRICKS) : null;
+      const trick = !req.reaching && req.method !== 'GET' && req.method !== 'DELETE' && g(fc.integer, { min: 0, max: 19 }) === 0 ? g(fc.constantFrom, ...BODY_TRICKS) : null;
       if (trick) {
         const url = new URL(req.url);
         const outcome = await sendBodyTrick(Number(url.port), trick, { method: req.method, path: `${url.pathname}${url.search}`, host: url.host, auth: target.adminAuth }, options.trickTimeoutMs ?? 30_000);
@@ -414,7 +476,7 @@ export async function fuzz(
         contentType = res.headers.get('content-type') ?? '';
         text = await res.text();
       } catch (error) {
-        report.failures.push({ request: label, status: 0, why: `no answer: ${(error as Error).message}`, body: '' });
+        report.failures.push({ request: label, status: 0, why: `no answer after ${Date.now() - began} ms: ${(error as Error).message}${(error as Error).cause ? ` (${String((error as Error).cause)})` : ''}`, body: '' });
         report.requests++;
         return true;
       }
@@ -427,7 +489,7 @@ export async function fuzz(
       // operation: hold its answer to the status rules only, not to this operation's schemas.
       const sentPath = req.url.slice(target.url.length).split('?')[0]!;
       const rerouted = new URL(req.url).pathname !== sentPath;
-      const why = checker.check(rerouted ? { ...op, responses: {} } : op, status, contentType, text, rerouted);
+      const why = checker.check(rerouted ? { ...op, responses: {} } : op, status, contentType, text, rerouted) ?? (rerouted ? null : (target.inspect?.(op, req.body, text) ?? null));
       if (why) report.failures.push({ request: label, status, why, body: text.slice(0, 400) });
       if (req.unknownKey !== undefined && !rerouted) {
         report.unknownKeys++;

@@ -75,8 +75,8 @@ function widgetPython(widget: { config?: Record<string, unknown> | null }): stri
 
 /**
  * A filtered Python run of a dashboard widget: access and the widget are checked, the filters
- * validated, and the widget's `config.python` runs in the Pyodide sandbox (a process of its own, with
- * a time and a memory limit; python-sandbox.ts) with `filters` (the request's dashboard filters) and `widget` bound.
+ * validated, and the widget's `config.python` runs in the Pyodide sandbox (a process of its own bound
+ * to this dashboard, with a time and a memory limit; python-sandbox.ts) with `filters` (the request's dashboard filters) and `widget` bound.
  * What the script assigns to `result` (JSON) is the answer, with what it printed.
  */
 export async function runPython(ctx: ServiceContext, principal: Principal, publicId: string, body: { widgetId: string; filters?: DashboardFilter[] }) {
@@ -94,7 +94,10 @@ export async function runPython(ctx: ServiceContext, principal: Principal, publi
   const filters = checkDashboardFilters(body.filters ?? []);
   const sandbox = pythonSandbox(ctx);
   const { limits } = sandbox;
-  const outcome = await sandbox.run(code, { filters, widget: { id: widget.id, type: widget.type, config: widget.config ?? null } });
+  // The trust domain of a runner is the workbook: its owner and the admins edit all of its widgets'
+  // code (and a promotion onto it writes all of them), so its scripts may share a warm runner; another
+  // workbook's editors may differ, and a hook of theirs must never see this one's filters.
+  const outcome = await sandbox.run(row.public_id, code, { filters, widget: { id: widget.id, type: widget.type, config: widget.config ?? null } });
   switch (outcome.kind) {
     case 'ok':
       return { widgetId: body.widgetId, result: outcome.result, stdout: outcome.stdout, filters, durationMs: outcome.durationMs };

@@ -1,5 +1,6 @@
 // One Python runner process (workers/python-runner.ts) seen from the service: started from a
-// RunnerLaunch, ready once Pyodide is loaded, then answering one run at a time. Everything it
+// RunnerLaunch (which may still be being worked out: the object exists at once, so the pool can
+// hand it around), ready once Pyodide is loaded, then answering one run at a time. Everything it
 // writes is untrusted: lines are capped and checked (workers/python-protocol.ts), and a runner that
 // writes anything but the answer to the run in flight is ended.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -33,7 +34,8 @@ interface InFlight {
 
 export class RunnerProcess {
   readonly ready: Promise<void>;
-  private readonly child: ChildProcess;
+  private child: ChildProcess | null = null;
+  private killed = false;
   private readonly lines = new LineSplitter(LINE_CAP);
   private state: 'starting' | 'ready' | 'ended' = 'starting';
   private inFlight: InFlight | null = null;
@@ -41,30 +43,40 @@ export class RunnerProcess {
   private settleReady!: { resolve(): void; reject(error: Error): void };
   private readonly exitListeners: (() => void)[] = [];
 
-  constructor(launch: RunnerLaunch, startTimeoutMs: number) {
-    this.child = spawn(launch.command, launch.args, { env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  constructor(launch: RunnerLaunch | Promise<RunnerLaunch>, startTimeoutMs: number) {
     this.ready = new Promise<void>((resolve, reject) => (this.settleReady = { resolve, reject }));
     this.ready.catch(() => undefined);
     const startTimer = setTimeout(() => this.fail(new Error('Pyodide did not start in time.')), startTimeoutMs);
     this.ready.then(() => clearTimeout(startTimer), () => clearTimeout(startTimer));
-    this.child.stdout!.on('data', (chunk: Buffer) => this.onStdout(chunk));
-    this.child.stderr!.setEncoding('utf8');
-    this.child.stderr!.on('data', (text: string) => (this.stderrTail = (this.stderrTail + text).slice(-STDERR_KEPT)));
+    Promise.resolve(launch).then(
+      (how) => this.spawn(how),
+      (error: unknown) => this.fail(error as Error),
+    );
+  }
+
+  private spawn(launch: RunnerLaunch): void {
+    if (this.state === 'ended' || this.killed) return;
+    const child = spawn(launch.command, launch.args, { env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    this.child = child;
+    child.stdout!.on('data', (chunk: Buffer) => this.onStdout(chunk));
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (text: string) => (this.stderrTail = (this.stderrTail + text).slice(-STDERR_KEPT)));
     // A runner that ends closes its pipes; writing to it then must not throw in the service.
-    this.child.stdin!.on('error', () => undefined);
-    this.child.on('error', (error) => this.fail(error));
-    this.child.on('exit', (code, signal) => this.exited(code, signal));
+    child.stdin!.on('error', () => undefined);
+    child.on('error', (error) => this.fail(error));
+    child.on('exit', (code, signal) => this.exited(code, signal));
     // An idle warm runner must not keep the service's event loop alive.
-    this.child.unref();
-    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
+    child.unref();
+    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
   }
 
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.child?.pid;
   }
 
+  /** Ended, or being ended: no run may be sent to it any more. */
   get ended(): boolean {
-    return this.state === 'ended';
+    return this.state === 'ended' || this.killed;
   }
 
   onExit(listener: () => void): void {
@@ -73,16 +85,24 @@ export class RunnerProcess {
 
   /** Sends one run; resolves with the runner's reply, rejects with RunnerExited or ProtocolError. */
   run(request: RunRequest): Promise<RunReply> {
-    if (this.state !== 'ready' || this.inFlight) return Promise.reject(new Error('The Python runner is not ready for a run.'));
+    if (this.state !== 'ready' || this.killed || this.inFlight || !this.child) return Promise.reject(new Error('The Python runner is not ready for a run.'));
+    const child = this.child;
     return new Promise<RunReply>((resolve, reject) => {
       this.inFlight = { id: request.id, resolve, reject };
-      this.child.stdin!.write(`${JSON.stringify(request)}\n`);
+      child.stdin!.write(`${JSON.stringify(request)}\n`);
     });
   }
 
   /** Ends the process at once (SIGKILL: a script stuck in a loop does not get to run any further). */
   kill(): void {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+    this.killed = true;
+    const child = this.child;
+    if (!child) {
+      // Not spawned yet (its launch is still being worked out): it never will be.
+      this.fail(new Error('The Python runner was stopped before it started.'));
+      return;
+    }
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
 
   private onStdout(chunk: Buffer): void {
@@ -119,6 +139,8 @@ export class RunnerProcess {
     const inFlight = this.inFlight;
     this.inFlight = null;
     inFlight?.reject(error);
+    // Never spawned: no exit event will come to say it is gone.
+    if (!this.child) for (const listener of this.exitListeners) listener();
   }
 
   private exited(code: number | null, signal: NodeJS.Signals | null): void {

@@ -1,13 +1,16 @@
 // The Python sandbox (issue 23): a dashboard widget's Python runs in a process of its own, never in
 // the service's. The picture:
 //
-//   service process                                     runner process (python-runner.ts)
-//   PythonSandbox: runs queue, one at a time ──stdin──▶ {id, code, globals}      Pyodide (CPython on
-//   RunnerProcess: checks every line it reads ◀─stdout─ {ready} / {id, result…}  WebAssembly)
-//                  keeps the last 8 KB of     ◀─stderr─ diagnostics only
-//   kills the runner: at the time limit, on a protocol violation, after 10 idle minutes, with the service
+//   service process                                          runner processes (python-runner.ts):
+//   PythonSandbox, RunnerPool: which runner a run goes to      one per dashboard, and a clean spare
+//     (python-runner-pool.ts)
+//   RunnerProcess: checks every line it reads  ──stdin──▶  {id, code, globals}       Pyodide (CPython
+//                                              ◀─stdout─  {ready} / {id, result…}   on WebAssembly)
+//                  keeps the last 8 KB of      ◀─stderr─  diagnostics only
+//   kills a runner: at the time limit, on a protocol violation, after 10 idle minutes, to make
+//   room for a more recently used dashboard, with the service
 //
-// The runner is started by python-launch.ts: the service's own executable (Electron as Node in the
+// A runner is started by python-launch.ts: the service's own executable (Electron as Node in the
 // desktop app), Node's permission model reading only Pyodide's files and its own (no writes, no
 // processes, no workers, addons, WASI or inspector), no code generation from strings, a bounded
 // JavaScript heap, an environment of a few harmless names; on Linux, when available, a network
@@ -15,19 +18,23 @@
 // network and whatever else the permission model leaves open (python-lockdown.ts) and checks its
 // guarantees, refusing to start without them.
 //
-// Loading Pyodide takes seconds, so a runner is kept warm while runs come and ended after a while
-// without any. A runner that overran its time, broke the protocol or failed in its runtime is
-// killed and a fresh one started at once, so the next run finds it warm.
+// Loading Pyodide takes seconds, so runners are kept warm — but a warm runner keeps what its scripts
+// left behind, so each is bound to one dashboard (python-runner-pool.ts): a clean spare waits for
+// the first run of a dashboard, at most a few dashboards keep a runner (least recently used ended
+// first), and a runner that overran its time, broke the protocol or failed in its runtime is killed;
+// its dashboard's next run takes the spare.
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import type { Logger, ServiceContext } from '../../context';
 import runnerEntry from '../../workers/python-runner?modulePath';
 import { ProtocolError, type RunReply } from '../../workers/python-protocol';
 import { runnerLaunch, unpackedPath, type RunnerLaunch, type RunnerLaunchInput } from './python-launch';
 import { RunnerExited, RunnerProcess } from './python-runner-process';
+import { PoolClosed, RunnerPool, type PoolSettings } from './python-runner-pool';
 
 export interface SandboxLimits {
   timeoutMs: number;
@@ -44,8 +51,13 @@ const CPU_SECONDS = 600;
  * measured after load, 750 MB of it is mapped (thread stacks, heap reservations; 170 MB resident).
  */
 const RUNTIME_DATA_BYTES = 1024 * 1024 * 1024;
-const IDLE_MS = 10 * 60_000;
 const START_TIMEOUT_MS = 120_000;
+
+/**
+ * Two dashboards keep a warm runner, plus the clean spare: 160–175 MB resident each once Pyodide is
+ * loaded, so about 500 MB in all. Two runs at once (one on a single core): a run is CPU-bound.
+ */
+export const DEFAULT_POOL: PoolSettings = { warm: 2, spares: 1, concurrency: Math.min(2, availableParallelism()), idleMs: 10 * 60_000 };
 
 export type SandboxOutcome =
   | { kind: 'ok'; result: unknown; stdout: string; stderr: string; durationMs: number }
@@ -59,13 +71,12 @@ export interface SandboxOptions {
   launch?: (limits: SandboxLimits) => Promise<RunnerLaunch>;
   /** Where a runner that could not start or broke the protocol is reported (with its stderr). */
   log?: Logger;
+  /** How many runners, at once, for how long (DEFAULT_POOL by default). */
+  pool?: Partial<PoolSettings>;
 }
 
 export class PythonSandbox {
-  private current: RunnerProcess | null = null;
-  private starting: Promise<RunnerProcess> | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
-  private idle: NodeJS.Timeout | null = null;
+  private readonly pool: RunnerPool;
   private closed = false;
   private readonly launch: (limits: SandboxLimits) => Promise<RunnerLaunch>;
   private readonly log: Logger | undefined;
@@ -76,52 +87,62 @@ export class PythonSandbox {
   ) {
     this.launch = options.launch ?? defaultLaunch;
     this.log = options.log;
+    this.pool = new RunnerPool({ ...DEFAULT_POOL, ...options.pool }, () => new RunnerProcess(this.launch(this.limits), START_TIMEOUT_MS));
   }
 
-  /** Runs `code` with `globals` bound; runs queue behind each other on the one runner. */
-  run(code: string, globals: Record<string, unknown>): Promise<SandboxOutcome> {
-    const next = this.queue.then(() => this.runNow(code, globals));
-    this.queue = next.catch(() => undefined);
-    return next;
+  /**
+   * Runs `code` with `globals` bound, on the runner of `domain` (the dashboard whose code it is):
+   * never on a runner that ran another domain's code. Runs of one domain queue behind each other.
+   */
+  async run(domain: string, code: string, globals: Record<string, unknown>): Promise<SandboxOutcome> {
+    try {
+      return await this.pool.use(domain, (runner) => this.runOn(runner, code, globals));
+    } catch (error) {
+      if (error instanceof PoolClosed) return { kind: 'unavailable', message: error.message };
+      throw error;
+    }
   }
 
-  /** The PID of the warm runner process, if one is up. */
-  runnerPid(): number | null {
-    return this.current?.pid ?? null;
+  /** The PID of `domain`'s warm runner, if it has one. */
+  runnerPid(domain: string): number | null {
+    return this.pool.runnerOf(domain)?.pid ?? null;
+  }
+
+  /** The PID of the clean spare runner, if one is up or starting. */
+  sparePid(): number | null {
+    return this.pool.spareRunner()?.pid ?? null;
+  }
+
+  /** Resolves once the spare is ready (false when there is none, or it failed to start). */
+  async spareReady(): Promise<boolean> {
+    const spare = this.pool.spareRunner();
+    if (!spare) return false;
+    return spare.ready.then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** Starts the clean spare now if there is none, so the next new dashboard finds it ready. */
+  prestart(): void {
+    if (!this.closed) this.pool.prestart();
+  }
+
+  /** Dashboards holding a warm runner, least recently used first. */
+  warmDomains(): string[] {
+    return this.pool.warmDomains();
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.idle) clearTimeout(this.idle);
-    this.discard(this.current);
+    this.pool.close();
   }
 
-  /** The warm runner, or a fresh one (one at a time: a run and a replacement may ask together). */
-  private runner(): Promise<RunnerProcess> {
-    if (this.current && !this.current.ended) return Promise.resolve(this.current);
-    this.starting ??= this.launch(this.limits)
-      .then((launch) => {
-        const runner = new RunnerProcess(launch, START_TIMEOUT_MS);
-        runner.onExit(() => {
-          if (this.current === runner) this.current = null;
-        });
-        this.current = runner;
-        if (this.closed) this.discard(runner);
-        return runner;
-      })
-      .finally(() => (this.starting = null));
-    return this.starting;
-  }
-
-  private async runNow(code: string, globals: Record<string, unknown>): Promise<SandboxOutcome> {
-    if (this.closed) return { kind: 'unavailable', message: 'The service is stopping.' };
-    if (this.idle) clearTimeout(this.idle);
-    let runner: RunnerProcess;
+  private async runOn(runner: RunnerProcess, code: string, globals: Record<string, unknown>): Promise<SandboxOutcome> {
     try {
-      runner = await this.runner();
       await runner.ready;
     } catch (error) {
-      this.discard(this.current);
+      runner.kill();
       // The runner's stderr may name this installation's paths: it goes to the log, not to the caller.
       this.log?.warn('The Python runner could not start.', { error: (error as Error).message, stderr: error instanceof RunnerExited ? error.stderr : undefined });
       return { kind: 'unavailable', message: `The Python runtime could not start: ${(error as Error).message ?? String(error)}` };
@@ -132,38 +153,18 @@ export class PythonSandbox {
       timedOut = true;
       runner.kill();
     }, this.limits.timeoutMs);
-    let outcome: SandboxOutcome;
-    let replace = false;
     try {
       const reply = await runner.run({ id: randomUUID(), code, globals });
-      outcome = outcomeOf(reply, Date.now() - started);
-      replace = !reply.ok && reply.broken;
+      // A runtime that failed is not reused: the dashboard's next run takes the spare.
+      if (!reply.ok && reply.broken) runner.kill();
+      return outcomeOf(reply, Date.now() - started);
     } catch (error) {
-      replace = true;
-      outcome = timedOut ? { kind: 'timeout' } : failureOutcome(error);
+      runner.kill();
       if (error instanceof ProtocolError) this.log?.warn('The Python runner broke the protocol and was stopped.', { error: error.message });
+      return timedOut ? { kind: 'timeout' } : failureOutcome(error);
     } finally {
       clearTimeout(timer);
     }
-    if (replace) this.replace(runner);
-    if (!this.closed) this.idle = setTimeout(() => this.discard(this.current), IDLE_MS).unref();
-    return outcome;
-  }
-
-  /** Ends `runner` and starts a fresh one, so the next run finds it warm. */
-  private replace(runner: RunnerProcess): void {
-    this.discard(runner);
-    if (this.closed) return;
-    void this.runner().then(
-      (fresh) => fresh.ready.catch(() => this.discard(fresh)),
-      () => undefined,
-    );
-  }
-
-  private discard(runner: RunnerProcess | null): void {
-    if (!runner) return;
-    if (this.current === runner) this.current = null;
-    runner.kill();
   }
 }
 

@@ -37,7 +37,9 @@ export const runEmbedDashboardPython = defineRoute({
     'Runs the published widget’s `config.python` in a sandbox (Pyodide, CPython on WebAssembly, in a process of its own under ' +
     'Node’s permission model; no network, no host files, no processes, none of the service’s environment) with `filters` (the ' +
     'request’s dashboard filters, validated: `is_empty`/`is_not_empty` take no values, the other operators at least one) and ' +
-    '`widget` bound as globals. What the script assigns to `result` (JSON-serializable, at most 1 MiB of JSON) is returned with ' +
+    '`widget` bound as globals. A runner process serves one dashboard only: what a script leaves in it (modules, globals) is seen ' +
+    'by that dashboard’s later runs while the runner is kept, never by another dashboard’s. What the script assigns to `result` ' +
+    '(JSON-serializable, at most 1 MiB of JSON) is returned with ' +
     'what it printed (at most 64 KiB, cut beyond). A script running longer than 10 s is stopped (422 `PYTHON_TIME_LIMIT`); one ' +
     'needing more than 256 MB gets a MemoryError and is reported 422 `PYTHON_MEMORY_LIMIT`; an exception is 422 `PYTHON_ERROR` ' +
     'with the traceback; a larger result is 422 `PYTHON_RESULT_TOO_LARGE`. 422 `WIDGET_HAS_NO_PYTHON` for a widget without ' +
