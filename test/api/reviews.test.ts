@@ -190,6 +190,18 @@ describe('change review of a branch', () => {
     expect(result.changes.map((c: { name: string }) => c.name)).toEqual(['orders.largest_order']);
   }, 120_000);
 
+
+  it('names the side whose query fails on the data, though both sides are computed in one statement', async () => {
+    // The head's revenue casts the status text to a number: DuckDB refuses it while running.
+    await newBranch('cast-status', {
+      'model/cubes/orders.yml': ORDERS.replace('      - name: total_amount\n        sql: amount\n', '      - name: total_amount\n        sql: "CAST({CUBE}.status AS INTEGER)"\n'),
+    });
+    const { result } = await review({ head: 'cast-status' });
+    const byStatus = result.dataDiff.queries.find((q: { id: string }) => q.id === 'view:orders_overview:status');
+    expect(byStatus).toMatchObject({ status: 'failed', error: { side: 'head', message: expect.stringMatching(/convert|cast/i) } });
+    expect(byStatus.durationMs.base).toEqual(expect.any(Number));
+    expect(byStatus.durationMs.head).toBeNull();
+  }, 120_000);
   it('reviews any two commits, `branch~N` included, and refuses unknown refs with 404 REF_NOT_FOUND', async () => {
     const git = (...args: string[]) => execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8' }).trim();
     const gitdir = await modelRepositoryDir(svc.ctx, id);
