@@ -109,6 +109,21 @@ describe('reviewing a change in the app', () => {
     await poll(() => page.locator('.editor-head .editor-file').textContent()).toBe('lakehouse.yml');
   });
 
+  it('checks a test file against the test file schema as it is typed', async () => {
+    const { page } = e2e;
+    const editor = page.getByTestId('model-editor');
+    await editor.locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('expectations');
+    await page.keyboard.press('Escape');
+    await page.keyboard.type(': 1');
+    const problems = page.getByRole('region', { name: 'Problems' }).getByRole('list', { name: 'Diagnostics' });
+    await problems.getByText(/Unknown key `expectations`/).waitFor();
+    await screenshot(page, 'review-test-file-check-1024x768');
+    await page.getByRole('button', { name: 'Discard' }).click();
+    await poll(() => problems.getByText(/Unknown key `expectations`/).count()).toBe(0);
+  });
+
   it('lists in the Review view what changed, the numbers that move and the model tests’ outcome', async () => {
     const { page } = e2e;
     await page.getByRole('button', { name: 'Merge', exact: true }).click();
