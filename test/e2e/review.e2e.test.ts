@@ -138,6 +138,10 @@ describe('reviewing a change in the app', () => {
     await view.getByText('measure orders.total_amount: sql changed').waitFor();
     await view.getByRole('button', { name: /^model\/cubes\/orders\.yml:\d+$/ }).waitFor();
     await screenshot(page, 'review-view-top-1024x768');
+    // What uses it: the view and the dashboard widget.
+    const reaches = view.getByRole('list', { name: 'What the change reaches' });
+    await reaches.getByText('Dashboard widgets (1):').waitFor();
+    await expect(reaches.textContent()).resolves.toContain('Sales overview › Orders by status');
     // The queries whose numbers move, with totals before → after.
     const moved = view.getByRole('list', { name: 'Queries whose numbers change' });
     await moved.getByText('Sales overview › Orders by status').waitFor();

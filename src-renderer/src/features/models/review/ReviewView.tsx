@@ -54,6 +54,35 @@ function Changes({ result, onReveal }: { result: ReviewResult; onReveal: (at: { 
   );
 }
 
+/** What the change reaches through lineage, one line per kind: "Widgets (2): Sales overview › Orders by status, …". */
+function Reaches({ result }: { result: ReviewResult }) {
+  const { impact } = result;
+  const widgets = [...new Set(impact.widgets.map((w) => `${w.workbookName} › ${w.title ?? w.widgetId}${w.status === 'breaks' ? ' (breaks)' : ''}`))];
+  const rows: [string, string[]][] = [
+    ['Views', impact.views.map((v) => (v.removed ? `${v.name} (removed)` : v.name))],
+    ['Dashboard widgets', widgets],
+    ['Reports', impact.reports.map((r) => r.name)],
+    ['Pushed semantic views', impact.pushedViews.map((p) => `${p.semanticView}${p.status === 'breaks' ? ' (breaks)' : ''}`)],
+    ['Published metric views', impact.publishedViews.map((p) => `${p.target}${p.status === 'breaks' ? ' (breaks)' : ''}`)],
+    ['Notifications', impact.notifications.map((n) => n.name)],
+    ['Scheduled tasks', impact.scheduledTasks.map((t) => t.name)],
+  ];
+  const reached = rows.filter(([, names]) => names.length > 0);
+  if (reached.length === 0) return <p className="muted">Nothing uses what changed.</p>;
+  return (
+    <ul className="review-list" aria-label="What the change reaches">
+      {reached.map(([kind, names]) => (
+        <li key={kind}>
+          <strong>
+            {kind} ({names.length}):
+          </strong>{' '}
+          {names.join(', ')}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function QueryLines({ q }: { q: QueryDiff }) {
   const lines = [...totalLines(q), ...rowChangeLines(q, 3)];
   return (
@@ -159,6 +188,8 @@ export function ReviewView({ deploymentId }: { deploymentId: number }) {
               </ul>
             </>
           )}
+          <h3>What it reaches</h3>
+          <Reaches result={result} />
           <h3>Numbers</h3>
           <Numbers result={result} />
         </>
