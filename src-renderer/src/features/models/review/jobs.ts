@@ -1,7 +1,7 @@
 // The change review and the model tests of a branch (issue 26) as the renderer follows them: each is a
 // job on the service, started (or found stored, for a review of the same commit pair), then polled
 // until it ends. Nothing runs here but the polling.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { getModelReview, getModelReviewResult, startModelReview, type ModelReview, type ReviewResult } from '../../../../../src-shared/api/reviews';
 import { getModelTestRun, startModelTestRun, type TestRun } from '../../../../../src-shared/api/model-tests';
 import { api } from '../../../app/session';
@@ -66,29 +66,32 @@ export interface TestRunState {
 /** Runs the model tests of a branch on demand (`start()`), following the run until it ends. */
 export function useTestRun(deploymentId: number | null, branchName: string | undefined) {
   const [state, setState] = useState<TestRunState>({ run: null, error: null, running: false });
-  const [stopped] = useState(() => ({ current: false }));
+  // Each start, branch switch and unmount begins a new generation: a run followed for an older one stops.
+  const generation = useRef(0);
   useEffect(() => {
-    stopped.current = false;
+    generation.current += 1;
     setState({ run: null, error: null, running: false });
     return () => {
-      stopped.current = true;
+      generation.current += 1;
     };
-  }, [deploymentId, branchName, stopped]);
+  }, [deploymentId, branchName]);
   const start = useCallback(async () => {
     if (deploymentId === null || !branchName) return;
+    const mine = ++generation.current;
+    const live = () => generation.current === mine;
     setState({ run: null, error: null, running: true });
     try {
       let run = await api.call(startModelTestRun, { params: { deploymentId }, body: { branchName } });
-      while (!stopped.current && !ENDED.includes(run.status)) {
+      while (live() && !ENDED.includes(run.status)) {
         setState({ run, error: null, running: true });
         await sleep(POLL_MS);
-        if (stopped.current) return;
+        if (!live()) return;
         run = await api.call(getModelTestRun, { params: { deploymentId, testRunId: run.testRunId } });
       }
-      if (!stopped.current) setState({ run, error: null, running: false });
+      if (live()) setState({ run, error: null, running: false });
     } catch (error) {
-      if (!stopped.current) setState({ run: null, error: toShownError(error, 'Running the model tests'), running: false });
+      if (live()) setState({ run: null, error: toShownError(error, 'Running the model tests'), running: false });
     }
-  }, [deploymentId, branchName, stopped]);
+  }, [deploymentId, branchName]);
   return { ...state, start };
 }
