@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitFiles, modelRepositoryDir } from '../../src-main/features/data-model';
+import { verdictLine } from '../../src-shared/model/review/describe';
 import { createDeployment } from '../support/data-model';
 import { startTestService, type TestResponse, type TestService } from '../support/service';
 import { createUser } from '../support/users';
@@ -131,6 +132,9 @@ describe('change review of a branch', () => {
     expect(result.summary).toMatchObject({ changes: 1, numberChanges: 1, breaking: 0, affectedWidgets: 2 });
     expect(result.impact.pushedViews).toEqual([expect.objectContaining({ viewName: 'orders_overview', status: 'affected', semanticView: expect.stringMatching(/ORDERS_OVERVIEW$/i) })]);
     expect(result.summary.queriesChanged).toBeGreaterThanOrEqual(2);
+    // The merge dialog's line: the widget (once, though published and draft), its first moved number,
+    // and the view breakdowns by customer fields the reviewer may not read (not in `support`).
+    expect(verdictLine(result)).toEqual({ tone: 'changes', text: expect.stringMatching(/^1 dashboard widget changes: Sales overview › Orders by status, returned: total_amount [\d,.]+ → 0 \(4 queries failed\)$/) });
   }, 120_000);
 
   it('answers a second request for the same commit pair with the stored review, and a refresh with a new one', async () => {
@@ -174,6 +178,7 @@ describe('change review of a branch', () => {
     ]);
     expect(result.impact.pushedViews[0]).toMatchObject({ status: 'breaks', droppedMembers: ['orders_overview.average_order_value'], branchName: 'main' });
     expect(result.dataDiff).toMatchObject({ enabled: false, queries: [] });
+    expect(verdictLine(result)).toEqual({ tone: 'breaks', text: expect.stringMatching(/^3 things break: widget Sales overview › Average order value, .*average_order_value/) });
   }, 120_000);
 
   it('reviews what compiles on a branch with errors and lists what does not', async () => {
@@ -188,8 +193,21 @@ describe('change review of a branch', () => {
     expect(result.problems.head.entities).toEqual(['order_history', 'order_trends']);
     expect(result.problems.head.errors[0]).toMatchObject({ file: 'model/cubes/order_history.yml', line: expect.any(Number) });
     expect(result.changes.map((c: { name: string }) => c.name)).toEqual(['orders.largest_order']);
+    expect(verdictLine(result)).toEqual({ tone: 'same', text: '1 change, no number moves.' });
   }, 120_000);
 
+
+  it('names the side whose query fails on the data, though both sides are computed in one statement', async () => {
+    // The head's revenue casts the status text to a number: DuckDB refuses it while running.
+    await newBranch('cast-status', {
+      'model/cubes/orders.yml': ORDERS.replace('      - name: total_amount\n        sql: amount\n', '      - name: total_amount\n        sql: "CAST({CUBE}.status AS INTEGER)"\n'),
+    });
+    const { result } = await review({ head: 'cast-status' });
+    const byStatus = result.dataDiff.queries.find((q: { id: string }) => q.id === 'view:orders_overview:status');
+    expect(byStatus).toMatchObject({ status: 'failed', error: { side: 'head', message: expect.stringMatching(/convert|cast/i) } });
+    expect(byStatus.durationMs.base).toEqual(expect.any(Number));
+    expect(byStatus.durationMs.head).toBeNull();
+  }, 120_000);
   it('reviews any two commits, `branch~N` included, and refuses unknown refs with 404 REF_NOT_FOUND', async () => {
     const git = (...args: string[]) => execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8' }).trim();
     const gitdir = await modelRepositoryDir(svc.ctx, id);

@@ -9,7 +9,7 @@ import type { ConnectionOptions } from '../api/connection';
 import { getJobResult } from '../api/jobs';
 import { followJob, withDeployment } from '../commands/common';
 import { CliError, ExitCodes } from '../output';
-import { verdictOf } from './describe';
+import { verdictOf } from '../../../src-shared/model/review/describe';
 
 export const REVIEW_FORMATS = ['text', 'json', 'markdown', 'sarif'] as const;
 export const FAIL_ON = ['breaking', 'changed-numbers', 'never'] as const;

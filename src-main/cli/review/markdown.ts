@@ -1,7 +1,7 @@
 // Markdown report of `drydock review` (issue 26), for a pull-request comment: the verdict first,
 // then what breaks, the numbers that moved and the changes, with long lists folded in <details>.
 import type { ReviewResult } from '../../../src-shared/api/reviews';
-import { changeLine, headline, locationOf, plural, rowChangeLines, short, totalLines, verdictOf } from './describe';
+import { changeLine, headline, locationOf, plural, rowChangeLines, short, totalLines, verdictOf } from '../../../src-shared/model/review/describe';
 
 /** Text inside a table cell or a line: pipes and newlines would break the table. */
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');

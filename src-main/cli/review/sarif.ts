@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { SarifBuilder, SarifResultBuilder, SarifRuleBuilder, SarifRunBuilder } from 'node-sarif-builder';
 import type { ModelChange, ReviewResult } from '../../../src-shared/api/reviews';
 import { DRYDOCK_VERSION } from '../version';
-import { changeLine, locationOf, rowChangeLines, totalLines } from './describe';
+import { changeLine, locationOf, rowChangeLines, totalLines } from '../../../src-shared/model/review/describe';
 
 const SRCROOT = '%SRCROOT%';
 

@@ -1,7 +1,7 @@
 // Text report of `drydock review` (issue 26): what changed (with `file:line`), what breaks, what it
 // reaches, and the numbers that moved, for a terminal or a CI log.
 import type { ReviewResult } from '../../../src-shared/api/reviews';
-import { changeLine, formatValue, headline, locationOf, plural, rowChangeLines, short, totalLines } from './describe';
+import { changeLine, formatValue, headline, locationOf, plural, rowChangeLines, short, totalLines } from '../../../src-shared/model/review/describe';
 
 export function textReport(result: ReviewResult): string {
   const lines: string[] = [];

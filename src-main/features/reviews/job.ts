@@ -3,7 +3,7 @@
 // plane (DuckDB's threads) or the warehouse, the row comparison to a compute thread again. Queries
 // run a few at a time within a time budget; a cancel interrupts the ones running.
 import { ReviewErrorCodes as Codes, type QueryDiff, type ReviewResult, type ReviewSummary } from '../../../src-shared/api/reviews';
-import type { PlannedDiffQuery, PlannedSide, PreparedReview, SideRows } from '../../../src-shared/model/review';
+import type { PlannedDiffQuery, PlannedSide, PreparedReview, SidePick, StatementRun } from '../../../src-shared/model/review';
 import type { ServiceContext } from '../../context';
 import { ApiError } from '../../http/problem';
 import { JobFailure, type Job, type JobContext } from '../../platform/jobs';
@@ -15,7 +15,14 @@ import type { ReviewJobInputs } from './store';
 
 const SAMPLES = 10;
 
-type SideOutcome = { ok: true; rows: SideRows; ms: number } | { ok: false; message: string; skipped: boolean };
+type PlannedOk = Extract<PlannedSide, { ok: true }>;
+
+/** What became of one side: its rows (a statement's rows and where the side's are in them), or why none. */
+type SideOutcome = { ok: true; result: number; pick: SidePick; ms: number } | { ok: false; message: string; skipped: boolean };
+type StatementOutcome = { ok: true; result: number; ms: number } | { ok: false; message: string; skipped: boolean };
+
+/** A side that ran alone: its rows are the statement's rows as they are. */
+const WHOLE: SidePick = { run: -1, columns: [], rank: null };
 
 /** Runs tasks at most `limit` at a time, in order. */
 async function pool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
@@ -104,11 +111,15 @@ export async function runReview(ctx: ServiceContext, job: Job<ReviewJobInputs, R
   const budgetTimer = setTimeout(() => budget.abort(), options.timeBudgetMs);
   const signal = AbortSignal.any([jobCtx.signal, budget.signal]);
   const targets = new Targets(ctx, deploymentId);
-  let finished = 0;
   const runnable = review.queries.filter((q) => q.base.ok && q.head.ok && !q.sameSql);
-  let total = runnable.length * 2;
-  const runSide = (side: PlannedSide) => async (): Promise<SideOutcome> => {
-    if (!side.ok) return { ok: false, message: side.message, skipped: false };
+  const { runs, picks } = prepared.batch;
+  const sides = new Map((runnable.flatMap((q) => [q.base, q.head]) as PlannedOk[]).map((side) => [side.runKey, side]));
+  /** Rows of every statement that ran, referred to by index (they go to the comparison as they are). */
+  const results: unknown[][][] = [];
+  const outcomes = new Map<string, SideOutcome>();
+  let finished = 0;
+
+  const execute = async (dataSource: string, sql: string, params: unknown[]): Promise<StatementOutcome> => {
     if (signal.aborted || Date.now() >= deadline) {
       jobCtx.signal.throwIfAborted();
       return { ok: false, message: 'Not run: the time budget ran out.', skipped: true };
@@ -116,49 +127,55 @@ export async function runReview(ctx: ServiceContext, job: Job<ReviewJobInputs, R
     const t0 = performance.now();
     let label = 'The data source';
     try {
-      const target = await targets.get(side.dataSource);
+      const target = await targets.get(dataSource);
       label = target.label;
-      const rows = await target.run(side.sql, side.params, { signal });
-      return { ok: true, rows: { columns: side.columns, rows: rows.rows }, ms: performance.now() - t0 };
+      const rows = await target.run(sql, params, { signal });
+      results.push(rows.rows);
+      return { ok: true, result: results.length - 1, ms: performance.now() - t0 };
     } catch (error) {
       jobCtx.signal.throwIfAborted();
       if (budget.signal.aborted) return { ok: false, message: 'Stopped: the time budget ran out.', skipped: true };
       return { ok: false, message: messageOf(error, label), skipped: false };
-    } finally {
-      finished++;
-      jobCtx.progress('querying', 30 + Math.floor((60 * finished) / Math.max(1, total)));
     }
   };
-  let outcomes: [SideOutcome, SideOutcome][];
+  const runStatement = (run: StatementRun) => async () => {
+    try {
+      const outcome = await execute(run.dataSource, run.sql, run.params);
+      if (outcome.ok || !run.combined || outcome.skipped) {
+        for (const key of run.sides) outcomes.set(key, outcome.ok ? { ...outcome, pick: picks[key]! } : outcome);
+        return;
+      }
+      // A statement computing several sides failed: each side alone says which of them fails, and why.
+      for (const key of run.sides) {
+        const side = sides.get(key)!;
+        const alone = await execute(side.dataSource, side.sql, side.params);
+        outcomes.set(key, alone.ok ? { ...alone, pick: WHOLE } : alone);
+      }
+    } finally {
+      finished++;
+      jobCtx.progress('querying', 30 + Math.floor((60 * finished) / Math.max(1, runs.length)));
+    }
+  };
   try {
-    // One run per distinct statement: sides that plan to the same statement share its rows.
-    const sides = runnable.flatMap((q) => [q.base, q.head]) as Extract<PlannedSide, { ok: true }>[];
-    const distinct = [...new Map(sides.map((side) => [side.runKey, side])).values()];
-    total = distinct.length;
-    const results = await pool(distinct.map(runSide), options.concurrency);
-    const byKey = new Map(distinct.map((side, i) => [side.runKey, results[i]!]));
-    const shaped = (side: Extract<PlannedSide, { ok: true }>): SideOutcome => {
-      const outcome = byKey.get(side.runKey)!;
-      return outcome.ok ? { ...outcome, rows: { columns: side.columns, rows: outcome.rows.rows } } : outcome;
-    };
-    outcomes = runnable.map((q) => [shaped(q.base as Extract<PlannedSide, { ok: true }>), shaped(q.head as Extract<PlannedSide, { ok: true }>)]);
+    await pool(runs.map(runStatement), options.concurrency);
   } finally {
     clearTimeout(budgetTimer);
     await targets.close();
   }
 
   jobCtx.progress('comparing', 92);
-  const compared = outcomes.filter(([b, h]) => b.ok && h.ok) as [Extract<SideOutcome, { ok: true }>, Extract<SideOutcome, { ok: true }>][];
+  const pairs = runnable.map((q) => [outcomes.get((q.base as PlannedOk).runKey)!, outcomes.get((q.head as PlannedOk).runKey)!] as const);
+  const compared = runnable.flatMap((q, i) => {
+    const [b, h] = pairs[i]!;
+    if (!b.ok || !h.ok) return [];
+    const source = (side: PlannedSide, outcome: Extract<SideOutcome, { ok: true }>) => ({ columns: (side as PlannedOk).columns, result: outcome.result, pick: outcome.pick });
+    return [{ base: source(q.base, b), head: source(q.head, h) }];
+  });
   const diffs = compared.length
-    ? await runCompute(
-        ctx,
-        'compareReviewRows',
-        { pairs: compared.map(([b, h]) => ({ base: b.rows, head: h.rows })), tolerance: options.tolerance, samples: SAMPLES },
-        { signal: jobCtx.signal },
-      )
+    ? await runCompute(ctx, 'compareReviewRows', { results, pairs: compared, tolerance: options.tolerance, samples: SAMPLES }, { signal: jobCtx.signal })
     : [];
 
-  const byQuery = new Map<PlannedDiffQuery, [SideOutcome, SideOutcome]>(runnable.map((q, i) => [q, outcomes[i]!]));
+  const byQuery = new Map<PlannedDiffQuery, readonly [SideOutcome, SideOutcome]>(runnable.map((q, i) => [q, pairs[i]!]));
   let diffIndex = 0;
   const queries: QueryDiff[] = review.queries.map((q) => {
     const common = {
@@ -184,7 +201,7 @@ export async function runReview(ctx: ServiceContext, job: Job<ReviewJobInputs, R
     }
     const diff = diffs[diffIndex++]!;
     const limit = options.rowLimit;
-    const truncated = b.rows.rows.length >= limit || h.rows.rows.length >= limit;
+    const truncated = diff.baseRows >= limit || diff.headRows >= limit;
     return { ...common, status: diff.same ? 'same' : 'changed', durationMs, truncated, error: null, diff };
   });
   jobCtx.progress('completed', 100);

@@ -3,7 +3,21 @@
 // row-by-row comparison. Runs on a compute thread (workers/compute-worker.ts), never on the HTTP one.
 import { compileModel, type ModelFile } from '../../../src-shared/model';
 import type { DialectName, QuerySecurity } from '../../../src-shared/model/query';
-import { compareRows, prepareReview, type DataDiffLimits, type PreparedReview, type ReviewFacts, type RowsDiff, type SideRows, type Tolerance } from '../../../src-shared/model/review';
+import {
+  batchStatements,
+  compareRows,
+  pickRows,
+  prepareReview,
+  type DataDiffLimits,
+  type PlannedSide,
+  type PreparedReview,
+  type ReviewFacts,
+  type RowsDiff,
+  type SidePick,
+  type SideRows,
+  type StatementBatch,
+  type Tolerance,
+} from '../../../src-shared/model/review';
 import { modelFilesOfCommit } from '../../workers/model-source';
 
 export interface PrepareReviewInput {
@@ -19,7 +33,14 @@ export interface PrepareReviewInput {
   dataDiff: boolean;
 }
 
-export type PrepareReviewOutput = { readable: true; review: PreparedReview } | { readable: false; side: 'base' | 'head'; message: string };
+export type PrepareReviewOutput = { readable: true; review: PreparedReview; batch: StatementBatch } | { readable: false; side: 'base' | 'head'; message: string };
+
+type PlannedOk = Extract<PlannedSide, { ok: true }>;
+
+/** The sides the data diff runs: both sides of each query that planned on both and differ. */
+export function runnableSides(review: PreparedReview): PlannedOk[] {
+  return review.queries.filter((q) => q.base.ok && q.head.ok && !q.sameSql).flatMap((q) => [q.base, q.head] as PlannedOk[]);
+}
 
 export async function prepareModelReview(input: PrepareReviewInput): Promise<PrepareReviewOutput> {
   const read = async (side: 'base' | 'head', commit: string): Promise<{ files: ModelFile[] } | { side: 'base' | 'head'; message: string }> => {
@@ -39,15 +60,25 @@ export async function prepareModelReview(input: PrepareReviewInput): Promise<Pre
     limits: input.limits,
     dataDiff: input.dataDiff,
   });
-  return { readable: true, review };
+  return { readable: true, review, batch: batchStatements(runnableSides(review)) };
+}
+
+/** One side's rows: a statement's rows (by index into `results`) and where the side's are in them. */
+export interface SideSource {
+  columns: SideRows['columns'];
+  result: number;
+  pick: SidePick;
 }
 
 export interface CompareReviewInput {
-  pairs: { base: SideRows; head: SideRows }[];
+  /** Rows of each statement that ran. */
+  results: unknown[][][];
+  pairs: { base: SideSource; head: SideSource }[];
   tolerance: Tolerance;
   samples: number;
 }
 
 export function compareReviewRows(input: CompareReviewInput): RowsDiff[] {
-  return input.pairs.map((pair) => compareRows(pair.base, pair.head, { tolerance: input.tolerance, samples: input.samples }));
+  const rowsOf = (side: SideSource): SideRows => ({ columns: side.columns, rows: pickRows(input.results[side.result]!, side.pick) });
+  return input.pairs.map((pair) => compareRows(rowsOf(pair.base), rowsOf(pair.head), { tolerance: input.tolerance, samples: input.samples }));
 }

@@ -24,6 +24,14 @@ export interface BuiltSql {
   main: string;
   total: string | null;
   order: [string, OrderDirection][];
+  /** The parts of a flat statement without HAVING (parameters still as tokens), else null. */
+  flat: {
+    from: string;
+    where: string | null;
+    dimensions: { alias: string; sql: string }[];
+    measures: { alias: string; sql: string }[];
+    order: { alias: string; direction: OrderDirection }[];
+  } | null;
 }
 
 /**
@@ -160,8 +168,20 @@ export function buildSql(
   const having = measureFilters.map((f) => filterSql(state.filterEnv, f, havingTarget));
 
   let body: string;
+  let flatParts: BuiltSql['flat'] = null;
   if (flat) {
-    body = `SELECT ${cols.join(', ')} FROM ${from(cols)}${whereSql()}${positions(dims.length)}${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`;
+    const fromSql = from(cols);
+    const where = whereSql();
+    body = `SELECT ${cols.join(', ')} FROM ${fromSql}${where}${positions(dims.length)}${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`;
+    if (having.length === 0) {
+      flatParts = {
+        from: fromSql,
+        where: where ? where.slice(' WHERE '.length) : null,
+        dimensions: dims.map((dim) => ({ alias: dim.alias, sql: dimExpr.get(dim.alias)! })),
+        measures: selected.map((s) => ({ alias: s.alias, sql: selectedExpr(s) })),
+        order: [],
+      };
+    }
   } else {
     const parts = groups.map((g, i) => {
       let sql: string;
@@ -207,11 +227,13 @@ export function buildSql(
     throw new QueryError(QueryErrorCodes.INVALID_QUERY, `The query orders by '${member}', which it does not select.`);
   };
   const orderSql = order.length ? ` ORDER BY ${order.map(([m, dir]) => `${quote(orderAlias(m))} ${dir.toUpperCase()}`).join(', ')}` : '';
+  if (flatParts) flatParts.order = order.map(([m, direction]) => ({ alias: orderAlias(m), direction }));
   const limitSql = ` LIMIT ${q.limit}${q.offset ? ` OFFSET ${q.offset}` : ''}`;
   return {
     main: `${body}${orderSql}${limitSql}`,
     total: q.total ? `SELECT COUNT(*) AS ${quote('total')} FROM (${body}) AS ${quote('t')}` : null,
     order,
+    flat: flatParts,
   };
 }
 

@@ -230,6 +230,15 @@ export function planQuery(model: CompiledModel, input: LoadQuery | unknown, opti
   ];
   const main = params.finish(built.main);
   const total = built.total === null ? null : params.finish(built.total);
+  const flat = built.flat && {
+    from: params.finish(built.flat.from),
+    where: built.flat.where === null ? null : params.finish(built.flat.where),
+    dimensions: built.flat.dimensions.map((d) => ({ alias: d.alias, sql: params.finish(d.sql) })),
+    measures: built.flat.measures.map((m) => ({ alias: m.alias, sql: params.finish(m.sql) })),
+    order: built.flat.order,
+    limit: q.limit,
+    offset: q.offset ?? 0,
+  };
   return {
     normalized: {
       ...(input as LoadQuery),
@@ -247,6 +256,7 @@ export function planQuery(model: CompiledModel, input: LoadQuery | unknown, opti
     columns,
     annotation: annotate(model, { measures, dimensions, segments, timeColumns }),
     dataSource: [...sources][0] ?? 'default',
+    flat,
   };
 }
 

@@ -130,6 +130,28 @@ export interface PlannedQuery {
   annotation: QueryAnnotation;
   /** Data source of the cubes queried (they must share one). */
   dataSource: string;
+  /**
+   * The parts of `main` when it is one flat GROUP BY over the joined rows (no measure groups, no
+   * HAVING): a caller running many queries over the same rows may compute them in one statement
+   * (the change review, issue 26). Null for any other shape.
+   */
+  flat: FlatStatement | null;
+}
+
+/**
+ * `SELECT <dimensions>, <measures> FROM <from> [WHERE <where>] GROUP BY <the dimensions> ORDER BY
+ * <order> LIMIT <limit> OFFSET <offset>`: `main` is exactly this. Each part carries its own
+ * parameters.
+ */
+export interface FlatStatement {
+  from: PlannedSql;
+  where: PlannedSql | null;
+  /** In the order of `columns` (dimensions first, then measures); aliases as there. */
+  dimensions: { alias: string; sql: PlannedSql }[];
+  measures: { alias: string; sql: PlannedSql }[];
+  order: { alias: string; direction: OrderDirection }[];
+  limit: number;
+  offset: number;
 }
 
 /** A query the model cannot answer: a stable code and a sentence a user can act on. */

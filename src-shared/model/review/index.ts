@@ -7,6 +7,8 @@ export { NO_REVIEW_FACTS, queryMembers } from './facts';
 export type { NotificationFact, PublicationFact, PushFact, ReportFact, ReviewFacts, ScheduledTaskFact, WidgetFact } from './facts';
 export { DEFAULT_DATA_DIFF_LIMITS, dataDiffQueries, planSide } from './queries';
 export type { DataDiffLimits, DiffQuery, DiffQuerySource, PlannedSide, PlanSideOptions } from './queries';
+export { batchStatements, pickRows } from './batch';
+export type { BatchSide, SidePick, StatementBatch, StatementRun } from './batch';
 export { compareRows, DEFAULT_TOLERANCE, valuesEqual } from './compare';
 export type { ChangedRow, MeasureTotal, RowsDiff, RowValues, SideRows, Tolerance } from './compare';
 export { prepareReview, sideProblems } from './review';

@@ -5,7 +5,7 @@
 // its names), then planned on both sides.
 
 import { canonical } from './attributes';
-import { DIALECTS, duckdbDialect, planQuery, type DialectName, type LoadQuery, type QuerySecurity } from '../query';
+import { DIALECTS, duckdbDialect, planQuery, type DialectName, type FlatStatement, type LoadQuery, type QuerySecurity } from '../query';
 import type { CompiledModel, CompiledView } from '../types';
 import type { ReviewFacts } from './facts';
 import type { ReviewImpact } from './impact';
@@ -170,6 +170,8 @@ export type PlannedSide =
       runKey: string;
       /** Every column of the result in order; keys in the base model's names. */
       columns: { key: string; kind: 'measure' | 'dimension' | 'timeDimension'; hidden: boolean }[];
+      /** The statement's parts when it is one flat GROUP BY (see batch.ts). */
+      flat: FlatStatement | null;
     }
   | { ok: false; message: string };
 
@@ -203,6 +205,7 @@ export function planSide(model: CompiledModel, query: LoadQuery, renamed: Record
       dialect,
       runKey: JSON.stringify([plan.dataSource, positional, plan.main.params]),
       columns: plan.columns.map((c) => ({ key: baseKey(c.key, renamed), kind: c.kind, hidden: c.hidden === true })),
+      flat: plan.flat,
     };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };

@@ -40,6 +40,35 @@ describe('the editor’s compile session (the worker)', () => {
     expect(result.diagnostics.some((d) => d.code === 'MODEL_NOT_PUSHABLE' && d.severity === 'warning')).toBe(true);
   });
 
+  it('checks model test files against their schema and the model, each problem on its line, as the editor types', () => {
+    const testFile = (expectKey: string, member: string) =>
+      [
+        'data:',
+        '  fixtures:',
+        '    ecommerce.orders: fixtures/orders.csv',
+        'tests:',
+        '  - name: counts orders',
+        '    query:',
+        `      measures: [${member}]`,
+        `    ${expectKey}:`,
+        '      row_count: 1',
+        '',
+      ].join('\n');
+    const TEST = 'tests/orders.yml';
+    const fixture = { path: 'tests/fixtures/orders.csv', content: 'id,status\n1,placed\n' };
+    const session = new CompileSession();
+    const good = session.handle({ type: 'reset', seq: 1, files: [...files, fixture, { path: TEST, content: testFile('expect', 'orders.count') }], sources: BOTH });
+    expect(good.diagnostics.filter((d) => d.file === TEST)).toEqual([]);
+    // A misspelt key, then a measure the model does not have, while typing.
+    const misspelt = session.handle({ type: 'update', seq: 2, changes: [{ path: TEST, content: testFile('expects', 'orders.count') }] });
+    expect(misspelt.diagnostics.filter((d) => d.file === TEST)).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'MODEL_TEST_UNKNOWN_KEY', line: 8, severity: 'error' })]));
+    const refused = session.handle({ type: 'update', seq: 3, changes: [{ path: TEST, content: testFile('expect', 'orders.counted') }] });
+    expect(refused.diagnostics.filter((d) => d.file === TEST)).toEqual([expect.objectContaining({ code: 'MODEL_TEST_QUERY_REFUSED', line: 7, severity: 'error' })]);
+    // The fixture file going away is a problem of the test file that names it.
+    const noFixture = session.handle({ type: 'update', seq: 4, changes: [{ path: TEST, content: testFile('expect', 'orders.count') }, { path: fixture.path, content: null }] });
+    expect(noFixture.diagnostics.filter((d) => d.file === TEST).map((d) => [d.code, d.line])).toEqual([['MODEL_TEST_FIXTURE_NOT_FOUND', 3]]);
+  });
+
   it('compiles only model sources, as the service’s validate does', () => {
     expect(isModelSourcePath('model/cubes/a.yml')).toBe(true);
     expect(isModelSourcePath('schema/a.js')).toBe(true);

@@ -295,3 +295,21 @@ describe('the cube or view at the cursor, from a YAML file’s text (before the 
     expect(enclosingEntityInText('data_source: default\n', 1)).toBeUndefined();
   });
 });
+
+describe('completion in model test files (tests/*.yml)', () => {
+  const TEST = 'tests/orders.yml';
+  it('offers the keys the test file schema allows where the cursor is, not the model’s', () => {
+    expect(labels(complete('|', TEST))).toEqual(['description', 'data', 'tests']);
+    expect(labels(complete('tests:\n  - name: counts\n    |', TEST))).toEqual(['description', 'query', 'data', 'expect']);
+    expect(labels(complete('tests:\n  - name: counts\n    expect:\n      row_count: 1\n      |', TEST))).toEqual(expect.arrayContaining(['rows', 'values', 'totals_equal', 'not_null']));
+    expect(labels(complete('tests:\n  - name: counts\n    expect:\n      row_count: 1\n      |', TEST))).not.toContain('row_count');
+    expect(labels(complete('data:\n  |', TEST))).toEqual(['fixtures', 'data_source']);
+  });
+
+  it('offers the query keys under `query` and member names in its lists and in `member`', () => {
+    expect(labels(complete('tests:\n  - name: counts\n    query:\n      |', TEST))).toEqual(expect.arrayContaining(['measures', 'dimensions', 'timeDimensions', 'filters']));
+    expect(labels(complete('tests:\n  - name: counts\n    query:\n      measures:\n        - |', TEST))).toEqual(['customers.count', 'orders.count', 'orders.completed']);
+    expect(labels(complete('tests:\n  - name: counts\n    query:\n      dimensions:\n        - |', TEST))).toEqual(expect.arrayContaining(['orders.status', 'overview.customers_name']));
+    expect(labels(complete('tests:\n  - name: counts\n    expect:\n      values:\n        - member: |', TEST))).toContain('orders.completed');
+  });
+});

@@ -1,11 +1,15 @@
 import { useEffect, useState } from 'react';
 import { ApiProblem } from '../../../../src-shared/api/client';
 import { commitBranch, mergeBranch, mergeBranchToDefault, pullBranch, type Branch, type BranchOperationResult } from '../../../../src-shared/api/data-model';
+import { navigate } from '../../app/router';
 import { api } from '../../app/session';
 import { toShownError, type ShownError } from '../../lib/errors';
 import { Button, Dialog, ProblemBanner, Spinner } from '../../lib/ui';
 import { DiffView } from './DiffView';
 import { MergeValidation, useBranchValidation, useMergeOutcome } from './MergeCheck';
+import { useBranchReview, useTestRun } from './review/jobs';
+import { MergeReview } from './review/MergeReview';
+import { TestOutcome } from './review/TestOutcome';
 import { pushLine } from './upstream/conflict';
 import { dirtyPaths, useModels } from './store';
 import { goTo } from './navigation';
@@ -81,6 +85,11 @@ export function BranchOperationDialog({ operation, branch, deployBranch, onClose
   const open = operation !== null && branch !== undefined && deploymentId !== null;
   const isMerge = operation === 'merge' || operation === 'merge-to-default';
   const validation = useBranchValidation(deploymentId, branch?.branchName, branch?.headCommit, open && isMerge);
+  // What the merge does to the numbers: the branch against where it left its parent, or against the
+  // deploy branch when it skips its parent.
+  const reviewBase = operation === 'merge-to-default' ? deployBranch : undefined;
+  const review = useBranchReview(deploymentId, branch?.branchName, reviewBase, branch?.headCommit, open && isMerge);
+  const tests = useTestRun(open && isMerge ? deploymentId : null, branch?.branchName);
 
   useEffect(() => {
     if (!open) return;
@@ -206,6 +215,24 @@ export function BranchOperationDialog({ operation, branch, deployBranch, onClose
               openFile(d.file, { line: d.line, column: d.column });
             }}
           />
+        )}
+        {isMerge && conflicts === null && (
+          <>
+            <MergeReview
+              review={review}
+              onOpen={() => {
+                onClose();
+                navigate(`/models/${deploymentId}/review`);
+              }}
+            />
+            <TestOutcome
+              tests={tests}
+              onReveal={(at) => {
+                onClose();
+                openFile(at.file, { line: at.line, column: at.column });
+              }}
+            />
+          </>
         )}
         {loading ? (
           <Spinner label="Preparing the preview…" />

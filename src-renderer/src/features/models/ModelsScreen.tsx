@@ -47,7 +47,7 @@ export default function ModelsScreen({ subpath }: ScreenProps) {
   if (!deployments.data) return <Framed><Spinner label="Loading deployments…" /></Framed>;
   if (deployments.data.length === 0) return <Framed><FirstRun onCreated={(id) => (deployments.reload(), navigate(`/models/${id}`))} /></Framed>;
   if (requested === null) return <Framed><Spinner /></Framed>;
-  const view = subpath[1] === 'data' ? 'data' : subpath[1] === 'lineage' ? 'lineage' : 'files';
+  const view = subpath[1] === 'data' ? 'data' : subpath[1] === 'lineage' ? 'lineage' : subpath[1] === 'review' ? 'review' : 'files';
   return <Workbench deploymentId={requested} view={view} lineageOf={view === 'lineage' ? subpath[2] : undefined} deployments={deployments.data.map((d) => ({ id: d.id, name: d.name }))} />;
 }
 

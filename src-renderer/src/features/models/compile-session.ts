@@ -1,6 +1,7 @@
 // The worker's state: the branch's model files (saved content with unsaved editor buffers on top) in
 // the same compiler the service validates with, with the push/publish analyzers on.
 import { compileModel, createIncrementalCompiler, isModelSourcePath, type CompileOptions, type CompiledCube, type CompiledModel, type CompiledView, type IncrementalCompiler } from '../../../../src-shared/model';
+import { TestFileCheck } from './test-files';
 import { cubeSymbol, entitiesOf, viewSymbol, type AnalyzerSources, type CompilerRequest, type CompilerResult, type EntitySymbol, type SymbolDelta } from './protocol';
 
 /** The compile options for what is known of the data sources (see `AnalyzerSources`): while unknown, no analyzer runs. */
@@ -25,6 +26,8 @@ export class CompileSession {
   private sent = new Map<string, string>();
   /** The analyzers as set for the deployment's data sources by the last reset (or sources message). */
   private options: CompileOptions = { analyzers: true };
+  /** The branch's model test files, checked against their schema and the model. */
+  private readonly tests = new TestFileCheck();
 
   handle(request: CompilerRequest): CompilerResult {
     const started = performance.now();
@@ -32,6 +35,7 @@ export class CompileSession {
       if (request.type === 'reset') {
         this.files.clear();
         for (const file of request.files) if (isModelSourcePath(file.path)) this.files.set(file.path, file.content);
+        this.tests.reset(request.files);
       }
       this.incremental = null;
       this.options = analyzerOptions(request.sources);
@@ -41,6 +45,7 @@ export class CompileSession {
     let rechecked = 0;
     const compiler = this.incremental;
     for (const { path, content } of request.changes) {
+      this.tests.change(path, content);
       const isSource = content !== null && isModelSourcePath(path);
       const known = this.files.has(path);
       if (!isSource && !known) continue;
@@ -79,7 +84,7 @@ export class CompileSession {
     return {
       type: 'result',
       seq,
-      diagnostics: result.diagnostics,
+      diagnostics: [...result.diagnostics, ...this.tests.diagnostics(result.model)],
       symbols: this.symbolDelta(result.model, full),
       valid: result.valid,
       fileCount: this.files.size,

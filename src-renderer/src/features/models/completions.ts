@@ -1,6 +1,7 @@
 // Completion for model files: what to offer at the cursor (keys of the node, values of a key,
 // member and entity names, references inside {…}). Split from language.ts, whose YAML structure
 // and reference rules it reads; free of Monaco so it is testable on its own.
+import type { Completions, Suggestion } from './completion-types';
 import type { EntitySymbol, MemberKind, MemberSymbol, ModelSymbols } from './protocol';
 import {
   BOOLEAN_KEYS,
@@ -17,28 +18,11 @@ import {
   type NodeKind,
   type ValueDoc,
 } from './vocabulary';
+import { isModelTestPath } from '../../../../src-shared/model/tests/schema';
 import { enclosingEntity, itemScope, referenceContextAt, yamlContextAt, type ReferenceContext, type YamlContext } from './language';
+import { testFileCompletions } from './test-completions';
 
-export type SuggestionKind = 'key' | 'value' | 'cube' | 'view' | 'keyword' | MemberKind;
-
-export interface Suggestion {
-  label: string;
-  kind: SuggestionKind;
-  insertText: string;
-  /** `insertText` is a snippet (`${1}` placeholders). */
-  snippet?: boolean;
-  detail?: string;
-  documentation?: string;
-  deprecated?: boolean;
-  /** Orders suggestions: lower first. */
-  sortText?: string;
-}
-
-export interface Completions {
-  suggestions: Suggestion[];
-  /** Column where the replaced text starts (the text typed so far ends at the cursor). */
-  startColumn: number;
-}
+export type { Completions, Suggestion, SuggestionKind } from './completion-types';
 
 const memberDetail = (owner: string, m: MemberSymbol) => `${m.kind}${m.type ? ` · ${m.type}` : ''} of ${owner}`;
 
@@ -102,6 +86,8 @@ function referenceCompletions(ref: ReferenceContext, symbols: ModelSymbols, encl
 
 /** What to offer at a position of a model file. */
 export function completionsAt(text: string, lineNumber: number, column: number, file: string, symbols: ModelSymbols): Completions | null {
+  // Test files are not model sources: their own schema applies.
+  if (isModelTestPath(file)) return testFileCompletions(text, lineNumber, column, symbols);
   const lineText = text.split(/\r?\n/)[lineNumber - 1] ?? '';
   const enclosing = enclosingEntity(symbols, file, lineNumber);
   const ref = referenceContextAt(lineText, column);

@@ -4,12 +4,13 @@ import { ModelsIcon, type ModelsIconName } from '../icons';
 import { keyLabel, TOGGLE_TREE } from './commands';
 import { useWorkbenchLayout } from './layout-store';
 
-export type ModelsView = 'files' | 'data' | 'lineage';
+export type ModelsView = 'files' | 'data' | 'lineage' | 'review';
 
 const VIEWS: readonly { id: ModelsView; title: string; icon: ModelsIconName; hint: string }[] = [
   { id: 'files', title: 'Files', icon: 'files', hint: 'Edit the model’s files' },
   { id: 'data', title: 'Data', icon: 'table', hint: 'Query the model and see its data' },
   { id: 'lineage', title: 'Lineage', icon: 'lineage', hint: 'What a cube or view is built from and used by' },
+  { id: 'review', title: 'Review', icon: 'review', hint: 'What the branch changes, the numbers it moves, and the model tests' },
 ];
 
 /**
@@ -29,7 +30,7 @@ export function ActivityBar({ base, current, lineagePath }: { base: string; curr
     <nav className="wb-activity" aria-label="Models views">
       <div role="tablist" aria-orientation="vertical" aria-label="Models views">
         {VIEWS.map((v) => {
-          const to = `${base}${v.id === 'files' ? '' : v.id === 'lineage' ? lineagePath : '/data'}`;
+          const to = `${base}${v.id === 'files' ? '' : v.id === 'lineage' ? lineagePath : `/${v.id}`}`;
           const hint = v.id === 'files' && current === 'files' ? `${treeOpen ? 'Hide' : 'Show'} the file tree (${keyLabel(TOGGLE_TREE)})` : v.hint;
           return (
             <a key={v.id} role="tab" aria-selected={v.id === current} className={`wb-activity-item ${v.id === current ? 'active' : ''}`} href={to} title={hint} onClick={(e) => go(e, v.id, to)}>

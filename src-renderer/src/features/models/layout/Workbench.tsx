@@ -1,5 +1,5 @@
 // The Models workbench (issue 24), in the way of VS Code: a context bar, the views (activity bar on
-// the left: Files, Data, Lineage), a status bar. Notices are toasts and errors float over the work
+// the left: Files, Data, Lineage, Review), a status bar. Notices are toasts and errors float over the work
 // area: nothing pushes the editor down.
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
@@ -13,6 +13,7 @@ import { BranchOperationDialog, type BranchOperation } from '../BranchOperationD
 import { DataPreview } from '../data/DataPreview';
 import { DeleteFileDialog, NewFileDialog, RenameFileDialog } from '../FileDialogs';
 import { LineageView } from '../lineage/LineageView';
+import { ReviewView } from '../review/ReviewView';
 import { StaleWriteDialog } from '../StaleWriteDialog';
 import { currentBranch, dirtyPaths, isEditable, myDevBranch, useModels } from '../store';
 import { ActivityBar, type ModelsView } from './ActivityBar';
@@ -112,6 +113,7 @@ export function Workbench({ deploymentId, deployments, view, lineageOf }: { depl
         { id: 'models.files', title: 'Go to the Files view', run: () => navigate(base) },
         { id: 'models.data', title: 'Go to the Data view', run: () => navigate(`${base}/data`) },
         { id: 'models.lineage', title: 'Go to the Lineage view', run: () => navigate(`${base}${lineagePath}`) },
+        { id: 'models.review', title: 'Go to the Review view: what the branch changes, and its model tests', run: () => navigate(`${base}/review`) },
       ]),
     [base, lineagePath],
   );
@@ -151,7 +153,9 @@ export function Workbench({ deploymentId, deployments, view, lineageOf }: { depl
       <div className="wb-body">
         <ActivityBar base={base} current={view} lineagePath={lineagePath} />
         <div className="wb-main">
-          {view === 'lineage' ? (
+          {view === 'review' ? (
+            <ReviewView deploymentId={deploymentId} />
+          ) : view === 'lineage' ? (
             <LineageView deploymentId={deploymentId} name={lineageOf ? decodeURIComponent(lineageOf) : undefined} />
           ) : view === 'data' ? (
             branch ? (

@@ -1,6 +1,7 @@
 // Words and numbers of a change review (issue 26), shared by the text, Markdown and SARIF reports
-// of `drydock review`: "Sales overview › Orders by status: completed 8,150 → 7,902".
-import type { ModelChange, QueryDiff, ReviewResult } from '../../../src-shared/api/reviews';
+// of `drydock review` and the app's merge dialog and Review view: "Sales overview › Orders by
+// status: completed 8,150 → 7,902".
+import type { ModelChange, QueryDiff, ReviewResult } from '../../api/reviews';
 
 /** What a review's outcome is, for the exit code and the headline. */
 export interface ReviewVerdict {
@@ -84,4 +85,36 @@ export function headline(result: ReviewResult): string {
   parts.push(`${plural(result.impact.widgets.length, 'widget')} affected`);
   if (result.dataDiff.enabled) parts.push(`${plural(v.changedQueries, 'query', 'queries')} with changed numbers`);
   return parts.join(', ');
+}
+
+/** The first moved number of a changed query: `returned: total_amount 12,345 → 0`, or its first moved total. */
+function firstMove(q: QueryDiff): string | null {
+  return rowChangeLines(q, 1)[0] ?? totalLines(q)[0] ?? null;
+}
+
+/**
+ * The review in one line, for the merge dialog: what breaks, else whose numbers move (dashboards
+ * first, with the first number that moves), else that no number moves.
+ * "2 dashboard widgets change: Sales overview › Orders by status, returned: total_amount 1,234 → 0".
+ */
+export function verdictLine(result: ReviewResult): { tone: 'breaks' | 'changes' | 'same'; text: string } {
+  const v = verdictOf(result);
+  const failed = v.failedQueries ? ` (${plural(v.failedQueries, 'query', 'queries')} failed)` : '';
+  if (v.breaking) {
+    const first = result.impact.breaking[0]!;
+    return { tone: 'breaks', text: `${plural(v.breaking, 'thing breaks', 'things break')}: ${first.kind} ${first.subject}, ${first.message}${failed}` };
+  }
+  const changed = result.dataDiff.queries.filter((q) => q.status === 'changed');
+  if (changed.length) {
+    const widgets = changed.filter((q) => q.source.kind === 'widget');
+    const shown = widgets[0] ?? changed[0]!;
+    const move = firstMove(shown);
+    // A widget counts once, though its published dashboard and its draft both hold it.
+    const widgetCount = new Set(widgets.flatMap((q) => (q.source.kind === 'widget' ? q.source.widgets.map((w) => `${w.workbookId}/${w.widgetId}`) : []))).size;
+    const count = widgetCount ? `${plural(widgetCount, 'dashboard widget')} ${widgetCount === 1 ? 'changes' : 'change'}` : `Numbers change in ${plural(changed.length, 'query', 'queries')}`;
+    return { tone: 'changes', text: `${count}: ${shown.label}${move ? `, ${move}` : ''}${failed}` };
+  }
+  if (result.changes.length === 0) return { tone: 'same', text: `No change to the model${failed}.` };
+  const ran = result.dataDiff.enabled ? `; ${plural(result.dataDiff.queries.length, 'affected query', 'affected queries')} give the same numbers` : '';
+  return { tone: 'same', text: `${plural(result.changes.length, 'change')}, no number moves${ran}${failed}.` };
 }
