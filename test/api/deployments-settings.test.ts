@@ -105,11 +105,12 @@ describe('update deployment (PUT D)', () => {
     expect(isDdlEnabled(svc.ctx, id)).toBe(false);
   });
 
-  it('update: refuses fields it does not accept', async () => {
+  it('update: refuses fields it does not accept (400 UNKNOWN_FIELD naming the field)', async () => {
     const id = await createDeployment();
     const res = await svc.call('PUT', D(id), { body: { deployBranch: 'prod' } });
     expect(res.status).toBe(400);
-    expect(res.body.code).toBe('VALIDATION_FAILED');
+    expect(res.body.code).toBe('UNKNOWN_FIELD');
+    expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/body/deployBranch' })]);
   });
 
   it('update: needs deployment edit access', async () => {
