@@ -132,7 +132,7 @@ class Engine {
     }
     this.cached = null;
     this.cachedVerdict = null;
-    const opaque = [...this.files.values()].some((f) => f.parsed.opaqueDefinitions);
+    const opaque = [...this.files.values()].some((f) => f.facts.opaqueDefinitions);
     const everything = opaque !== this.opaqueProject;
     this.opaqueProject = opaque;
     this.recompute(changed, everything);
