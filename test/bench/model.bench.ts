@@ -22,12 +22,12 @@ const MEASURE_TYPES = ['count', 'sum', 'avg', 'min', 'max', 'count_distinct', 's
 
 /**
  * Cube `cube_<i>`; `variant` > 0 changes its title (a one-file edit). `described` documents the cube and
- * each member with a line of description (about 5 KB a cube instead of 2.4 KB: 10,000 cubes make 50 MB).
+ * each member with a line of description (about 5 KB a cube instead of 2.4 KB: 10,000 cubes and 2,500 views make 50 MB).
  */
 export function cubeFile(i: number, variant = 0, described = false): ModelFile {
-  const about = (what: string) => (described ? [`        description: "${what} of cube ${i}: generated documentation text, as long as a real model's one-line notes"`] : []);
+  const about = (what: string) => (described ? [`        description: "${what} of cube ${i}, a one-line note on its meaning"`] : []);
   const lines = ['cubes:', `  - name: cube_${i}`, `    sql_table: analytics.table_${i}`, `    title: Cube ${i}${variant ? ` (v${variant})` : ''}`];
-  if (described) lines.push(`    description: "Cube ${i} of the generated project, one table of the analytics schema joined to the one before it"`);
+  if (described) lines.push(`    description: "Cube ${i} of the generated project, joined to the one before it"`);
   if (i > 0) {
     lines.push(
       '    joins:',
