@@ -462,6 +462,16 @@ export function createIncrementalCompiler(options: CompileOptions = {}, hooks: C
   };
 }
 
+/**
+ * The verdict of `files` (diagnostics and validity) without assembling the compiled model: what
+ * a one-off validation (`drydock validate`) needs, for less time and memory than compileModel.
+ */
+export function checkModel(files: ModelFile[], options: CompileOptions = {}): CompileVerdict {
+  const engine = new Engine(options);
+  engine.apply(files);
+  return engine.verdict();
+}
+
 export function compileModel(files: ModelFile[], options: CompileOptions = {}): CompileResult {
   const engine = new Engine(options);
   engine.apply(files);
