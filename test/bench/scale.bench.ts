@@ -143,14 +143,20 @@ async function seed(files: ModelFile[]): Promise<{ dataDir: string; deploymentId
     const created = await call('POST', '/build/api/v1/deployments/', { name: 'scale', cloudProvider: 'aws', creationMethod: 'upload', deployMode: 'cli', storageProvider: { type: 'local' } });
     const deploymentId = created.id as number;
     const { commit } = await commitFiles(service.ctx, deploymentId, 'main', files, 'generated model', AUTHOR);
-    // The commit's build (a full compile on a compute thread) ends here, not while the service is measured.
-    for (;;) {
-      const build = await call('GET', `/api/v1/deployments/${deploymentId}/build-status`);
-      if (build.commit === commit && (build.buildStatus === 'succeeded' || build.buildStatus === 'failed')) break;
-      await sleep(200);
-    }
+    // The builds (a full compile on a compute thread) of the commit and of the dev-mode branch that
+    // starts being served end here, not while the service is measured.
+    const built = async (branch: string) => {
+      for (;;) {
+        const build = await call('GET', `/api/v1/deployments/${deploymentId}/build-status?branch=${encodeURIComponent(branch)}`);
+        if (build.commit === commit && (build.buildStatus === 'succeeded' || build.buildStatus === 'failed')) return;
+        await sleep(200);
+      }
+    };
+    await built('main');
     const dev = await call('POST', `/build/api/v1/deployments/${deploymentId}/dev-mode`);
-    return { dataDir, deploymentId, branch: (dev.branch as { branchName: string }).branchName };
+    const branch = (dev.branch as { branchName: string }).branchName;
+    await built(branch);
+    return { dataDir, deploymentId, branch };
   } finally {
     await service.close();
   }
