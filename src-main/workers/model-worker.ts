@@ -6,6 +6,7 @@
 // commit and its uncommitted edits; the shard compares every model file's blob id with the one
 // it compiled and feeds only the differences to the incremental compiler. Writes, commits, pulls
 // and merges therefore invalidate exactly what they changed, whoever made them.
+import { resourceLimits, type ResourceLimits } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
 import type { ValidationResult } from '../../src-shared/api/data-model';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
@@ -242,9 +243,9 @@ export function forget(input: { key: string } | { prefix: string }): number {
   return dropped;
 }
 
-/** What this shard keeps (for tests and benchmarks). */
-export function stats(): { branches: string[]; sourceBytes: number } {
-  return { branches: [...branches.keys()], sourceBytes: branches.calculatedSize };
+/** What this shard keeps, and the heap limits it runs with (for tests and benchmarks). */
+export function stats(): { branches: string[]; sourceBytes: number; resourceLimits: ResourceLimits } {
+  return { branches: [...branches.keys()], sourceBytes: branches.calculatedSize, resourceLimits };
 }
 
 /** What a thread loads at start (see WARM_UP_EXPORT in platform/workers/pools.ts). */
