@@ -21,7 +21,7 @@ async function render(report: ValidationReport, format: ValidateFormat, color: b
 
 /** Runs the command; returns the exit code (0 valid, 1 errors or too many warnings). */
 export async function runValidate(dir: string, options: ValidateOptions): Promise<number> {
-  const report = validateProject(dir, options);
+  const report = await validateProject(dir, options);
   const color = options.color ?? false;
   const body = await render(report, options.format, color && !options.output);
   if (options.output) {
