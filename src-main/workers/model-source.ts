@@ -2,6 +2,9 @@
 // objects are immutable and addressed by id, so a worker reads them safely while the HTTP thread
 // writes new commits. Inflating blobs (pure JavaScript) stays off the HTTP thread.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { isModelSourcePath, type ModelFile } from '../../src-shared/model';
 import { GitRepository } from '../platform/repo';
@@ -29,13 +32,43 @@ export async function modelTreeOf(gitdir: string, commit: string): Promise<Reado
   return ids;
 }
 
+/**
+ * The content of a loose object that is a blob (`objects/<2 hex>/<38 hex>`, zlib over
+ * `blob <size>\0<content>`), checked against its id; null when the object is not loose (packed)
+ * or not a blob. Native inflate and SHA-1 on this worker thread: isomorphic-git's reader hashes
+ * through WebCrypto, one promise per blob, which made reading 12,500 files a fifth of a first
+ * validate (issue 28).
+ */
+function readLooseBlob(gitdir: string, oid: string): Uint8Array | null {
+  let raw: Buffer;
+  try {
+    raw = inflateSync(readFileSync(join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2))));
+  } catch {
+    return null;
+  }
+  const nul = raw.indexOf(0);
+  const header = nul > 0 && nul < 32 ? raw.toString('latin1', 0, nul) : '';
+  if (!/^blob \d+$/.test(header) || Number(header.slice(5)) !== raw.byteLength - nul - 1) return null;
+  if (createHash('sha1').update(raw).digest('hex') !== oid) return null;
+  return raw.subarray(nul + 1);
+}
+
 /** The text of blobs, in the order of `oids`. */
 export async function readBlobs(gitdir: string, oids: string[]): Promise<string[]> {
-  const repo = GitRepository.at(gitdir);
   const texts: string[] = [];
-  for (let i = 0; i < oids.length; i += READ_BATCH) {
-    const batch = await Promise.all(oids.slice(i, i + READ_BATCH).map((oid) => repo.readBlob(oid)));
-    for (const bytes of batch) texts.push(decoder.decode(bytes));
+  const packed: number[] = [];
+  for (const oid of oids) {
+    const bytes = readLooseBlob(gitdir, oid);
+    if (bytes === null) packed.push(texts.length);
+    texts.push(bytes === null ? '' : decoder.decode(bytes));
+  }
+  if (packed.length === 0) return texts;
+  // Packed objects (a fetched or garbage-collected repository) go through the repository's reader.
+  const repo = GitRepository.at(gitdir);
+  for (let i = 0; i < packed.length; i += READ_BATCH) {
+    const batch = packed.slice(i, i + READ_BATCH);
+    const read = await Promise.all(batch.map((index) => repo.readBlob(oids[index]!)));
+    batch.forEach((index, k) => (texts[index] = decoder.decode(read[k]!)));
   }
   return texts;
 }

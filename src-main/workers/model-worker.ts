@@ -6,14 +6,17 @@
 // commit and its uncommitted edits; the shard compares every model file's blob id with the one
 // it compiled and feeds only the differences to the incremental compiler. Writes, commits, pulls
 // and merges therefore invalidate exactly what they changed, whoever made them.
+import { resourceLimits, type ResourceLimits } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
 import type { ValidationResult } from '../../src-shared/api/data-model';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import {
   compileModel,
   createIncrementalCompiler,
   DiagnosticCodes,
   diagnosticJson,
   isModelSourcePath,
+  MODEL_LIMITS,
   type CompileVerdict,
   type CompiledModel,
   type Diagnostic,
@@ -26,6 +29,8 @@ import { blobIdOf, modelFilesOfCommit, modelTreeOf, readBlobs } from './model-so
 export interface ValidateInput {
   /** `<deploymentId>:<branch>`. */
   key: string;
+  /** The branch as the answer names it. */
+  branchName: string;
   gitdir: string;
   commit: string;
   /** Uncommitted edits: path → content (null: deleted). */
@@ -39,10 +44,22 @@ export interface ValidateInput {
   skip?: [string, string][];
 }
 
-export type ValidateOutput = Omit<ValidationResult, 'branchName' | 'commit'> & {
+/**
+ * The answer of `GET …/data-model/validate`, serialised on this thread and moved (not copied) to
+ * the HTTP thread, which sends the bytes as they are: at 10,000 cubes a list of diagnostics is
+ * never built, cloned or serialised there (issue 28). The counts are for logs and tests.
+ */
+export interface ValidateOutput {
+  body: Uint8Array;
+  valid: boolean;
+  fileCount: number;
+  errorCount: number;
+  warningCount: number;
   /** Files whose content changed since this shard last compiled the branch (all of them when it had not). */
   changedFiles: number;
-};
+}
+
+type Verdict = Omit<ValidationResult, 'branchName' | 'commit'>;
 
 interface BranchModel {
   compiler: IncrementalCompiler;
@@ -50,14 +67,25 @@ interface BranchModel {
   files: Map<string, { id: string; length: number }>;
   /** Total length of the source held. */
   bytes: number;
-  output: Omit<ValidateOutput, 'changedFiles'> | null;
+  /**
+   * The commit and the edits (path → blob id, null: deleted) `files` were brought to. While the
+   * next request names the same commit, only paths edited then or now can differ: a validate after
+   * an edit compares those, not every file of the model.
+   */
+  commit: string | null;
+  edits: Map<string, string | null>;
+  output: { verdict: Verdict; json: string } | null;
   /** The paths `skip` left out when `output` was made. */
   skipped: string;
 }
 
 const MAX_BRANCHES = Number(process.env.DRYDOCK_MODEL_CACHE_BRANCHES) || 8;
-/** Source text kept per shard (the compiled state is a small multiple of it). */
-const MAX_SOURCE_BYTES = (Number(process.env.DRYDOCK_MODEL_CACHE_MB) || 24) * 1024 * 1024;
+/**
+ * Source text kept per shard (the compiled state is about four times it). By default as much as
+ * the largest model the compiler reads (MODEL_LIMITS.modelChars), so any model stays compiled
+ * between validations; a model larger than this bound would be compiled afresh every time.
+ */
+const MAX_SOURCE_BYTES = (Number(process.env.DRYDOCK_MODEL_CACHE_MB) || MODEL_LIMITS.modelChars / (1024 * 1024)) * 1024 * 1024;
 
 const branches = new LRUCache<string, BranchModel>({
   max: MAX_BRANCHES,
@@ -96,45 +124,84 @@ function leaveOutSkipped(wanted: Map<string, string>, skip: Map<string, string>)
   return out;
 }
 
-function outputOf(result: CompileVerdict, fileCount: number, skipped: Diagnostic[]): Omit<ValidateOutput, 'changedFiles'> {
+function verdictOf(result: CompileVerdict, fileCount: number, skipped: Diagnostic[]): Verdict {
   // A stable sort by file keeps each file's own order, as the compiler gave it.
   const diagnostics = skipped.length === 0 ? result.diagnostics : [...skipped, ...result.diagnostics].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const valid = result.valid && skipped.length === 0;
-  return {
-    valid,
-    fileCount,
-    errorCount: diagnostics.filter((d) => d.severity === 'error').length,
-    warningCount: diagnostics.filter((d) => d.severity === 'warning').length,
-    diagnostics: diagnostics.map(diagnosticJson),
-  };
+  let errorCount = 0;
+  let warningCount = 0;
+  for (const d of diagnostics) {
+    if (d.severity === 'error') errorCount++;
+    else if (d.severity === 'warning') warningCount++;
+  }
+  return { valid, fileCount, errorCount, warningCount, diagnostics: diagnostics.map(diagnosticJson) };
+}
+
+const encoder = new TextEncoder();
+
+/** The answer's bytes: the branch and commit, then the kept verdict's JSON (keys in the contract's order). */
+function answer(input: ValidateInput, output: { verdict: Verdict; json: string }, changedFiles: number): ValidateOutput {
+  const { valid, fileCount, errorCount, warningCount } = output.verdict;
+  // TextEncoder gives the bytes a buffer of their own (Buffer.from may share Node's pool), so they can move.
+  const body = encoder.encode(`{"branchName":${JSON.stringify(input.branchName)},"commit":${JSON.stringify(input.commit)},${output.json}`);
+  const result: ValidateOutput = { body, valid, fileCount, errorCount, warningCount, changedFiles };
+  return move({ [transferableSymbol]: [body.buffer], [valueSymbol]: result } as never) as unknown as ValidateOutput;
+}
+
+/** The model files as the request sees them (head commit plus edits): path → blob id, and the text of each edited blob. */
+function editsOf(input: ValidateInput): { ids: Map<string, string | null>; texts: Map<string, string> } {
+  const ids = new Map<string, string | null>();
+  const texts = new Map<string, string>();
+  for (const [path, content] of input.edits) {
+    if (!isModelSourcePath(path)) continue;
+    if (content === null) ids.set(path, null);
+    else {
+      const id = blobIdOf(content);
+      ids.set(path, id);
+      texts.set(id, content);
+    }
+  }
+  return { ids, texts };
 }
 
 /** Compiles the branch as the user sees it (head commit plus edits), re-checking only what changed. */
 export async function validate(input: ValidateInput): Promise<ValidateOutput> {
-  // A copy: the kept tree of the commit is shared by every request naming it.
-  const wanted = new Map(await modelTreeOf(input.gitdir, input.commit));
-  const editTexts = new Map<string, string>();
-  for (const [path, content] of input.edits) {
-    if (!isModelSourcePath(path)) continue;
-    if (content === null) wanted.delete(path);
-    else {
-      const id = blobIdOf(content);
-      wanted.set(path, id);
-      editTexts.set(id, content);
-    }
-  }
-  const skipped = leaveOutSkipped(wanted, new Map(input.skip ?? []));
-  const skippedKey = skipped.map((d) => d.file).join('\n');
+  const tree = await modelTreeOf(input.gitdir, input.commit);
+  const edits = editsOf(input);
+  const skip = new Map(input.skip ?? []);
 
   let model = branches.get(input.key);
-  if (!model) model = { compiler: createIncrementalCompiler({}, { onRead }), files: new Map(), bytes: 0, output: null, skipped: '' };
+  if (!model) model = { compiler: createIncrementalCompiler({}, { onRead }), files: new Map(), bytes: 0, commit: null, edits: new Map(), output: null, skipped: '' };
   const held = model.files;
-  const removed = [...held.keys()].filter((path) => !wanted.has(path));
-  const changed = [...wanted].filter(([path, id]) => held.get(path)?.id !== id);
-  if (removed.length === 0 && changed.length === 0 && model.output && model.skipped === skippedKey) return { ...model.output, changedFiles: 0 };
+  // path → new blob id (null: the file is gone) of every file that differs from what the compiler holds.
+  const changes = new Map<string, string | null>();
+  let skipped: Diagnostic[] = [];
+  if (model.commit === input.commit && skip.size === 0 && model.skipped === '') {
+    for (const path of new Set([...model.edits.keys(), ...edits.ids.keys()])) {
+      const id = edits.ids.has(path) ? edits.ids.get(path)! : (tree.get(path) ?? null);
+      if (id !== (held.get(path)?.id ?? null)) changes.set(path, id);
+    }
+  } else {
+    // A copy: the kept tree of the commit is shared by every request naming it.
+    const wanted = new Map(tree);
+    for (const [path, id] of edits.ids) {
+      if (id === null) wanted.delete(path);
+      else wanted.set(path, id);
+    }
+    skipped = leaveOutSkipped(wanted, skip);
+    for (const path of held.keys()) if (!wanted.has(path)) changes.set(path, null);
+    for (const [path, id] of wanted) if (held.get(path)?.id !== id) changes.set(path, id);
+  }
+  const skippedKey = skipped.map((d) => d.file).join('\n');
+  if (changes.size === 0 && model.output && model.skipped === skippedKey) {
+    model.commit = input.commit;
+    model.edits = edits.ids;
+    return answer(input, model.output, 0);
+  }
 
-  const fromGit = changed.filter(([, id]) => !editTexts.has(id));
-  const texts = new Map<string, string>(editTexts);
+  const changed = [...changes].filter((change): change is [string, string] => change[1] !== null);
+  const fromGit = changed.filter(([, id]) => !edits.texts.has(id));
+  const texts = new Map<string, string>(edits.texts);
   const read = await readBlobs(input.gitdir, fromGit.map(([, id]) => id));
   fromGit.forEach(([, id], i) => texts.set(id, read[i]!));
 
@@ -142,30 +209,29 @@ export async function validate(input: ValidateInput): Promise<ValidateOutput> {
   reading.marker = input.marker ?? null;
   reading.ids = new Map(changed);
   try {
-    result = model.compiler.check([
-      ...removed.map((path) => ({ path, content: null })),
-      ...changed.map(([path, id]) => ({ path, content: texts.get(id)! })),
-    ]);
+    result = model.compiler.check([...changes].map(([path, id]) => ({ path, content: id === null ? null : texts.get(id)! })));
   } catch (error) {
     // A compiler that failed half-way is not trusted again: the next request starts afresh.
     branches.delete(input.key);
     throw error;
   } finally {
     reading.marker = null;
+    reading.ids = new Map();
   }
-  for (const path of removed) {
-    model.bytes -= held.get(path)!.length;
-    held.delete(path);
-  }
-  for (const [path, id] of changed) {
-    const length = texts.get(id)!.length;
+  for (const [path, id] of changes) {
+    const length = id === null ? 0 : texts.get(id)!.length;
     model.bytes += length - (held.get(path)?.length ?? 0);
-    held.set(path, { id, length });
+    if (id === null) held.delete(path);
+    else held.set(path, { id, length });
   }
-  model.output = outputOf(result, wanted.size + skipped.length, skipped);
+  const verdict = verdictOf(result, held.size + skipped.length, skipped);
+  // The verdict's JSON without its opening brace: the answer puts the branch and commit first.
+  model.output = { verdict, json: JSON.stringify(verdict).slice(1) };
   model.skipped = skippedKey;
+  model.commit = input.commit;
+  model.edits = edits.ids;
   branches.set(input.key, model);
-  return { ...model.output, changedFiles: removed.length + changed.length };
+  return answer(input, model.output, changes.size);
 }
 
 /** Drops the kept model of branch `key`, or of every branch whose key starts with `prefix` (a deleted deployment). */
@@ -180,9 +246,9 @@ export function forget(input: { key: string } | { prefix: string }): number {
   return dropped;
 }
 
-/** What this shard keeps (for tests and benchmarks). */
-export function stats(): { branches: string[]; sourceBytes: number } {
-  return { branches: [...branches.keys()], sourceBytes: branches.calculatedSize };
+/** What this shard keeps, and the heap limits it runs with (for tests and benchmarks). */
+export function stats(): { branches: string[]; sourceBytes: number; resourceLimits: ResourceLimits } {
+  return { branches: [...branches.keys()], sourceBytes: branches.calculatedSize, resourceLimits };
 }
 
 /** What a thread loads at start (see WARM_UP_EXPORT in platform/workers/pools.ts). */

@@ -5,11 +5,16 @@
 import { DiagnosticCodes as C } from './codes';
 import type { ResolvedView } from './resolve';
 import type { CubeDef, EntityDef, ViewDef, ViewGroupDef } from './schema';
-import type { CompiledCube, CompiledModel, Diagnostic, JoinGraphEdge, ParsedFile, ViewGroup } from './types';
+import type { CompiledCube, CompiledModel, Diagnostic, JoinGraphEdge, ModelFileInfo, ViewGroup } from './types';
 import { dict } from './dict';
 
+/**
+ * What the compiler keeps of a file once it is read: the facts the model reports and its
+ * definitions, not its parse tree (issue 28: the tree of a 50 MB model is several times its size,
+ * and nothing after normalizing reads it).
+ */
 export interface FileState {
-  parsed: ParsedFile;
+  facts: ModelFileInfo;
   defs: EntityDef[];
   /** Parse and per-definition diagnostics. */
   diagnostics: Diagnostic[];
@@ -115,7 +120,7 @@ export function assembleModel(registry: Registry, groupRegistry: GroupRegistry, 
   }
   const paths = [...files.keys()].sort();
   for (const path of paths) {
-    const p = files.get(path)!.parsed;
+    const p = files.get(path)!.facts;
     model.files[path] = { format: p.format, templated: p.templated, dynamic: p.dynamic, opaqueDefinitions: p.opaqueDefinitions };
   }
   return model;

@@ -74,6 +74,8 @@ class Engine {
   private readonly checkDependents = new Map<string, Set<string>>();
   private readonly allJoinsReaders = new Set<string>();
   private opaqueProject = false;
+  /** Files that may define names that cannot be read statically (kept as a count: an edit does not walk every file). */
+  private opaqueFiles = 0;
   private lastRechecked = 0;
   private cached: CompileResult | null = null;
   private cachedVerdict: CompileVerdict | null = null;
@@ -117,12 +119,14 @@ class Engine {
       if (old) {
         this.unregister(old, changed);
         this.files.delete(path);
+        if (old.facts.opaqueDefinitions) this.opaqueFiles--;
       }
       const source = this.sources.get(path);
       if (!source || leftOut.paths.has(path)) continue;
       this.hooks.onRead?.(path);
       const state = loadModelFile({ path, ...source });
       this.files.set(path, state);
+      if (state.facts.opaqueDefinitions) this.opaqueFiles++;
       this.register(state, changed);
     }
     if (touched.size > 0) this.hooks.onRead?.(null);
@@ -132,7 +136,7 @@ class Engine {
     }
     this.cached = null;
     this.cachedVerdict = null;
-    const opaque = [...this.files.values()].some((f) => f.parsed.opaqueDefinitions);
+    const opaque = this.opaqueFiles > 0;
     const everything = opaque !== this.opaqueProject;
     this.opaqueProject = opaque;
     this.recompute(changed, everything);
@@ -460,6 +464,16 @@ export function createIncrementalCompiler(options: CompileOptions = {}, hooks: C
       return engine.stats();
     },
   };
+}
+
+/**
+ * The verdict of `files` (diagnostics and validity) without assembling the compiled model: what
+ * a one-off validation (`drydock validate`) needs, for less time and memory than compileModel.
+ */
+export function checkModel(files: ModelFile[], options: CompileOptions = {}): CompileVerdict {
+  const engine = new Engine(options);
+  engine.apply(files);
+  return engine.verdict();
 }
 
 export function compileModel(files: ModelFile[], options: CompileOptions = {}): CompileResult {

@@ -1,6 +1,6 @@
 // Public API of the data-model compiler. Pure TypeScript: runs in the main process and in a renderer worker.
 
-export { compileModel, createIncrementalCompiler } from './compiler';
+export { checkModel, compileModel, createIncrementalCompiler } from './compiler';
 export type { CompilerHooks, FileChange, IncrementalCompiler } from './compiler';
 export { MODEL_LIMITS } from './limits';
 export { dict, own } from './dict';

@@ -11,14 +11,13 @@ import { diag, emptyParsed } from './parse-common';
 import { modelFormatOf, parseModelFile } from './parse';
 import { normalizeEntity } from './schema';
 import type { EntityDef } from './schema';
-import type { Diagnostic, ModelFile } from './types';
+import type { Diagnostic, ModelFile, ModelFileInfo, ParsedFile } from './types';
 
 const MIB = 1024 * 1024;
 
 function refused(file: ModelFile, diagnostic: Diagnostic): FileState {
   const parsed = emptyParsed(file.path, modelFormatOf(file.path) ?? 'yaml');
-  parsed.diagnostics.push(diagnostic);
-  return { parsed, defs: [], diagnostics: [diagnostic] };
+  return { facts: factsOf(parsed), defs: [], diagnostics: [diagnostic] };
 }
 
 /** MODEL_FILE_TOO_LARGE for a file of `size` (characters, or bytes when it was not read). */
@@ -52,6 +51,13 @@ function capped(path: string, diagnostics: Diagnostic[]): Diagnostic[] {
   return kept;
 }
 
+const factsOf = (parsed: ParsedFile): ModelFileInfo => ({
+  format: parsed.format,
+  templated: parsed.templated,
+  dynamic: parsed.dynamic,
+  opaqueDefinitions: parsed.opaqueDefinitions,
+});
+
 /** Parses and normalizes one model file within MODEL_LIMITS. */
 export function loadModelFile(file: ModelFile): FileState {
   if (file.unreadBytes !== undefined) return refused(file, fileTooLarge(file.path, file.unreadBytes, 'bytes'));
@@ -66,7 +72,7 @@ export function loadModelFile(file: ModelFile): FileState {
       for (const x of d) diagnostics.push(x);
     }
     diagnostics = capped(file.path, diagnostics);
-    return { parsed, defs, diagnostics };
+    return { facts: factsOf(parsed), defs, diagnostics };
   } catch (error) {
     if (!isExhaustion(error)) throw error;
     return refused(file, tooComplex(file.path, error));

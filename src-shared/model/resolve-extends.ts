@@ -84,7 +84,7 @@ export function mergeCommon(target: { title?: string; description?: string; publ
   if (def.present.has('description')) target.description = def.description;
   if (def.present.has('public') || def.present.has('shown')) target.public = def.public ?? true;
   if (def.present.has('meta')) target.meta = def.meta;
-  for (const key of def.present) target.props[key] = def.props[key];
+  for (const key of def.present) if (Object.hasOwn(def.props, key)) target.props[key] = def.props[key];
 }
 
 export function byName<T extends { name: string }>(into: Record<string, T>, items: T[]): void {

@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CliError, ExitCodes } from '../output';
-import { validateProject, type ValidateOptions, type ValidateFormat, type ValidationReport } from './project';
+import { readProject, validateProject, type ValidateOptions, type ValidateFormat, type ValidationReport } from './project';
 
 async function render(report: ValidationReport, format: ValidateFormat, color: boolean): Promise<string> {
   switch (format) {
@@ -21,13 +21,16 @@ async function render(report: ValidationReport, format: ValidateFormat, color: b
 
 /** Runs the command; returns the exit code (0 valid, 1 errors or too many warnings). */
 export async function runValidate(dir: string, options: ValidateOptions): Promise<number> {
-  const report = validateProject(dir, options);
+  const report = await validateProject(dir, options);
   // Test files (tests/*.yml) are checked too: their problems and the queries the model refuses (issue 26).
   const { readTestFiles } = await import('../model-tests/files');
   const testFiles = readTestFiles(report.root);
   if (testFiles.length > 0) {
+    // The verdict above comes without the compiled model (issue 28: memory at 10,000 cubes); test
+    // files are checked against one, compiled here only for a project that has them.
     const { withTestFileDiagnostics } = await import('./test-files');
-    withTestFileDiagnostics(report, testFiles);
+    const { compileModel } = await import('../../../src-shared/model');
+    withTestFileDiagnostics(report, compileModel(readProject(report.root), { analyzers: false }).model, testFiles);
   }
   const color = options.color ?? false;
   const body = await render(report, options.format, color && !options.output);

@@ -3,15 +3,16 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { checkModelTests, parseTestFile } from '../../../src-shared/model/tests';
+import type { CompiledModel } from '../../../src-shared/model';
 import type { ValidationReport } from './project';
 
-export function withTestFileDiagnostics(report: ValidationReport, testFiles: { path: string; content: string }[]): void {
+export function withTestFileDiagnostics(report: ValidationReport, model: CompiledModel, testFiles: { path: string; content: string }[]): void {
   const inProject = (path: string) => {
     const full = resolve(report.root, path);
     return full.startsWith(report.root + sep) && existsSync(full) && statSync(full).isFile();
   };
   const found = checkModelTests(
-    report.model,
+    model,
     testFiles.map((f) => parseTestFile(f, { exists: inProject })),
   );
   report.diagnostics.push(...found);

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import * as api from '../../../src-shared/api/data-model';
-import type { Api } from '../../http/route';
+import { REPLY_SENT, type Api, type ReplySent } from '../../http/route';
 import {
   assertBranchName,
   createSharedBranch,
@@ -71,7 +71,12 @@ export function registerDataModelRoutes({ route, ctx }: Api): void {
     const branch = await editBranch(ctx, params.deploymentId, principal, query.branchName);
     return renameFile(ctx, params.deploymentId, principal, branch, body.path, body.newPath, ifMatch);
   });
-  route(api.validateDataModel, READ, ({ params, query, principal }) => validateWithChecks(ctx, params.deploymentId, principal, query.branchName));
+  // The answer comes serialised from the model shard: its bytes are sent as they are (issue 28).
+  route(api.validateDataModel, READ, async ({ params, query, principal, reply }): Promise<ReplySent> => {
+    const { body } = await validateWithChecks(ctx, params.deploymentId, principal, query.branchName);
+    await reply.code(200).type('application/json; charset=utf-8').send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+    return REPLY_SENT;
+  });
 
   route(api.startDataModelUpload, EDIT, ({ params, body, principal }) => startUpload(ctx, params.deploymentId, principal, body));
   // A chunk's base64 (megabytes) is decoded on a compute thread with the body and never reaches this thread.

@@ -5,7 +5,7 @@ import type { ModelDiagnostic, ValidationResult } from '../../../src-shared/api/
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { openRepository } from './repository';
-import { shardOf, validateBranch } from './validation';
+import { answerOf, shardOf, validateBranch, type ValidationAnswer } from './validation';
 import { workingEdits } from './working';
 
 export interface ValidationCheckInput {
@@ -32,8 +32,11 @@ export function addValidationCheck(ctx: ServiceContext, check: ValidationCheck):
   return () => set.delete(check);
 }
 
-/** The validation of a branch, with what the checks add. */
-export async function validateWithChecks(ctx: ServiceContext, deploymentId: number, principal: Principal, branchName?: string): Promise<ValidationResult> {
+/**
+ * The validation of a branch, with what the checks add. The shard's serialised answer goes out as it
+ * is; only when a check adds diagnostics is it read and written again here (issue 28).
+ */
+export async function validateWithChecks(ctx: ServiceContext, deploymentId: number, principal: Principal, branchName?: string): Promise<ValidationAnswer> {
   const result = await validateBranch(ctx, deploymentId, principal, branchName);
   const registered = [...(checks.get(ctx) ?? [])];
   if (registered.length === 0) return result;
@@ -60,12 +63,13 @@ export async function validateWithChecks(ctx: ServiceContext, deploymentId: numb
     )
   ).flat();
   if (more.length === 0) return result;
+  const validated = JSON.parse(new TextDecoder().decode(result.body)) as ValidationResult;
   const errors = more.filter((d) => d.severity === 'error').length;
-  return {
-    ...result,
-    valid: result.valid && errors === 0,
-    errorCount: result.errorCount + errors,
-    warningCount: result.warningCount + more.filter((d) => d.severity === 'warning').length,
-    diagnostics: [...result.diagnostics, ...more],
-  };
+  return answerOf({
+    ...validated,
+    valid: validated.valid && errors === 0,
+    errorCount: validated.errorCount + errors,
+    warningCount: validated.warningCount + more.filter((d) => d.severity === 'warning').length,
+    diagnostics: [...validated.diagnostics, ...more],
+  });
 }

@@ -49,8 +49,22 @@ const validateTimeoutMs = (): number => Number(process.env.DRYDOCK_VALIDATE_TIME
 /** Files (by blob id) that stopped a model shard, with why; kept per service, never read again while unchanged. */
 const stoppers = new WeakMap<ServiceContext, LRUCache<string, string>>();
 
+/**
+ * A validation's answer as the bytes of its JSON (a ValidationResult): made on the model shard, so
+ * this thread neither builds nor serialises a model's list of diagnostics (issue 28).
+ */
+export interface ValidationAnswer {
+  body: Uint8Array;
+  /** The branch and commit validated (also in the body), for what adds to the answer. */
+  branchName: string;
+  commit: string;
+}
+
+const encoder = new TextEncoder();
+export const answerOf = (result: ValidationResult): ValidationAnswer => ({ body: encoder.encode(JSON.stringify(result)), branchName: result.branchName, commit: result.commit });
+
 /** Compiles the branch as the user sees it (with dev-mode edits); compile errors are a result, not a failure. */
-export async function validateBranch(ctx: ServiceContext, deploymentId: number, principal: Principal, branchName?: string): Promise<ValidationResult> {
+export async function validateBranch(ctx: ServiceContext, deploymentId: number, principal: Principal, branchName?: string): Promise<ValidationAnswer> {
   if (branchName !== undefined) assertBranchName(branchName, '/querystring/branchName');
   const { repo, deployBranch } = await openRepository(ctx, deploymentId);
   const branch = defaultBranch(ctx, deploymentId, principal, deployBranch, branchName);
@@ -64,18 +78,18 @@ export async function validateBranch(ctx: ServiceContext, deploymentId: number, 
     const marker = newReadMarker();
     const timeoutMs = validateTimeoutMs();
     try {
-      const input = { key, gitdir: repo.gitdir, commit: head, edits, marker, skip: [...stopped.entries()] };
-      const { changedFiles: _changed, ...result } = await runOnModelShard(ctx, shardOf(ctx, key), 'validate', input, { signal: AbortSignal.timeout(timeoutMs) });
-      return { branchName: branch, commit: head, ...result };
+      const input = { key, branchName: branch, gitdir: repo.gitdir, commit: head, edits, marker, skip: [...stopped.entries()] };
+      const { body } = await runOnModelShard(ctx, shardOf(ctx, key), 'validate', input, { signal: AbortSignal.timeout(timeoutMs) });
+      return { body, branchName: branch, commit: head };
     } catch (error) {
       const why = stopReason(error, timeoutMs);
       if (why === null) throw error;
       const file = fileBeingRead(marker);
-      if (!file?.id) return modelStopped(branch, head, why);
+      if (!file?.id) return answerOf(modelStopped(branch, head, why));
       stopped.set(file.id, why);
     }
   }
-  return modelStopped(branch, head, 'the files that stopped it were left out, and it still did not finish');
+  return answerOf(modelStopped(branch, head, 'the files that stopped it were left out, and it still did not finish'));
 }
 
 /** Why a validation's thread stopped, when it ran out of heap or time; null for any other failure. */

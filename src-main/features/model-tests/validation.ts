@@ -13,7 +13,7 @@ import { completedRunOf, fingerprintOf } from './runs';
 
 export async function modelTestDiagnostics(ctx: ServiceContext, input: ValidationCheckInput): Promise<ModelDiagnostic[]> {
   const { key, gitdir, commit, edits } = input;
-  const found = (await runOnModelShard(ctx, input.shard, 'checkTests', { key, gitdir, commit, edits })).map(diagnosticJson);
+  const found = (await runOnModelShard(ctx, input.shard, 'checkTests', { key, branchName: input.branch, gitdir, commit, edits })).map(diagnosticJson);
   if (!hasAccess(input.principal, 'schemaUpdate')) return found;
   const run = completedRunOf(ctx, input.deploymentId, fingerprintOf(commit, edits));
   if (!run) return found;

@@ -13,7 +13,7 @@ import type {
 import { Ctx, plain, propsOf, readMembers } from './context';
 import { IDENTIFIER, type CubeDef, type EntityCommon, type EntityDef, type ViewDef, type ViewGroupDef } from './defs';
 import { readAccessPolicies, readJoins, readPreAggregation, readRefreshKey } from './entity-parts';
-import { CUBE_KEYS, MEMBER_SECTION_KEYS, VIEW_GROUP_KEYS, VIEW_IGNORED_KEYS, VIEW_KEYS } from './keys';
+import { CUBE_KEYS, MEMBER_SECTION_KEYS, TYPED_SECTIONS, VIEW_GROUP_KEYS, VIEW_IGNORED_KEYS, VIEW_KEYS } from './keys';
 import { readDimension, readHierarchy, readMeasure, readSegment } from './members';
 import { readFolders, readViewCubes } from './view-parts';
 
@@ -71,7 +71,7 @@ function normalizeCubeOrView(entity: RawEntity, ctx: Ctx): CubeDef | ViewDef {
     templated: ctx.templated,
     dynamic: entity.opaque,
     present: new Set(f.keys()),
-    props: propsOf(f),
+    props: propsOf(f, TYPED_SECTIONS),
     title: ctx.text(f.get('title'), what),
     description: ctx.text(f.get('description'), what),
     public: ctx.boolean(f.get('public'), what) ?? ctx.boolean(f.get('shown'), what),

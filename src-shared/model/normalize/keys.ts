@@ -38,6 +38,12 @@ export const GRANULARITY_OFFSET = new RegExp(`^-?\\d+\\s+${GRANULARITY_UNIT}(\\s
 
 const ENTITY_KEYS = ['name', 'title', 'description', 'public', 'shown', 'meta', 'extends', 'access_policy'];
 export const MEMBER_SECTION_KEYS = ['dimensions', 'measures', 'segments', 'hierarchies'];
+/**
+ * Sections of a cube or view read into typed records (members, joins, pre-aggregations, access
+ * policies, a view's cubes and folders): an entity's `props` leaves them out rather than holding a
+ * second, untyped copy of every member (issue 28).
+ */
+export const TYPED_SECTIONS: ReadonlySet<string> = new Set([...MEMBER_SECTION_KEYS, 'joins', 'pre_aggregations', 'access_policy', 'cubes', 'folders']);
 export const CUBE_KEYS = new Set([
   ...ENTITY_KEYS,
   ...MEMBER_SECTION_KEYS,

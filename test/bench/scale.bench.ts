@@ -1,0 +1,403 @@
+// `npm run bench -- scale` (issue 28): validation at 1,000 and 10,000 cubes, side by side, so growth
+// is visible. The models are generated here: cubes of 20 dimensions, 10 measures, a segment and a
+// join to the previous cube, each documented (5 KB a cube), and a quarter as many views over
+// three-cube join chains; 10,000 cubes + 2,500 views are 50 MB of YAML.
+//
+// For each size:
+//   - the compiler in this process: a cold validate (a compiler that has seen none of the files)
+//     and a one-file edit's re-validate, wall and CPU time;
+//   - `drydock validate --format json`, the whole process: wall, CPU, peak RSS;
+//   - `drydock serve` in its own process, on a data directory where the model is committed, built
+//     and a dev-mode branch opened: the first validate through the API, then one-file edits
+//     (`PUT …/data-model/files`) each followed by a validate. Meanwhile a health request every
+//     5 ms measures the HTTP thread (the slowest answer), and its time on a CPU is read from
+//     /proc (the longest stretch between two 1 ms samples: what the slowest answer would be with a
+//     free core). The service's peak RSS (VmHWM) is read at the end.
+// Goals at 10,000 cubes: first validate ≤ 2,000 ms, HTTP thread ≤ 20 ms during it, edit → validate
+// ≤ 50 ms, HTTP thread ≤ 20 ms during those, service peak RSS ≤ 600 MB, `drydock validate` ≤ 2 s
+// and ≤ 400 MB. Wall times follow the machine's load (printed): read CPU times and the ratios.
+// `--sizes=1000` runs one size; `--edits=N` sets the number of edits (default 21).
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { commitFiles } from '../../src-main/features/data-model';
+import { createService, silentLogger } from '../../src-main/service';
+import { createIncrementalCompiler, type ModelFile } from '../../src-shared/model';
+import { writeProject } from '../support/project-dir';
+import { cubeFile, generateProject } from './model.bench';
+import { cpuOf, freePort, rssMb } from './process-stats';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'drydock.js');
+const KEY = 'dd_bench_scale_key_abcdefghijklmnopqrstuvwxyz0123456789';
+const AUTHOR = { name: 'Bench', email: 'bench@localhost' };
+const TIME = '/usr/bin/time';
+
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const SIZES = (arg('sizes') ?? '1000,10000').split(',').map(Number);
+const EDITS = Number(arg('edits') ?? 21);
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+
+interface Figures {
+  cubes: number;
+  views: number;
+  mb: number;
+  coldMs: number;
+  coldCpuMs: number;
+  editMs: number;
+  editCpuMs: number;
+  cliMs: number;
+  cliCpuMs: number;
+  cliRssMb: number;
+  firstMs: number;
+  firstCpuMs: number;
+  firstHealthMs: number;
+  firstOnCpuMs: number;
+  editValidateMs: number;
+  editValidateP90Ms: number;
+  editHealthMs: number;
+  editOnCpuMs: number;
+  serviceCpuPerEditMs: number;
+  peakRssMb: number;
+  load: string;
+}
+
+// ---- in process ---------------------------------------------------------------------------------
+
+function inProcess(files: ModelFile[], cubes: number): Pick<Figures, 'coldMs' | 'coldCpuMs' | 'editMs' | 'editCpuMs'> {
+  const runs = cubes >= 5000 ? 3 : 5;
+  const cold: number[] = [];
+  const coldCpu: number[] = [];
+  let kept = createIncrementalCompiler();
+  for (let r = 0; r < runs; r++) {
+    kept = createIncrementalCompiler();
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    const verdict = kept.check(files);
+    cold.push(performance.now() - t);
+    coldCpu.push(cpuMs(cpu));
+    if (!verdict.valid) throw new Error(`the generated model does not compile: ${verdict.diagnostics[0]?.message}`);
+  }
+  const edit: number[] = [];
+  const editCpu: number[] = [];
+  for (let r = 0; r < 11; r++) {
+    const edited = cubeFile(cubes / 2, (r % 2) + 1, true);
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    kept.check([edited]);
+    edit.push(performance.now() - t);
+    editCpu.push(cpuMs(cpu));
+  }
+  return { coldMs: median(cold), coldCpuMs: median(coldCpu), editMs: median(edit), editCpuMs: median(editCpu) };
+}
+
+// ---- drydock validate ---------------------------------------------------------------------------
+
+function cli(dir: string, fileCount: number): Pick<Figures, 'cliMs' | 'cliCpuMs' | 'cliRssMb'> {
+  const once = () => {
+    const started = performance.now();
+    const result = spawnSync(TIME, ['-f', 'TIME %U %S %M', process.execPath, BIN, 'validate', dir, '--format', 'json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    const wallMs = performance.now() - started;
+    const m = /TIME ([\d.]+) ([\d.]+) (\d+)/.exec(result.stderr ?? '');
+    if (!m) throw new Error(`drydock validate: ${result.stderr}`);
+    const report = JSON.parse(result.stdout) as { errorCount: number; files?: unknown[]; fileCount?: number };
+    if (report.errorCount !== 0) throw new Error(`drydock validate found ${report.errorCount} errors`);
+    return { wallMs, cpuMs: (Number(m[1]) + Number(m[2])) * 1000, rssMb: Number(m[3]) / 1024 };
+  };
+  once(); // the file cache
+  const runs = Array.from({ length: 3 }, once);
+  void fileCount;
+  return { cliMs: median(runs.map((r) => r.wallMs)), cliCpuMs: median(runs.map((r) => r.cpuMs)), cliRssMb: Math.max(...runs.map((r) => r.rssMb)) };
+}
+
+// ---- drydock serve ------------------------------------------------------------------------------
+
+/** A data directory where `files` are committed on the deploy branch, built, and a dev-mode branch is open. */
+async function seed(files: ModelFile[]): Promise<{ dataDir: string; deploymentId: number; branch: string }> {
+  process.env.DRYDOCK_SAMPLE_PROJECT = mkdtempSync(join(tmpdir(), 'drydock-bench-empty-'));
+  const dataDir = mkdtempSync(join(tmpdir(), 'drydock-bench-scale-'));
+  // The same secret store `drydock serve --secrets file` reads, so both see one tenant.
+  const service = await createService({ dataDir, secrets: 'file', log: silentLogger, bootstrapApiKey: KEY });
+  try {
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${service.url}${path}`, {
+        method,
+        headers: { authorization: `Api-Key ${KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const json = (await res.json()) as Record<string, unknown>;
+      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+      return json;
+    };
+    const created = await call('POST', '/build/api/v1/deployments/', { name: 'scale', cloudProvider: 'aws', creationMethod: 'upload', deployMode: 'cli', storageProvider: { type: 'local' } });
+    const deploymentId = created.id as number;
+    const { commit } = await commitFiles(service.ctx, deploymentId, 'main', files, 'generated model', AUTHOR);
+    // The builds (a full compile on a compute thread) of the commit and of the dev-mode branch that
+    // starts being served end here, not while the service is measured.
+    const built = async (branch: string) => {
+      for (;;) {
+        const build = await call('GET', `/api/v1/deployments/${deploymentId}/build-status?branch=${encodeURIComponent(branch)}`);
+        if (build.commit === commit && (build.buildStatus === 'succeeded' || build.buildStatus === 'failed')) return;
+        await sleep(200);
+      }
+    };
+    await built('main');
+    const dev = await call('POST', `/build/api/v1/deployments/${deploymentId}/dev-mode`);
+    const branch = (dev.branch as { branchName: string }).branchName;
+    await built(branch);
+    return { dataDir, deploymentId, branch };
+  } finally {
+    await service.close();
+  }
+}
+
+function request(port: number, method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method,
+        agent: false,
+        headers: { authorization: `Api-Key ${KEY}`, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function spawnServe(dataDir: string): Promise<{ proc: ChildProcess; port: number; stderr: () => string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--secrets', 'file', '--port', String(port), '--no-login-link'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  proc.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<void>((resolve) => proc.on('exit', () => resolve()));
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const ok = await request(port, 'GET', '/api/v1/health').then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ok) break;
+    if (proc.exitCode !== null) throw new Error(`drydock serve exited:\n${stderr}`);
+    if (Date.now() > deadline) throw new Error(`drydock serve did not answer:\n${stderr}`);
+    await sleep(20);
+  }
+  return {
+    proc,
+    port,
+    stderr: () => stderr,
+    stop: async () => {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Peak resident memory of a process (VmHWM) in MB. */
+function peakRssMb(pid: number): number {
+  const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return kb ? Number(kb) / 1024 : Number.NaN;
+}
+
+/**
+ * Watches the service's HTTP thread while `inside()` says a measured window is open: a health
+ * request every 5 ms (its slowest answer) and the thread's run time from /proc (the longest
+ * stretch on a CPU between two 1 ms samples).
+ */
+function watchHttpThread(pid: number, port: number, inside: () => boolean) {
+  const schedstat = `/proc/${pid}/task/${pid}/schedstat`;
+  const runNs = () => Number(readFileSync(schedstat, 'utf8').split(' ')[0]);
+  let last = runNs();
+  let onCpuMax = 0;
+  const sampler = setInterval(() => {
+    let now: number;
+    try {
+      now = runNs();
+    } catch {
+      return; // the process ended
+    }
+    if (inside()) onCpuMax = Math.max(onCpuMax, (now - last) / 1e6);
+    last = now;
+  }, 1);
+  let healthMax = 0;
+  let running = true;
+  let failure: string | undefined;
+  const prober = (async () => {
+    while (running) {
+      const open = inside();
+      const t = performance.now();
+      const res = await request(port, 'GET', '/api/v1/health').catch((error: Error) => ({ status: 0, body: error.message }));
+      if (res.status !== 200) {
+        failure ??= `health: ${res.status} ${res.body}`;
+        break;
+      }
+      if (open && inside()) healthMax = Math.max(healthMax, performance.now() - t);
+      await sleep(5);
+    }
+  })();
+  return {
+    async stop() {
+      clearInterval(sampler);
+      running = false;
+      await prober;
+      if (failure) throw new Error(failure);
+      return { healthMax, onCpuMax };
+    },
+    reset() {
+      healthMax = 0;
+      onCpuMax = 0;
+    },
+  };
+}
+
+async function service(
+  files: ModelFile[],
+  cubes: number,
+): Promise<Pick<Figures, 'firstMs' | 'firstCpuMs' | 'firstHealthMs' | 'firstOnCpuMs' | 'editValidateMs' | 'editValidateP90Ms' | 'editHealthMs' | 'editOnCpuMs' | 'serviceCpuPerEditMs' | 'peakRssMb'>> {
+  const seeded = await seed(files);
+  const serve = await spawnServe(seeded.dataDir);
+  const pid = serve.proc.pid!;
+  try {
+    const B = `/build/api/v1/deployments/${seeded.deploymentId}`;
+    const validatePath = `${B}/data-model/validate?branchName=${encodeURIComponent(seeded.branch)}`;
+    const validate = async () => {
+      const res = await request(serve.port, 'GET', validatePath).catch((error: Error) => {
+        throw new Error(`validate: ${error.message}; drydock serve said:\n${serve.stderr().slice(-3000)}`);
+      });
+      if (res.status !== 200) throw new Error(`validate: ${res.status} ${res.body.slice(0, 300)}`);
+      const body = JSON.parse(res.body) as { fileCount: number; errorCount: number };
+      if (body.fileCount !== files.length || body.errorCount !== 0) throw new Error(`validate: ${body.fileCount} files, ${body.errorCount} errors`);
+    };
+    await sleep(1000); // let start-up work settle
+    let open = false;
+    const watch = watchHttpThread(pid, serve.port, () => open);
+    await sleep(100);
+    const cpu0 = cpuOf(pid)!;
+    open = true;
+    const t0 = performance.now();
+    await validate();
+    const firstMs = performance.now() - t0;
+    open = false;
+    const firstCpuMs = cpuOf(pid)! - cpu0;
+    const first = await watch.stop();
+
+    const editWatch = watchHttpThread(pid, serve.port, () => open);
+    const validateMs: number[] = [];
+    let editCpu = 0;
+    for (let r = 0; r < EDITS; r++) {
+      const body = JSON.stringify({ files: [cubeFile(cubes / 2, (r % 2) + 1, true)] });
+      const put = await request(serve.port, 'PUT', `${B}/data-model/files?branchName=${encodeURIComponent(seeded.branch)}`, body);
+      if (put.status !== 200) throw new Error(`edit: ${put.status} ${put.body.slice(0, 300)}`);
+      await sleep(20);
+      const c = cpuOf(pid)!;
+      open = true;
+      const t = performance.now();
+      await validate();
+      validateMs.push(performance.now() - t);
+      open = false;
+      editCpu += cpuOf(pid)! - c;
+      await sleep(20);
+    }
+    const edits = await editWatch.stop();
+    return {
+      firstMs,
+      firstCpuMs,
+      firstHealthMs: first.healthMax,
+      firstOnCpuMs: first.onCpuMax,
+      editValidateMs: median(validateMs),
+      editValidateP90Ms: pct(validateMs, 0.9),
+      editHealthMs: edits.healthMax,
+      editOnCpuMs: edits.onCpuMax,
+      serviceCpuPerEditMs: editCpu / EDITS,
+      peakRssMb: peakRssMb(pid),
+    };
+  } finally {
+    await serve.stop();
+    rmSync(seeded.dataDir, { recursive: true, force: true });
+  }
+}
+
+// ---- the run ------------------------------------------------------------------------------------
+
+const f0 = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: n < 10 ? 1 : 0 });
+
+export async function run(): Promise<void> {
+  const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'ensure-built.js')], { stdio: 'inherit' });
+  if (built.status !== 0) {
+    console.log('skipped: the build failed (npm run build)');
+    return;
+  }
+  const results: Figures[] = [];
+  for (const cubes of SIZES) {
+    const views = cubes / 4;
+    const files = generateProject(cubes, views, true);
+    const mb = files.reduce((n, file) => n + file.content.length, 0) / 1e6;
+    console.log(`\n${cubes.toLocaleString('en-US')} cubes + ${views.toLocaleString('en-US')} views: ${files.length.toLocaleString('en-US')} files, ${mb.toFixed(1)} MB; load average ${loadavg()[0]!.toFixed(1)}`);
+    const load: number[] = [loadavg()[0]!];
+    const compiled = inProcess(files, cubes);
+    console.log(`  in process: cold validate ${f0(compiled.coldMs)} ms (${f0(compiled.coldCpuMs)} ms cpu), one-file edit ${f0(compiled.editMs)} ms (${f0(compiled.editCpuMs)} ms cpu)`);
+    const dir = writeProject(Object.fromEntries(files.map((file) => [file.path, file.content])), 'drydock-bench-scale-cli-');
+    let command;
+    try {
+      command = cli(dir, files.length);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    load.push(loadavg()[0]!);
+    console.log(`  drydock validate: ${f0(command.cliMs)} ms (${f0(command.cliCpuMs)} ms cpu), peak RSS ${f0(command.cliRssMb)} MB`);
+    const served = await service(files, cubes);
+    load.push(loadavg()[0]!);
+    console.log(
+      `  service: first validate ${f0(served.firstMs)} ms (service cpu ${f0(served.firstCpuMs)} ms), HTTP thread: slowest health ${f0(served.firstHealthMs)} ms, on-CPU max ${f0(served.firstOnCpuMs)} ms`,
+    );
+    console.log(
+      `  service: edit → validate median ${f0(served.editValidateMs)} ms, p90 ${f0(served.editValidateP90Ms)} ms (service cpu ${f0(served.serviceCpuPerEditMs)} ms each), HTTP thread: slowest health ${f0(served.editHealthMs)} ms, on-CPU max ${f0(served.editOnCpuMs)} ms; peak RSS ${f0(served.peakRssMb)} MB`,
+    );
+    results.push({ cubes, views, mb, ...compiled, ...command, ...served, load: `${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}` });
+  }
+
+  const rows: [string, (r: Figures) => number, string, string][] = [
+    ['cold validate in process, wall ms', (r) => r.coldMs, '', ''],
+    ['cold validate in process, cpu ms', (r) => r.coldCpuMs, '', ''],
+    ['one-file edit in process, cpu ms', (r) => r.editCpuMs, '', ''],
+    ['first validate through the API, ms', (r) => r.firstMs, '≤ 2,000', ''],
+    ['… service cpu ms', (r) => r.firstCpuMs, '', ''],
+    ['HTTP thread during it: slowest health, ms', (r) => r.firstHealthMs, '≤ 20', ''],
+    ['… on-CPU max, ms', (r) => r.firstOnCpuMs, '', ''],
+    ['edit → validate through the API, median ms', (r) => r.editValidateMs, '≤ 50', ''],
+    ['… service cpu per validate, ms', (r) => r.serviceCpuPerEditMs, '', ''],
+    ['HTTP thread during them: slowest health, ms', (r) => r.editHealthMs, '≤ 20', ''],
+    ['… on-CPU max, ms', (r) => r.editOnCpuMs, '', ''],
+    ['service peak RSS, MB', (r) => r.peakRssMb, '≤ 600', ''],
+    ['drydock validate, whole process, ms', (r) => r.cliMs, '≤ 2,000', ''],
+    ['… cpu ms', (r) => r.cliCpuMs, '', ''],
+    ['… peak RSS, MB', (r) => r.cliRssMb, '≤ 400', ''],
+  ];
+  console.log(`\n${'figure'.padEnd(46)} ${results.map((r) => `${r.cubes.toLocaleString('en-US')} cubes`.padStart(14)).join(' ')}${results.length === 2 ? '  growth'.padStart(9) : ''}  goal at 10,000`);
+  for (const [label, value, goal] of rows) {
+    const values = results.map(value);
+    const growth = values.length === 2 && values[0]! > 0 ? `${(values[1]! / values[0]!).toFixed(1)}×` : '';
+    console.log(`${label.padEnd(46)} ${values.map((v) => f0(v).padStart(14)).join(' ')}${results.length === 2 ? growth.padStart(9) : ''}  ${goal}`);
+  }
+  console.log(`load average during each size: ${results.map((r) => `${r.cubes.toLocaleString('en-US')}: ${r.load}`).join('; ')} (2 cores)`);
+  void rssMb;
+}
