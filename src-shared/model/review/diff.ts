@@ -3,7 +3,7 @@
 // a text diff. Renamed means: removed on one side and added on the other in the same cube, with
 // the same SQL and type (and filters, rolling window…), and no other candidate for either.
 
-import type { CompiledCube, CompiledModel, CompiledView, Dimension, Join, Measure, PlainValue, Segment, SourceLocation, ViewCube, ViewMember } from '../types';
+import type { CompiledCube, CompiledModel, CompiledView, Dimension, Folder, Join, Measure, PlainValue, Segment, SourceLocation, ViewCube, ViewMember } from '../types';
 import { attributeChanges, canonical, strongest } from './attributes';
 import type { AttributeChange, ChangeTarget, ModelChange } from './types';
 
@@ -117,6 +117,8 @@ function diffJoins(cube: string, before: Join[], after: Join[]): ModelChange[] {
 function cubeProps(cube: CompiledCube): Record<string, PlainValue> {
   const props: Record<string, PlainValue> = {};
   for (const [key, value] of Object.entries(cube.props)) if (!ENTITY_SECTIONS.has(key)) props[key] = value;
+  // Sections the compiler keeps only as typed records (issue 28), compared as written.
+  if (cube.accessPolicy.length > 0) props.access_policy = cube.accessPolicy.map((p) => p.props);
   // Keys that only resolution knows (a data source named by extends, primary keys across members).
   props.data_source = cube.dataSource;
   props.primary_keys = [...cube.primaryKeys].sort();
@@ -190,10 +192,16 @@ function diffViewMembers(view: string, before: Record<string, ViewMember>, after
   return out;
 }
 
+function folderValue(folder: Folder): PlainValue {
+  return { name: folder.name, members: folder.members, ...(folder.folders.length > 0 ? { folders: folder.folders.map(folderValue) } : {}) };
+}
+
 function viewProps(view: CompiledView): Record<string, PlainValue> {
   const props: Record<string, PlainValue> = {};
   for (const [key, value] of Object.entries(view.props)) if (!ENTITY_SECTIONS.has(key)) props[key] = value;
-  props.folders = view.props.folders;
+  // Sections the compiler keeps only as typed records (issue 28), compared without their locations.
+  if (view.accessPolicy.length > 0) props.access_policy = view.accessPolicy.map((p) => p.props);
+  if (view.folders.length > 0) props.folders = view.folders.map(folderValue);
   return props;
 }
 
