@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import { sourceWorkers } from './scripts/source-workers.js';
 
+/** Unit test files that need a process of their own (module mocks, fake timers, the Electron shell's scans). */
+const OWN_PROCESS = ['test/unit/app/**/*.test.ts', 'test/unit/jobs/wake-timer.test.ts', 'test/unit/renderer/models-data-sources.test.ts'];
+
 export default defineConfig({
   // Worker entries (`?modulePath` imports) are bundled on first use, as the build does.
   plugins: [sourceWorkers({ root: import.meta.dirname })],
@@ -17,13 +20,14 @@ export default defineConfig({
         extends: true,
         // Unit tests hold no service, no environment and no module state between files: they share
         // their worker processes (a fresh process and module graph per file cost ~40 % of their time).
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false },
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: OWN_PROCESS, isolate: false },
       },
       {
         extends: true,
         // API, conformance and keychain tests start services, set environment variables and hold
-        // module state (pools, caches): a process of their own per file.
-        test: { name: 'api', include: ['test/**/*.test.ts'], exclude: ['test/unit/**', 'test/e2e/**', 'node_modules/**'] },
+        // module state (pools, caches): a process of their own per file. So do the unit tests that
+        // replace modules or timers, or leave work behind (Electronegativity's own lookups).
+        test: { name: 'api', include: ['test/api/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/keychain/**/*.test.ts', ...OWN_PROCESS] },
       },
     ],
   },
