@@ -210,13 +210,12 @@ export function parseTestFile(file: { path: string; content: string }, options: 
     return { path: file.path, tests: [], diagnostics };
   }
   // The file's own keys (the tests are checked one by one below, so one bad test leaves the rest).
-  const { tests: testsSchema, ...fileProps } = MODEL_TEST_FILE_SCHEMA.properties!;
-  const topOk = check(
-    { ...root, entries: new Map([...root.entries].filter(([k]) => k !== 'tests')) },
-    { ...MODEL_TEST_FILE_SCHEMA, properties: fileProps, required: [] },
-    'the file',
-    report,
-  );
+  // `tests` stays among the schema's keys, so that an unknown key's message names all of them.
+  const { tests: testsSchema, data: dataSchema } = MODEL_TEST_FILE_SCHEMA.properties!;
+  check({ ...root, entries: new Map([...root.entries].filter(([k]) => k !== 'tests')) }, { ...MODEL_TEST_FILE_SCHEMA, required: [] }, 'the file', report);
+  // The file's data serves its tests when it is well-formed itself, whatever else the file gets wrong.
+  const dataEntry = root.entries.get('data');
+  const dataOk = dataEntry !== undefined && check(dataEntry.node, dataSchema!, 'the file.data', () => {});
   const testsNode = root.entries.get('tests');
   if (!testsNode) {
     report(C.MODEL_TEST_INVALID, `${file.path} needs \`tests\`: a list of tests.`, root.pos);
@@ -261,7 +260,7 @@ export function parseTestFile(file: { path: string; content: string }, options: 
     }
     return { kind: 'fixtures', tables };
   };
-  const fileData = topOk ? dataOf(root.entries.get('data')) : null;
+  const fileData = dataOk ? dataOf(dataEntry) : null;
 
   const tests: ModelTest[] = [];
   const names = new Set<string>();

@@ -52,6 +52,14 @@ describe('model test files', () => {
     expect(parsed.diagnostics[2]!.message).toBe('tests[3] needs `expect`.');
   });
 
+  it('an unknown key at the top of a file names every key a file takes, and the file’s data still serves its tests', () => {
+    const parsed = parseTestFile({ path: 'tests/e.yml', content: `descripton: typo\n${FIXTURES}tests:\n  - { name: x, query: { measures: [orders.count] }, expect: { row_count: 1 } }\n` });
+    expect(parsed.diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([
+      ['MODEL_TEST_UNKNOWN_KEY', 1, 'Unknown key `descripton` in the file; it takes `description`, `data`, `tests`.'],
+    ]);
+    expect(parsed.tests.map((t) => [t.name, t.data?.kind])).toEqual([['x', 'fixtures']]);
+  });
+
   it('reports YAML syntax errors, duplicate test names, and fixtures outside the repository or missing', () => {
     expect(parseTestFile({ path: 'tests/b.yml', content: 'tests: [\n' }).diagnostics[0]).toMatchObject({ code: 'MODEL_TEST_SYNTAX', file: 'tests/b.yml' });
     const parsed = parseTestFile(
