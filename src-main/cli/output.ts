@@ -1,5 +1,7 @@
 // What every command prints, and how failures end a command: `CODE: detail` on stderr and a
 // non-zero exit; with --json, results and failures are single JSON documents on stdout.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { isApiProblem } from '../../src-shared/api/client';
 
 /** A failure the user can act on. `code` is stable (an API problem's code, or one of the CLI's own). */
@@ -20,6 +22,27 @@ export class PlainError extends CliError {}
 
 /** Exit codes: 0 done; 1 a failure (problem, invalid model, failed job); 2 the input could not be read; 130 interrupted. */
 export const ExitCodes = { OK: 0, FAILURE: 1, UNREADABLE: 2, INTERRUPTED: 130 } as const;
+
+const withNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
+
+/**
+ * A command's report: printed, or written to `output` (its folder made) with `summary` printed
+ * instead — the log still shows what was found when the file carries a machine format.
+ */
+export async function writeReport(body: string, output: string | undefined, summary?: () => Promise<string>): Promise<void> {
+  if (!output) {
+    process.stdout.write(withNewline(body));
+    return;
+  }
+  const target = resolve(output);
+  try {
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, withNewline(body));
+  } catch (error) {
+    throw new CliError('OUTPUT_NOT_WRITABLE', `Could not write ${output}: ${(error as Error).message}`, ExitCodes.UNREADABLE);
+  }
+  if (summary) process.stdout.write(withNewline(await summary()));
+}
 
 export interface Output {
   readonly json: boolean;

@@ -1,8 +1,6 @@
 // `drydock test [DIR]` (issue 26): runs a project's model tests offline and reports them as text,
 // JSON, JUnit XML or SARIF. Exits 1 when a test fails or cannot run, or a test file has a problem.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { CliError, ExitCodes } from '../output';
+import { ExitCodes, writeReport } from '../output';
 import { testProject, type TestFormat, type TestReport } from './project';
 
 export interface TestOptions {
@@ -29,17 +27,7 @@ export async function runTests(dir: string, options: TestOptions): Promise<numbe
   const report = await testProject(dir, { concurrency: options.concurrency });
   const color = options.color ?? false;
   const body = await render(report, options.format, color && !options.output);
-  if (options.output) {
-    const target = resolve(options.output);
-    try {
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, body.endsWith('\n') ? body : `${body}\n`);
-    } catch (error) {
-      throw new CliError('OUTPUT_NOT_WRITABLE', `Could not write ${options.output}: ${(error as Error).message}`, ExitCodes.UNREADABLE);
-    }
-    if (options.format !== 'text') process.stdout.write(`${(await import('./text')).textReport(report, color)}\n`);
-  } else {
-    process.stdout.write(body.endsWith('\n') ? body : `${body}\n`);
-  }
+  const summary = options.format !== 'text' ? async () => (await import('./text')).textReport(report, color) : undefined;
+  await writeReport(body, options.output, summary);
   return report.failed ? ExitCodes.FAILURE : ExitCodes.OK;
 }

@@ -2,13 +2,11 @@
 // job under the deployment), followed to its end (Ctrl-C cancels it), reported as text, JSON,
 // Markdown (a pull-request comment) or SARIF (code scanning). Exits 1 when something breaks, or
 // with --fail-on changed-numbers also when numbers change.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { reviewRoutes, type ReviewResult, type StartReviewInput } from '../../../src-shared/api/reviews';
 import type { ConnectionOptions } from '../api/connection';
 import { getJobResult } from '../api/jobs';
 import { followJob, withDeployment } from '../commands/common';
-import { CliError, ExitCodes } from '../output';
+import { ExitCodes, writeReport } from '../output';
 import { verdictOf } from '../../../src-shared/model/review/describe';
 
 export const REVIEW_FORMATS = ['text', 'json', 'markdown', 'sarif'] as const;
@@ -51,21 +49,9 @@ export function exitCodeOf(result: ReviewResult, failOn: ReviewCommandOptions['f
   return ExitCodes.OK;
 }
 
-async function writeReport(result: ReviewResult, format: ReviewCommandOptions['format'], output: string | undefined): Promise<void> {
-  const report = await render(result, format);
-  if (!output) {
-    process.stdout.write(report.endsWith('\n') ? report : `${report}\n`);
-    return;
-  }
-  const target = resolve(output);
-  try {
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, report.endsWith('\n') ? report : `${report}\n`);
-  } catch (error) {
-    throw new CliError('OUTPUT_NOT_WRITABLE', `Could not write ${output}: ${(error as Error).message}`, ExitCodes.UNREADABLE);
-  }
-  // The log still shows what was found; the file carries the machine report.
-  if (format !== 'text') process.stdout.write(`${(await import('./text')).textReport(result)}\n`);
+async function deliver(result: ReviewResult, format: ReviewCommandOptions['format'], output: string | undefined): Promise<void> {
+  const summary = format !== 'text' ? async () => (await import('./text')).textReport(result) : undefined;
+  await writeReport(await render(result, format), output, summary);
 }
 
 export default async function review(options: ReviewCommandOptions): Promise<number> {
@@ -73,7 +59,7 @@ export default async function review(options: ReviewCommandOptions): Promise<num
   if (options.repo !== undefined) {
     const { offlineReview } = await import('./offline');
     const result = await offlineReview({ ...options, repo: options.repo });
-    await writeReport(result, format, options.output);
+    await deliver(result, format, options.output);
     return exitCodeOf(result, options.failOn);
   }
   const ctx = await withDeployment({ ...options, json: format !== 'text' });
@@ -95,7 +81,7 @@ export default async function review(options: ReviewCommandOptions): Promise<num
   if (started.status !== 'COMPLETED') await followJob(ctx, ref, { wait: true });
   else if (format === 'text') ctx.out.note(`Review ${started.reviewId} of this commit pair was already made; showing it (--refresh to review again).`);
   const result = (await getJobResult(ctx.conn, ref)) as ReviewResult;
-  await writeReport(result, format, options.output);
+  await deliver(result, format, options.output);
   return exitCodeOf(result, options.failOn);
 }
 

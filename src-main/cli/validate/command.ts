@@ -1,9 +1,7 @@
 // `drydock validate [DIR]`: compiles a project folder offline and reports the diagnostics as text,
 // JSON, SARIF 2.1.0 or JUnit XML. Loads nothing of the service: only the compiler and the chosen
 // report format.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { CliError, ExitCodes } from '../output';
+import { ExitCodes, writeReport } from '../output';
 import { readProject, validateProject, type ValidateOptions, type ValidateFormat, type ValidationReport } from './project';
 
 async function render(report: ValidationReport, format: ValidateFormat, color: boolean): Promise<string> {
@@ -34,18 +32,7 @@ export async function runValidate(dir: string, options: ValidateOptions): Promis
   }
   const color = options.color ?? false;
   const body = await render(report, options.format, color && !options.output);
-  if (options.output) {
-    const target = resolve(options.output);
-    try {
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, body.endsWith('\n') ? body : `${body}\n`);
-    } catch (error) {
-      throw new CliError('OUTPUT_NOT_WRITABLE', `Could not write ${options.output}: ${(error as Error).message}`, ExitCodes.UNREADABLE);
-    }
-    // The log still shows what was found; the file carries the machine report.
-    if (options.format !== 'text') process.stdout.write(`${(await import('./text')).textReport(report, color)}\n`);
-  } else {
-    process.stdout.write(body.endsWith('\n') ? body : `${body}\n`);
-  }
+  const summary = options.format !== 'text' ? async () => (await import('./text')).textReport(report, color) : undefined;
+  await writeReport(body, options.output, summary);
   return report.failed ? ExitCodes.FAILURE : ExitCodes.OK;
 }
