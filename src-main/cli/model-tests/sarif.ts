@@ -1,12 +1,11 @@
 // SARIF 2.1.0 report of `drydock test` (issue 26), for code scanning: each failing expectation on
 // its line, each test that could not run, each problem of a test file.
-import { pathToFileURL } from 'node:url';
-import { SarifBuilder, SarifResultBuilder, SarifRuleBuilder, SarifRunBuilder } from 'node-sarif-builder';
+import { SarifResultBuilder, SarifRuleBuilder, SarifRunBuilder } from 'node-sarif-builder';
 import { MODEL_TEST_CODE_DESCRIPTIONS, ModelTestCodes } from '../../../src-shared/model/tests';
+import { sarifLog, SRCROOT } from '../sarif';
 import { DRYDOCK_VERSION } from '../version';
 import { displayPath, type TestReport } from './project';
 
-const SRCROOT = '%SRCROOT%';
 
 export function sarifReport(report: TestReport): string {
   const run = new SarifRunBuilder().initSimple({ toolDriverName: 'drydock-test', toolDriverVersion: DRYDOCK_VERSION });
@@ -26,13 +25,5 @@ export function sarifReport(report: TestReport): string {
     if (r.status === 'failed') for (const f of r.failures) add(ModelTestCodes.MODEL_TEST_FAILED, 'error', `Test "${r.name}" failed: ${f.message}`, r.file, f.line, f.column);
     if (r.status === 'error') add(ModelTestCodes.MODEL_TEST_ERROR, 'error', `Test "${r.name}" could not run: ${r.message}`, r.file, r.line, r.column);
   }
-  const sarif = new SarifBuilder();
-  sarif.addRun(run);
-  const log = sarif.buildSarifOutput();
-  const out = log.runs[0]!;
-  const base = pathToFileURL(report.cwd).href;
-  out.originalUriBaseIds = { [SRCROOT]: { uri: base.endsWith('/') ? base : `${base}/` } };
-  for (const artifact of out.artifacts ?? []) if (artifact.location) artifact.location.uriBaseId = SRCROOT;
-  out.invocations = [{ executionSuccessful: true, exitCode: report.failed ? 1 : 0 }];
-  return JSON.stringify(log, null, 2);
+  return sarifLog(run, report.cwd, report.failed ? 1 : 0);
 }

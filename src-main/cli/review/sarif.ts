@@ -2,13 +2,12 @@
 // use (error), per query whose numbers change (warning) and per model change that can move numbers
 // or hide members (note), each located at the model change it comes from (repository paths, under
 // %SRCROOT%: run it from the model repository's root).
-import { pathToFileURL } from 'node:url';
-import { SarifBuilder, SarifResultBuilder, SarifRuleBuilder, SarifRunBuilder } from 'node-sarif-builder';
+import { SarifResultBuilder, SarifRuleBuilder, SarifRunBuilder } from 'node-sarif-builder';
 import type { ModelChange, ReviewResult } from '../../../src-shared/api/reviews';
+import { sarifLog, SRCROOT } from '../sarif';
 import { DRYDOCK_VERSION } from '../version';
 import { changeLine, locationOf, rowChangeLines, totalLines } from '../../../src-shared/model/review/describe';
 
-const SRCROOT = '%SRCROOT%';
 
 const RULES: Record<string, string> = {
   MODEL_CHANGE_BREAKS: 'A model change breaks something that uses the model (a widget or report query, a push, a publication)',
@@ -52,13 +51,5 @@ export function sarifReport(result: ReviewResult, cwd = process.cwd()): string {
     add('MODEL_CHANGE_MOVES_NUMBERS', 'warning', `${q.label}: ${[...totalLines(q), ...rowChangeLines(q, 3)].join('; ') || 'rows differ'}`, sourceOf(result, [...members, ...uses]));
   }
   for (const c of result.changes.filter((x) => x.effect !== 'metadata')) add('MODEL_CHANGE', 'note', changeLine(c), c);
-  const sarif = new SarifBuilder();
-  sarif.addRun(run);
-  const log = sarif.buildSarifOutput();
-  const out = log.runs[0]!;
-  const base = pathToFileURL(cwd).href;
-  out.originalUriBaseIds = { [SRCROOT]: { uri: base.endsWith('/') ? base : `${base}/` } };
-  for (const artifact of out.artifacts ?? []) if (artifact.location) artifact.location.uriBaseId = SRCROOT;
-  out.invocations = [{ executionSuccessful: true }];
-  return JSON.stringify(log, null, 2);
+  return sarifLog(run, cwd);
 }

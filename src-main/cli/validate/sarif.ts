@@ -2,14 +2,13 @@
 // DevOps, IDE viewers). Every result has a rule id (the diagnostic code), a level, a message and a
 // location: a URI relative to the working directory (the repository root in CI) under %SRCROOT%,
 // plus the 1-based line and column.
-import { pathToFileURL } from 'node:url';
-import { SarifBuilder, SarifResultBuilder, SarifRuleBuilder, SarifRunBuilder } from 'node-sarif-builder';
+import { SarifResultBuilder, SarifRuleBuilder, SarifRunBuilder } from 'node-sarif-builder';
 import { DiagnosticCodes, type Diagnostic } from '../../../src-shared/model';
+import { sarifLog, SRCROOT } from '../sarif';
 import { DRYDOCK_VERSION } from '../version';
 import { displayPath, type ValidationReport } from './project';
 import { describeCode } from './rules';
 
-export const SRCROOT = '%SRCROOT%';
 const LEVEL: Record<Diagnostic['severity'], 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 
 export function sarifReport(report: ValidationReport): string {
@@ -27,13 +26,5 @@ export function sarifReport(report: ValidationReport): string {
     result.setLocationRegion({ startLine: Math.max(1, d.line), startColumn: Math.max(1, d.column) });
     run.addResult(result);
   }
-  const sarif = new SarifBuilder();
-  sarif.addRun(run);
-  const log = sarif.buildSarifOutput();
-  const out = log.runs[0]!;
-  const base = pathToFileURL(report.cwd).href;
-  out.originalUriBaseIds = { [SRCROOT]: { uri: base.endsWith('/') ? base : `${base}/` } };
-  for (const artifact of out.artifacts ?? []) if (artifact.location) artifact.location.uriBaseId = SRCROOT;
-  out.invocations = [{ executionSuccessful: true, exitCode: report.failed ? 1 : 0 }];
-  return JSON.stringify(log, null, 2);
+  return sarifLog(run, report.cwd, report.failed ? 1 : 0);
 }
