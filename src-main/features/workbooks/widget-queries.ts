@@ -1,16 +1,11 @@
 // The queries of every dashboard widget of a deployment (published and draft), for what reads the
 // model from outside (change review, issue 26). Private workbooks only for their owner and admins.
+import type { WidgetFact } from '../../../src-shared/model/review';
 import type { ServiceContext } from '../../context';
 import { parseDashboard } from './dashboard';
 
-export interface WidgetQuery {
-  workbookId: number;
-  workbookName: string;
-  dashboard: 'published' | 'draft';
-  widgetId: string;
-  title: string | null;
-  query: unknown;
-}
+/** A widget's query as the change review takes it. */
+export type WidgetQuery = WidgetFact;
 
 /** Who is looking: private workbooks are theirs only when they own them or are an admin. */
 export interface WorkbookViewer {
