@@ -251,7 +251,7 @@ Examples:
   withConnection(program.command('review'))
     .description('review a model change on the service: what changes, what it reaches, what breaks, and the numbers before and after')
     .option('--head <ref>', 'branch or commit to review, or REF~N (default: the deploy branch; with --repo: HEAD)')
-    .option('--base <ref>', 'branch or commit to compare with (default: where --head left its parent branch; with --repo: where HEAD left main or master)')
+    .option('--base <ref>', 'branch or commit to compare with; a branch from where --head left it, REF~0 for its tip (default: where --head left its parent branch; with --repo: where HEAD left main or master)')
     .option('--repo <dir>', 'review offline, over the local git repository holding this project folder: the views it reaches and their numbers on the tests’ fixture tables (no service; no dashboards, reports, pushes or publications)')
     .addOption(new Option('-f, --format <format>', 'report format').choices(['text', 'json', 'markdown', 'sarif']).default('text'))
     .option('-o, --output <file>', 'write the report to a file (a text summary still goes to stdout)')

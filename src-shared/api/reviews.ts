@@ -54,7 +54,7 @@ export type ReviewOptions = Static<typeof ReviewOptions>;
 export const StartReviewInput = Type.Object(
   {
     head: Type.Optional(Ref('Branch or commit id to review (default: the deploy branch)')),
-    base: Type.Optional(Ref('Branch or commit id to compare with (default: where `head` branched from its parent branch, i.e. their merge base; the deploy branch’s previous commit when `head` is the deploy branch)')),
+    base: Type.Optional(Ref('Branch or commit id to compare with. A branch is compared from where `head` left it (their merge base, as a pull request into it shows); a commit id or `branch~N` as it is (`main~0`: the tip). Default: where `head` left its parent branch; the deploy branch’s previous commit when `head` is the deploy branch')),
     options: Type.Optional(ReviewOptions),
     refresh: Type.Optional(Type.Boolean({ description: 'Review again even when a review of this commit pair is stored (data may have changed)' })),
   },

@@ -147,6 +147,30 @@ describe('drydock review --repo (offline, over a local git repository)', { timeo
     expect(jsonOf(strict).summary).toMatchObject({ changes: 1, breaking: 0 });
   });
 
+  it('compares with where HEAD left the branch named by --base, not with what that branch gained since (`main~0`: its tip)', async () => {
+    const repoDir = join(repo, 'analytics');
+    const forked = git('rev-parse', 'main');
+    git('checkout', '-q', 'main');
+    const overview = join(repo, 'analytics/model/views/orders_overview.yml');
+    writeFileSync(overview, readFileSync(overview, 'utf8').replace('description: Orders with the customer who placed them', 'description: Changed on main'));
+    git('commit', '-q', '-am', 'Main moves on');
+    git('checkout', '-q', 'no-returns');
+    try {
+      const fromFork = await runCli(['review', '--repo', repoDir, '--base', 'main', '--no-data-diff', '--format', 'json'], { env: cliEnv(), cwd: repo });
+      expect(fromFork.status, fromFork.stderr).toBe(0);
+      expect(jsonOf(fromFork).base).toEqual({ ref: 'main', commit: forked });
+      expect(jsonOf(fromFork).changes.map((c: { name: string }) => c.name)).toEqual(['orders.total_amount']);
+      const tip = await runCli(['review', '--repo', repoDir, '--base', 'main~0', '--no-data-diff', '--format', 'json'], { env: cliEnv(), cwd: repo });
+      expect(tip.status, tip.stderr).toBe(0);
+      expect(jsonOf(tip).base.commit).toBe(git('rev-parse', 'main'));
+      expect(jsonOf(tip).changes.map((c: { name: string }) => c.name)).toEqual(expect.arrayContaining(['orders.total_amount', 'orders_overview']));
+    } finally {
+      git('checkout', '-q', 'main');
+      git('reset', '-q', '--hard', forked);
+      git('checkout', '-q', 'no-returns');
+    }
+  });
+
   it('takes any two refs; refuses unknown refs and folders outside a repository', async () => {
     const same = await runCli(['review', '--repo', join(repo, 'analytics'), '--base', 'main', '--head', 'main', '--format', 'json'], { env: cliEnv(), cwd: repo });
     expect(same.status, same.stderr).toBe(0);

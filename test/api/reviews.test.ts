@@ -228,6 +228,27 @@ describe('change review of a branch', () => {
     }
   }, 120_000);
 
+  it('compares a branch with where it left the base branch named, not with that branch’s tip (`branch~0` for the tip)', async () => {
+    const git = (...args: string[]) => execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8' }).trim();
+    const gitdir = await modelRepositoryDir(svc.ctx, id);
+    // `line` leaves main, `topic` leaves `line`; then `line` moves on with a change of its own.
+    await newBranch('line', {});
+    expect((await svc.call('POST', `${B()}/branches`, { body: { branchName: 'topic', parentBranch: 'line' } })).status).toBe(201);
+    const forked = git('rev-parse', 'line');
+    await commitFiles(svc.ctx, id, 'topic', [{ path: 'model/cubes/orders.yml', content: ORDERS.replace('    measures:\n', '    measures:\n      - name: topic_only\n        type: count\n') }], 'Topic', AUTHOR);
+    await commitFiles(svc.ctx, id, 'line', [{ path: 'model/views/orders_overview.yml', content: OVERVIEW.replace('description: Orders with the customer who placed them', 'description: Changed on line') }], 'Line', AUTHOR);
+    const fromFork = await review({ head: 'topic', base: 'line', options: { dataDiff: false } });
+    expect(fromFork.result.base).toMatchObject({ ref: 'line', commit: forked });
+    expect(fromFork.result.changes.map((c: { name: string }) => c.name)).toEqual(['orders.topic_only']);
+    // Named as the parent it is, the base is what the default picks.
+    const defaulted = await svc.call('POST', `${D()}/data-model/reviews`, { body: { head: 'topic', options: { dataDiff: false } } });
+    expect(defaulted.body.base.commit).toBe(forked);
+    // `line~0` is line's tip: its own later change shows as undone on topic.
+    const tip = await review({ head: 'topic', base: 'line~0', options: { dataDiff: false } });
+    expect(tip.result.base.commit).toBe(git('rev-parse', 'line'));
+    expect(tip.result.changes.map((c: { name: string }) => c.name)).toEqual(expect.arrayContaining(['orders.topic_only', 'orders_overview']));
+  }, 120_000);
+
   it('refuses bad options with 400 and unknown reviews with 404, and answers 409 for a result not there yet', async () => {
     const bad = await svc.call('POST', `${D()}/data-model/reviews`, { body: { head: 'main', options: { rowLimit: 0 } } });
     expect(bad.status).toBe(400);

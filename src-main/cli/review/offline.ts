@@ -37,13 +37,18 @@ function findRepository(dir: string): { gitdir: string; prefix: string; root: st
   }
 }
 
-/** A branch, tag, remote-tracking branch, HEAD or (short) commit id, optionally `~N`. */
-async function resolveCommit(gitdir: string, ref: string): Promise<string> {
+/**
+ * A branch, tag, remote-tracking branch, HEAD or (short) commit id, optionally `~N`; `named` when it
+ * is a ref name alone (no commit id, no `~N`).
+ */
+async function resolveCommit(gitdir: string, ref: string): Promise<{ commit: string; named: boolean }> {
   const match = /^(.*?)(?:~(\d{1,4}))?$/.exec(ref)!;
   const name = match[1]!;
   let commit: string | null = null;
+  let named = false;
   try {
     commit = await git.resolveRef({ fs, gitdir, ref: name });
+    named = match[2] === undefined;
   } catch {
     if (/^[0-9a-f]{4,40}$/i.test(name)) commit = await git.expandOid({ fs, gitdir, oid: name.toLowerCase() }).catch(() => null);
   }
@@ -53,7 +58,19 @@ async function resolveCommit(gitdir: string, ref: string): Promise<string> {
     if (!parent) throw new CliError('REF_NOT_FOUND', `"${ref}" goes back past the first commit.`);
     commit = parent;
   }
-  return commit;
+  return { commit, named };
+}
+
+/**
+ * The base named by `--base`: a ref name is compared from where HEAD left it (their merge base, as a
+ * pull request into it shows; its tip would show what it gained since as undone), a commit id or
+ * `ref~N` as it is (`origin/main~0`: the tip).
+ */
+async function namedBase(gitdir: string, ref: string, head: string): Promise<{ ref: string; commit: string }> {
+  const { commit, named } = await resolveCommit(gitdir, ref);
+  if (!named || commit === head) return { ref, commit };
+  const [base] = (await git.findMergeBase({ fs, gitdir, oids: [commit, head] })) as string[];
+  return { ref, commit: base ?? commit };
 }
 
 /** Where HEAD left the repository's main line: the merge base with the first of main, master (or their remote copies). */
@@ -104,8 +121,8 @@ export async function offlineReview(options: OfflineReviewOptions): Promise<Revi
   const started = performance.now();
   const { gitdir, prefix, root } = findRepository(options.repo);
   const headRef = options.head ?? 'HEAD';
-  const headCommit = await resolveCommit(gitdir, headRef);
-  const base = options.base ? { ref: options.base, commit: await resolveCommit(gitdir, options.base) } : await defaultBase(gitdir, headCommit);
+  const { commit: headCommit } = await resolveCommit(gitdir, headRef);
+  const base = options.base ? await namedBase(gitdir, options.base, headCommit) : await defaultBase(gitdir, headCommit);
   const [baseFiles, headFiles] = await Promise.all([modelFilesAt(gitdir, base.commit, prefix), modelFilesAt(gitdir, headCommit, prefix)]);
   const data = options.dataDiff ? fixtureTables(root) : null;
   const limits = { ...DEFAULT_DATA_DIFF_LIMITS, ...(options.rowLimit ? { rowLimit: options.rowLimit } : {}), ...(options.maxQueries !== undefined ? { maxQueries: options.maxQueries } : {}) };

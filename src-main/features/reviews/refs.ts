@@ -1,7 +1,10 @@
 // The two commits of a review (issue 26) from what was asked: a branch name, a commit id, or either
-// followed by `~N` (its N-th first-parent ancestor). Without a base, a branch is reviewed against
-// where it left its parent (their merge base, as a pull request shows it), the deploy branch and a
-// bare commit against their first parent.
+// followed by `~N` (its N-th first-parent ancestor). A branch is reviewed against where it left its
+// base branch (their merge base, as a pull request into that branch shows it): the base named, or
+// without one its parent. Comparing with the base branch's tip instead would show every change made
+// on the base since as undone by the branch. A commit id or `branch~N` as a base is taken as it is
+// (`main~0`: main's tip itself). Without a base the deploy branch and a bare commit are reviewed
+// against their first parent.
 import { ReviewErrorCodes as Codes } from '../../../src-shared/api/reviews';
 import type { ServiceContext } from '../../context';
 import { ApiError } from '../../http/problem';
@@ -11,7 +14,7 @@ import { getDeployBranch, modelRepositoryDir, parentBranchOf } from '../data-mod
 export interface ResolvedRef {
   ref: string;
   commit: string;
-  /** The branch the ref names (before any `~N`), when it names one. */
+  /** The branch the ref names, when it is a branch name alone (no `~N`). */
   branch: string | null;
 }
 
@@ -47,7 +50,17 @@ export async function resolveRef(ctx: ServiceContext, deploymentId: number, ref:
     if (!parent) throw new ApiError(404, Codes.REF_NOT_FOUND, `"${ref}" goes back past the first commit of ${name}.`, { errors: [{ pointer, detail: 'no such ancestor' }] });
     current = parent;
   }
-  return { ref, commit: current, branch: back === 0 ? branch : null };
+  // `name~N` (`~0` too) names a commit, not the branch.
+  return { ref, commit: current, branch: match[2] === undefined ? branch : null };
+}
+
+/** The base a review of `head` compares with: `ref` where it names a branch is where `head` left it. */
+export async function resolveBase(ctx: ServiceContext, deploymentId: number, ref: string, head: ResolvedRef, pointer: string): Promise<ResolvedRef> {
+  const named = await resolveRef(ctx, deploymentId, ref, pointer);
+  if (named.branch === null || named.commit === head.commit) return named;
+  const repo = GitRepository.at(await modelRepositoryDir(ctx, deploymentId));
+  const base = await repo.mergeBase(named.commit, head.commit);
+  return { ref: named.ref, commit: base ?? named.commit, branch: null };
 }
 
 /** The base a review of `head` compares with when none was asked for. */

@@ -10,7 +10,7 @@ import { ApiError } from '../../http/problem';
 import { canonicalJson, getJobRunner } from '../../platform/jobs';
 import { getDeployBranch } from '../data-model';
 import { querySecurityOf } from '../queries';
-import { defaultBase, resolveRef } from './refs';
+import { defaultBase, resolveBase, resolveRef } from './refs';
 import { findReusable, insertReview, listReviews, REVIEW_JOB_KIND, requireReview, toModelReview, type ReviewJobInputs } from './store';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -40,7 +40,7 @@ function optionsOf(input: StartReviewInput['options']): ReviewJobInputs['options
 export async function startReview(ctx: ServiceContext, deploymentId: number, body: StartReviewInput | undefined, principal: Principal): Promise<StartedReview> {
   const input = body ?? {};
   const head = await resolveRef(ctx, deploymentId, input.head ?? (await getDeployBranch(ctx, deploymentId)), '/body/head');
-  const base = input.base !== undefined ? await resolveRef(ctx, deploymentId, input.base, '/body/base') : await defaultBase(ctx, deploymentId, head);
+  const base = input.base !== undefined ? await resolveBase(ctx, deploymentId, input.base, head, '/body/base') : await defaultBase(ctx, deploymentId, head);
   const options = optionsOf(input.options);
   const caller = callerOf(ctx, principal);
   const reviewKey = sha256(canonicalJson({ base: base.commit, head: head.commit, options, rights: caller.rightsKey }));

@@ -85,8 +85,8 @@ export function BranchOperationDialog({ operation, branch, deployBranch, onClose
   const open = operation !== null && branch !== undefined && deploymentId !== null;
   const isMerge = operation === 'merge' || operation === 'merge-to-default';
   const validation = useBranchValidation(deploymentId, branch?.branchName, branch?.headCommit, open && isMerge);
-  // What the merge does to the numbers: the branch against where it left its parent, or against the
-  // deploy branch when it skips its parent.
+  // What the merge does to the numbers: the branch against where it left its parent, or against where
+  // it left the deploy branch when it skips its parent (the service takes a named base branch so).
   const reviewBase = operation === 'merge-to-default' ? deployBranch : undefined;
   const review = useBranchReview(deploymentId, branch?.branchName, reviewBase, branch?.headCommit, open && isMerge);
   const tests = useTestRun(open && isMerge ? deploymentId : null, branch?.branchName);
