@@ -159,7 +159,7 @@ export const QueryDiff = Type.Object({
   ]),
   status: literals(
     QUERY_DIFF_STATUSES,
-    '`same`: no difference; `changed`: rows or numbers differ; `identical`: both sides plan to the same SQL (not run); `failed`: a side failed (see `error`); `skipped`: not run (time budget or cancelled)',
+    '`same`: no difference; `changed`: rows or numbers differ; `identical`: both sides plan to the same SQL (not run); `failed`: a side failed (see `error`); `skipped`: not run (time budget, cancelled, or a member it reads is hidden from the reviewer by an access policy; see `error`)',
   ),
   query: Type.Object({ base: Type.Record(Type.String(), Type.Unknown()), head: Type.Record(Type.String(), Type.Unknown()) }),
   dataSource: Nullable(Type.String()),

@@ -134,7 +134,11 @@ describe('change review of a branch', () => {
     expect(result.summary.queriesChanged).toBeGreaterThanOrEqual(2);
     // The merge dialog's line: the widget (once, though published and draft), its first moved number,
     // and the view breakdowns by customer fields the reviewer may not read (not in `support`).
-    expect(verdictLine(result)).toEqual({ tone: 'changes', text: expect.stringMatching(/^1 dashboard widget changes: Sales overview › Orders by status, returned: total_amount [\d,.]+ → 0 \(4 queries failed\)$/) });
+    // The admin is in no group of customers' policies: the view queries over its members are skipped, not failed.
+    expect(result.dataDiff.queries.filter((q: { status: string }) => q.status === 'skipped').map((q: { id: string }) => q.id)).toEqual(
+      expect.arrayContaining(['view:orders_overview:customers_country']),
+    );
+    expect(verdictLine(result)).toEqual({ tone: 'changes', text: expect.stringMatching(/^1 dashboard widget changes: Sales overview › Orders by status, returned: total_amount [\d,.]+ → 0$/) });
   }, 120_000);
 
   it('answers a second request for the same commit pair with the stored review, and a refresh with a new one', async () => {
@@ -226,6 +230,34 @@ describe('change review of a branch', () => {
       expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
       expect(res.body.code).toBe('REF_NOT_FOUND');
     }
+  }, 120_000);
+
+  it('runs with the reviewer’s rights: a query over members an access policy hides from them is skipped with the reason, not failed', async () => {
+    const CUSTOMERS = readFileSync(join(SAMPLE, 'cubes/customers.yml'), 'utf8');
+    const changed = CUSTOMERS.replace(/( {6}- name: country\n {8}sql: )([^\n]+)/, '$1"UPPER({CUBE}.$2)"');
+    expect(changed).not.toBe(CUSTOMERS);
+    await newBranch('upper-country', { 'model/cubes/customers.yml': changed });
+    const reviewAs = async (auth: string) => {
+      const started = await svc.call('POST', `${D()}/data-model/reviews`, { body: { head: 'upper-country' }, auth });
+      expect(started.status, started.text).toBe(202);
+      expect((await waitForReview(started.body.reviewId)).status).toBe('COMPLETED');
+      return (await svc.call('GET', `${D()}/data-model/reviews/${started.body.reviewId}/result`, { auth })).body;
+    };
+    const countries = (result: { dataDiff: { queries: { id: string }[] } }) => result.dataDiff.queries.find((q) => q.id === 'view:orders_overview:customers_country');
+
+    // customers' policies show it to the support and marketing groups only; the view over it passes them on.
+    const outsider = createUser(svc, 'developer');
+    const hidden = await reviewAs(outsider.auth);
+    expect(countries(hidden)).toMatchObject({ status: 'skipped', error: { side: 'both', message: expect.stringMatching(/access polic/i) } });
+    expect(hidden.summary).toMatchObject({ queriesFailed: 0, queriesSkipped: hidden.dataDiff.queries.length });
+    expect(hidden.dataDiff.budgetExhausted).toBe(false);
+    expect(verdictLine(hidden).text).not.toMatch(/failed/);
+
+    const support = createUser(svc, 'developer');
+    const group = await svc.call('POST', '/api/v1/groups', { body: { name: 'support', userIds: [support.id] } });
+    expect(group.status, group.text).toBe(201);
+    const shown = await reviewAs(support.auth);
+    expect(countries(shown)).toMatchObject({ status: expect.stringMatching(/^(same|changed)$/), error: null });
   }, 120_000);
 
   it('compares a branch with where it left the base branch named, not with that branch’s tip (`branch~0` for the tip)', async () => {

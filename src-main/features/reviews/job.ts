@@ -177,6 +177,7 @@ export async function runReview(ctx: ServiceContext, job: Job<ReviewJobInputs, R
 
   const byQuery = new Map<PlannedDiffQuery, readonly [SideOutcome, SideOutcome]>(runnable.map((q, i) => [q, pairs[i]!]));
   let diffIndex = 0;
+  let budgetRanOut = false;
   const queries: QueryDiff[] = review.queries.map((q) => {
     const common = {
       id: q.id,
@@ -188,13 +189,16 @@ export async function runReview(ctx: ServiceContext, job: Job<ReviewJobInputs, R
     if (!q.base.ok || !q.head.ok) {
       const side = !q.base.ok && !q.head.ok ? 'both' : !q.base.ok ? 'base' : 'head';
       const message = !q.head.ok ? q.head.message : !q.base.ok ? q.base.message : '';
-      return { ...common, status: 'failed', durationMs: null, truncated: false, error: { side, message }, diff: null };
+      // A member the reviewer may not see is not the change's fault: the query is left out, not failed.
+      const denied = (!q.base.ok && q.base.denied) || (!q.head.ok && q.head.denied);
+      return { ...common, status: denied ? 'skipped' : 'failed', durationMs: null, truncated: false, error: { side, message }, diff: null };
     }
     if (q.sameSql) return { ...common, status: 'identical', durationMs: null, truncated: false, error: null, diff: null };
     const [b, h] = byQuery.get(q)!;
     const durationMs = { base: b.ok ? Math.round(b.ms) : null, head: h.ok ? Math.round(h.ms) : null };
     if (!b.ok || !h.ok) {
       const skipped = (!b.ok && b.skipped) || (!h.ok && h.skipped);
+      if (skipped) budgetRanOut = true;
       const side = !b.ok && !h.ok ? 'both' : !b.ok ? 'base' : 'head';
       const message = !b.ok ? b.message : !h.ok ? h.message : '';
       return { ...common, status: skipped ? 'skipped' : 'failed', durationMs, truncated: false, error: { side, message }, diff: null };
@@ -214,7 +218,7 @@ export async function runReview(ctx: ServiceContext, job: Job<ReviewJobInputs, R
     problems: review.problems,
     dataDiff: {
       enabled: options.dataDiff,
-      budgetExhausted: queries.some((q) => q.status === 'skipped'),
+      budgetExhausted: budgetRanOut,
       durationMs: Math.round(performance.now() - (options.dataDiff ? dataStarted : started)),
       queries,
     },

@@ -5,7 +5,7 @@
 // its names), then planned on both sides.
 
 import { canonical } from './attributes';
-import { DIALECTS, duckdbDialect, planQuery, type DialectName, type FlatStatement, type LoadQuery, type QuerySecurity } from '../query';
+import { DIALECTS, duckdbDialect, planQuery, QueryError, QueryErrorCodes, type DialectName, type FlatStatement, type LoadQuery, type QuerySecurity } from '../query';
 import type { CompiledModel, CompiledView } from '../types';
 import type { ReviewFacts } from './facts';
 import type { ReviewImpact } from './impact';
@@ -173,7 +173,8 @@ export type PlannedSide =
       /** The statement's parts when it is one flat GROUP BY (see batch.ts). */
       flat: FlatStatement | null;
     }
-  | { ok: false; message: string };
+  /** `denied`: the access policies that apply to the reviewer hide a member the query reads (not a fault of the model). */
+  | { ok: false; message: string; denied: boolean };
 
 export interface PlanSideOptions {
   security: QuerySecurity | null;
@@ -208,6 +209,7 @@ export function planSide(model: CompiledModel, query: LoadQuery, renamed: Record
       flat: plan.flat,
     };
   } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    const denied = error instanceof QueryError && error.code === QueryErrorCodes.ACCESS_DENIED;
+    return { ok: false, message: error instanceof Error ? error.message : String(error), denied };
   }
 }
