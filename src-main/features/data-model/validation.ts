@@ -79,7 +79,11 @@ export async function validateBranch(ctx: ServiceContext, deploymentId: number, 
     const timeoutMs = validateTimeoutMs();
     try {
       const input = { key, branchName: branch, gitdir: repo.gitdir, commit: head, edits, marker, skip: [...stopped.entries()] };
-      const { body } = await runOnModelShard(ctx, shardOf(ctx, key), 'validate', input, { signal: AbortSignal.timeout(timeoutMs) });
+      const shard = shardOf(ctx, key);
+      // The time limit is the validation's: the shard's thread is up first (after a stop, a new one
+      // starts, which on a busy machine alone can take longer than a short limit).
+      await runOnModelShard(ctx, shard, 'ready', undefined);
+      const { body } = await runOnModelShard(ctx, shard, 'validate', input, { signal: AbortSignal.timeout(timeoutMs) });
       return { body, branchName: branch, commit: head };
     } catch (error) {
       const why = stopReason(error, timeoutMs);
