@@ -1,7 +1,8 @@
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { DashboardConfig } from '../../src-shared/api/workbooks';
-import { pdfString, planDashboard, renderDashboard } from '../../src-main/features/dashboard-exports/render';
+import { figureArea, pdfString, planDashboard, renderDashboard } from '../../src-main/features/dashboard-exports/render';
+import { glyph } from '../../src-main/features/dashboard-exports/render/font';
 
 const created = new Date('2026-05-01T00:00:00Z');
 
@@ -39,6 +40,40 @@ describe('dashboard renderers', () => {
     }
     expect(inkLeft).toBeGreaterThan(100);
     expect(inkRight).toBe(0);
+  });
+
+  it('PNG: a count beside an amount a thousand times larger gets its own scale, as in the app, not bars flattened to a line', () => {
+    const config: DashboardConfig = {
+      theme: { backgroundColor: '#ffffff', primaryColor: '#2563eb' },
+      widgets: [{ id: 'c', type: 'CHART', position: { x: 0, y: 0, w: 12, h: 6 }, config: { chartType: 'bar', query: { measures: ['o.count', 'o.amount'], dimensions: ['o.status'] } } }],
+    };
+    const columns = [
+      { key: 'o.status', title: 'Status', kind: 'dimension' as const, type: 'string' },
+      { key: 'o.count', title: 'Count', kind: 'measure' as const, type: 'number' },
+      { key: 'o.amount', title: 'Amount', kind: 'measure' as const, type: 'number' },
+    ];
+    const data = ['completed', 'shipped', 'placed'].map((status, i) => ({ 'o.status': status, 'o.count': 27_000 - i * 5_000, 'o.amount': 23_000_000 - i * 4_000_000 }));
+    const options = { name: 'n', width: 800, data: { c: { ok: true as const, result: { columns, data } } } };
+    const [box] = planDashboard(config, options).widgets;
+    expect(box.figure).toMatchObject({ kind: 'bars', layout: 'dual', scales: [{ series: [0] }, { series: [1] }] });
+    const png = pixels(renderDashboard(config, 'png', { ...options, createdAt: created }));
+    // The count's bars (the widget's accent) stand tall in the figure, not 1 px high.
+    const area = figureArea(box)!;
+    let tallest = 0;
+    for (let x = Math.ceil(area.x); x < area.x + area.w; x++) {
+      let run = 0;
+      for (let y = Math.ceil(area.y); y < area.y + area.h; y++) {
+        const [r, g, b] = png.at(x, y);
+        run = r === 37 && g === 99 && b === 235 ? run + 1 : 0;
+        tallest = Math.max(tallest, run);
+      }
+    }
+    expect(tallest).toBeGreaterThan(area.h / 3);
+  });
+
+  it('PNG: the marks the app’s labels use (a detail’s ·, an empty number’s –, a null category’s ∅, …) are drawn, not as the unknown box', () => {
+    const unknown = glyph('\u{1F600}');
+    for (const mark of ['·', '–', '—', '…', '∅', '→', '’', '“', '”']) expect(glyph(mark), mark).not.toEqual(unknown);
   });
 
   it('PNG: spacers leave the background, dividers draw a line', () => {

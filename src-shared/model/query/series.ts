@@ -14,6 +14,8 @@ export interface ChartSeries {
   categories: string[];
   series: { name: string; values: (number | null)[] }[];
   xTitle: string | null;
+  /** One series per measure (their units may differ), not one measure split by a dimension. */
+  byMeasure: boolean;
 }
 
 /** More series than this are folded: a chart with dozens of lines reads as noise. */
@@ -40,9 +42,9 @@ export function chartSeries(columns: SeriesColumn[], rows: Record<string, unknow
   const dims = columns.filter((c) => c.kind !== 'measure');
   const x = dims.find((c) => c.kind === 'timeDimension') ?? dims[0] ?? null;
   const split = dims.find((c) => c !== x && !(x && c.kind === 'dimension' && x.kind === 'timeDimension' && c.type === 'time')) ?? null;
-  if (measures.length === 0) return { categories: [], series: [], xTitle: x?.title ?? null };
+  if (measures.length === 0) return { categories: [], series: [], xTitle: x?.title ?? null, byMeasure: false };
   if (!x) {
-    return { categories: [''], series: measures.map((m) => ({ name: m.title, values: [toNumber(rows[0]?.[m.key])] })), xTitle: null };
+    return { categories: [''], series: measures.map((m) => ({ name: m.title, values: [toNumber(rows[0]?.[m.key])] })), xTitle: null, byMeasure: true };
   }
   const categories: string[] = [];
   const index = new Map<string, number>();
@@ -65,7 +67,7 @@ export function chartSeries(columns: SeriesColumn[], rows: Record<string, unknow
       const i = index.get(formatCategory(row[x.key], x.type))!;
       measures.slice(0, MAX_SERIES).forEach((m, s) => (series[s]!.values[i] = toNumber(row[m.key])));
     }
-    return { categories, series, xTitle: x.title };
+    return { categories, series, xTitle: x.title, byMeasure: true };
   }
   const measure = measures[0]!;
   const bySplit = new Map<string, (number | null)[]>();
@@ -77,7 +79,7 @@ export function chartSeries(columns: SeriesColumn[], rows: Record<string, unknow
     }
     bySplit.get(name)![index.get(formatCategory(row[x.key], x.type))!] = toNumber(row[measure.key]);
   }
-  return { categories, series: [...bySplit].map(([name, values]) => ({ name: `${name}`, values })), xTitle: x.title };
+  return { categories, series: [...bySplit].map(([name, values]) => ({ name: `${name}`, values })), xTitle: x.title, byMeasure: false };
 }
 
 /** Compact number for labels: 1234567 → 1.23M, 0.5 → 0.5. */

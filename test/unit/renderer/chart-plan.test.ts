@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chartLayout, type ChartInput } from '../../../src-renderer/src/lib/charts/options';
-import { axisLayout, labelPlan, LABEL_LINE } from '../../../src-renderer/src/lib/charts/plan';
+import { labelPlan, LABEL_LINE } from '../../../src-renderer/src/lib/charts/plan';
+import { axisLayout } from '../../../src-shared/model/query';
 
 /** About 7 px a character at 12 px, as the app's font measures. */
 const measure = (text: string) => text.length * 7;
@@ -54,8 +55,7 @@ describe('the chart layout', () => {
   const theme = { text: '#000', muted: '#666', border: '#ddd', palette: ['#111', '#222', '#333'] };
   const input = (overrides: Partial<ChartInput>): ChartInput => ({
     kind: 'bar',
-    shaped: { categories: ['completed', 'shipped', 'placed', 'returned'], series: [series('Count', 27_000), series('Total amount', 23_000_000)], xTitle: 'Status' },
-    byMeasure: true,
+    shaped: { categories: ['completed', 'shipped', 'placed', 'returned'], series: [series('Count', 27_000), series('Total amount', 23_000_000)], xTitle: 'Status', byMeasure: true },
     compact: false,
     theme,
     box: { width: 700, height: 400 },
@@ -78,7 +78,7 @@ describe('the chart layout', () => {
   });
 
   it('small multiples get a panel each, category labels on the bottom one only', () => {
-    const layout = chartLayout(input({ shaped: { categories: ['a', 'b'], series: [series('Count', 27_000, 2), series('Total', 23_000_000, 2), series('Average', 850, 2)], xTitle: null } }));
+    const layout = chartLayout(input({ shaped: { categories: ['a', 'b'], series: [series('Count', 27_000, 2), series('Total', 23_000_000, 2), series('Average', 850, 2)], xTitle: null, byMeasure: true } }));
     const option = layout.option as { grid: { top: number; height: number }[]; xAxis: { axisLabel: { show: boolean } }[] };
     expect(option.grid).toHaveLength(3);
     expect(option.xAxis.map((a) => a.axisLabel.show)).toEqual([false, false, true]);
@@ -88,7 +88,7 @@ describe('the chart layout', () => {
 
   it('too many categories for the width add a slider over the category axes instead of dropping labels', () => {
     const categories = Array.from({ length: 80 }, (_, i) => `Product ${i}`);
-    const layout = chartLayout(input({ shaped: { categories, series: [series('Revenue', 700_000, 80)], xTitle: 'Product' }, byMeasure: false }));
+    const layout = chartLayout(input({ shaped: { categories, series: [series('Revenue', 700_000, 80)], xTitle: 'Product', byMeasure: false } }));
     const option = layout.option as { dataZoom: { type: string; endValue?: number }[] };
     expect(layout.window).toBeLessThan(80);
     expect(option.dataZoom[0]).toMatchObject({ type: 'slider', endValue: layout.window - 1 });

@@ -2,7 +2,8 @@
  * Drawing a widget's figure (figure.ts) inside its panel: on the PNG raster and as PDF content
  * operators. Both place the figure under the panel's label and detail, in the same proportions.
  */
-import { ERROR_COLOR, SERIES_PALETTE, wrap, type Figure } from './figure';
+import { formatNumber } from '../../../../src-shared/model/query';
+import { ERROR_COLOR, SERIES_PALETTE, wrap, type Figure, type FigureScale } from './figure';
 import type { Color, DashboardLayoutPlan, WidgetBox } from './layout';
 import { Raster } from './png';
 
@@ -56,35 +57,65 @@ function drawWith(pen: Pen, plan: DashboardLayoutPlan, box: WidgetBox, figure: F
     }
     case 'bars':
     case 'line': {
-      const span = figure.max - figure.min || 1;
-      const yOf = (v: number) => y + h - ((v - figure.min) / span) * h;
-      const n = Math.max(1, figure.categories.length);
-      const band = w / n;
-      if (figure.kind === 'bars') {
-        const each = (band * 0.75) / figure.series.length;
-        figure.series.forEach((series, s) =>
-          series.values.forEach((v, i) => {
-            if (v === null) return;
-            const [top, bottom] = [Math.min(yOf(v), yOf(0)), Math.max(yOf(v), yOf(0))];
-            pen.rect(x + i * band + band * 0.125 + s * each, top, Math.max(1, each - 1), Math.max(1, bottom - top), colorOf(box, s));
-          }),
-        );
-      } else {
-        figure.series.forEach((series, s) => {
-          const points = series.values.map((v, i) => (v === null ? null : ([x + (n === 1 ? w / 2 : (i / (n - 1)) * w), yOf(v)] as [number, number])));
-          let run: [number, number][] = [];
-          for (const p of [...points, null]) {
-            if (p) run.push(p);
-            else {
-              if (run.length) pen.line(run, colorOf(box, s));
-              run = [];
-            }
-          }
-        });
-      }
-      pen.rect(x, yOf(0), w, 1, plan.muted);
+      // A panel per scale for small multiples; otherwise one panel, with a left and a right scale when dual.
+      const panels = figure.layout === 'multiples' ? figure.scales.map((scale) => [scale]) : [figure.scales];
+      const gap = 6;
+      const panelH = (h - gap * (panels.length - 1)) / panels.length;
+      panels.forEach((scales, p) => drawSeries(pen, plan, box, figure, scales, { x, y: y + p * (panelH + gap), w, h: panelH }));
     }
   }
+}
+
+type SeriesFigure = Extract<Figure, { kind: 'bars' | 'line' }>;
+
+/** Height of a scale's label above its panel (plan units). */
+const SCALE_LABEL = 10;
+/** About how wide a character of 8-unit text is (plan units), to set a label flush right. */
+const CHAR_WIDTH = 6;
+
+/** The series of `scales` in one panel, each against its own scale; the scales' tops named when there are several. */
+function drawSeries(pen: Pen, plan: DashboardLayoutPlan, box: WidgetBox, figure: SeriesFigure, scales: FigureScale[], area: { x: number; y: number; w: number; h: number }): void {
+  const named = figure.scales.length > 1 && area.h > SCALE_LABEL * 3;
+  const { x, w } = area;
+  const y = named ? area.y + SCALE_LABEL : area.y;
+  const h = named ? area.h - SCALE_LABEL : area.h;
+  if (named) {
+    scales.forEach((scale, i) => {
+      const label = `${scale.series.map((s) => figure.series[s]!.name).join(', ')}: ${formatNumber(scale.max)}`;
+      const width = Math.min(w / scales.length, label.length * CHAR_WIDTH);
+      pen.text(i === 0 ? x : x + w - width, area.y, label, 8, plan.muted, width);
+    });
+  }
+  const yOf = (scale: FigureScale) => {
+    const span = scale.max - scale.min || 1;
+    return (v: number) => y + h - ((v - scale.min) / span) * h;
+  };
+  const n = Math.max(1, figure.categories.length);
+  const band = w / n;
+  const drawn = scales.flatMap((scale) => scale.series.map((s) => ({ s, at: yOf(scale) }))).sort((a, b) => a.s - b.s);
+  if (figure.kind === 'bars') {
+    const each = (band * 0.75) / drawn.length;
+    drawn.forEach(({ s, at }, slot) =>
+      figure.series[s]!.values.forEach((v, i) => {
+        if (v === null) return;
+        const [top, bottom] = [Math.min(at(v), at(0)), Math.max(at(v), at(0))];
+        pen.rect(x + i * band + band * 0.125 + slot * each, top, Math.max(1, each - 1), Math.max(1, bottom - top), colorOf(box, s));
+      }),
+    );
+  } else {
+    for (const { s, at } of drawn) {
+      const points = figure.series[s]!.values.map((v, i) => (v === null ? null : ([x + (n === 1 ? w / 2 : (i / (n - 1)) * w), at(v)] as [number, number])));
+      let run: [number, number][] = [];
+      for (const p of [...points, null]) {
+        if (p) run.push(p);
+        else {
+          if (run.length) pen.line(run, colorOf(box, s));
+          run = [];
+        }
+      }
+    }
+  }
+  pen.rect(x, yOf(scales[0]!)(0), w, 1, plan.muted);
 }
 
 export function drawFigurePng(raster: Raster, plan: DashboardLayoutPlan, box: WidgetBox): void {

@@ -4,13 +4,31 @@
  * number of a KPI, the first rows of a table — or, when the query failed, why, in plain words.
  * Nothing is drawn that is not a query result. Both renderers draw these figures.
  */
-import { chartKindOf, chartSeries, formatCategory, formatNumber, toNumber, type SeriesColumn } from '../../../../src-shared/model/query';
+import { axisLayout, chartKindOf, chartSeries, formatCategory, formatNumber, toNumber, type AxisLayout, type SeriesColumn } from '../../../../src-shared/model/query';
 import type { DashboardWidget } from '../../../../src-shared/api/workbooks';
 
 export type WidgetQueryOutcome = { ok: true; result: { columns: SeriesColumn[]; data: Record<string, unknown>[] } } | { ok: false; message: string };
 
+/** The value range one axis spans, and the series (indexes) drawn against it. */
+export interface FigureScale {
+  series: number[];
+  min: number;
+  max: number;
+}
+
 export type Figure =
-  | { kind: 'bars' | 'line'; categories: string[]; series: { name: string; values: (number | null)[] }[]; min: number; max: number }
+  | {
+      kind: 'bars' | 'line';
+      categories: string[];
+      series: { name: string; values: (number | null)[] }[];
+      /**
+       * As the app lays the chart out (axisLayout): one scale; a left and a right one in one panel
+       * (`dual`); or a panel per scale (`multiples`) — so a count beside an amount a thousand times
+       * larger is not flattened to nothing.
+       */
+      layout: AxisLayout['kind'];
+      scales: FigureScale[];
+    }
   | { kind: 'share'; parts: { name: string; value: number }[] }
   | { kind: 'number'; text: string; caption: string }
   | { kind: 'table'; rows: string[][] }
@@ -49,8 +67,13 @@ export function figureOf(widget: Pick<DashboardWidget, 'type' | 'config'>, outco
     const first = shaped.series[0]!;
     return { kind: 'share', parts: shaped.categories.map((name, i) => ({ name, value: Math.max(0, first.values[i] ?? 0) })) };
   }
-  const values = shaped.series.flatMap((s) => s.values.filter((v): v is number => v !== null));
-  return { kind: kind === 'line' ? 'line' : 'bars', categories: shaped.categories, series: shaped.series, min: Math.min(0, ...values), max: Math.max(0, ...values) };
+  const axes = axisLayout(shaped.series, !shaped.byMeasure);
+  const groups = axes.kind === 'single' ? [shaped.series.map((_, i) => i)] : axes.kind === 'dual' ? [axes.left, axes.right] : axes.panels;
+  const scaleOf = (series: number[]): FigureScale => {
+    const values = series.flatMap((i) => shaped.series[i]!.values.filter((v): v is number => v !== null));
+    return { series, min: Math.min(0, ...values), max: Math.max(0, ...values) };
+  };
+  return { kind: kind === 'line' ? 'line' : 'bars', categories: shaped.categories, series: shaped.series, layout: axes.kind, scales: groups.map(scaleOf) };
 }
 
 /** Series colours after the widget's accent. */

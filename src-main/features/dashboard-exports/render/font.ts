@@ -1,7 +1,7 @@
 /**
- * A 5×7 bitmap font for the PNG renderer: upper-case letters, digits and common punctuation
- * (lower case is drawn as upper case; anything else as a box). Each glyph is seven rows of five
- * columns, `#` for ink.
+ * A 5×7 bitmap font for the PNG renderer: upper-case letters, digits, common punctuation and the
+ * typographic marks the app's labels use (lower case is drawn as upper case; anything else as a
+ * box). Each glyph is seven rows of five columns, `#` for ink.
  */
 
 export const GLYPH_WIDTH = 5;
@@ -72,6 +72,17 @@ const G: Record<string, string> = {
   '>': '.#...|..#..|...#.|....#|...#.|..#..|.#...',
   $: '..#..|.####|#.#..|.###.|..#.#|####.|..#..',
   '|': '..#..|..#..|..#..|..#..|..#..|..#..|..#..',
+  // What the app's own labels use: a detail's separator, an empty number, a null category, a cut text.
+  '·': '.....|.....|.....|..#..|.....|.....|.....',
+  '–': '.....|.....|.....|.###.|.....|.....|.....',
+  '—': '.....|.....|.....|#####|.....|.....|.....',
+  '…': '.....|.....|.....|.....|.....|.....|#.#.#',
+  '∅': '....#|.###.|#..##|#.#.#|##..#|.###.|#....',
+  '→': '.....|..#..|...#.|#####|...#.|..#..|.....',
+  '’': '..#..|..#..|.#...|.....|.....|.....|.....',
+  '‘': '..#..|.#...|.#...|.....|.....|.....|.....',
+  '“': '.#.#.|#.#..|#.#..|.....|.....|.....|.....',
+  '”': '.#.#.|.#.#.|#.#..|.....|.....|.....|.....',
 };
 
 const UNKNOWN = '#####|#...#|#...#|#...#|#...#|#...#|#####';

@@ -72,8 +72,6 @@ export function QueryChart({
   const size = useBoxSize(box);
   const shapedKey = JSON.stringify(chartSeries(columns, data));
   const shaped = useMemo(() => JSON.parse(shapedKey) as ReturnType<typeof chartSeries>, [shapedKey]);
-  const measures = columns.filter((c) => c.kind === 'measure');
-  const byMeasure = shaped.series.length > 1 && shaped.series.every((s, i) => s.name === measures[i]?.title);
 
   useEffect(() => {
     let cancelled = false;
@@ -95,8 +93,8 @@ export function QueryChart({
       border: cssVar(element, '--border', '#dde1e6'),
       palette: accent ? [accent, ...PALETTE.filter((c) => c !== accent)] : PALETTE,
     };
-    return chartLayout({ kind, shaped, byMeasure, compact, theme, box: size, measure: measureLabel });
-  }, [size, kind, shaped, byMeasure, compact, accent]);
+    return chartLayout({ kind, shaped, compact, theme, box: size, measure: measureLabel });
+  }, [size, kind, shaped, compact, accent]);
 
   useEffect(() => {
     const element = host.current;

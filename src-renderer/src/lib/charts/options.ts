@@ -1,8 +1,8 @@
 // The ECharts option of a query chart, from its series, the room it has and the theme: the one place
 // every chart of the app (Models › Data, vendor SQL, dashboards) is laid out (see plan.ts for the rules).
 import type { ChartSeries } from '../../../../src-shared/model/query';
-import { formatNumber } from '../../../../src-shared/model/query';
-import { axisLayout, labelDepth, labelPlan, type AxisLayout } from './plan';
+import { axisLayout, formatNumber, type AxisLayout } from '../../../../src-shared/model/query';
+import { labelDepth, labelPlan } from './plan';
 
 export type ChartKind = 'bar' | 'line' | 'pie';
 
@@ -16,8 +16,6 @@ export interface ChartTheme {
 export interface ChartInput {
   kind: ChartKind;
   shaped: ChartSeries;
-  /** The series are different measures (not one measure split by a dimension's values). */
-  byMeasure: boolean;
   compact: boolean;
   theme: ChartTheme;
   /** The chart's box, px. */
@@ -71,7 +69,7 @@ const axisName = (names: string[]) => names.join(' · ');
 
 export function chartLayout(input: ChartInput): ChartLayout {
   const { kind, shaped, compact, theme, box } = input;
-  const axes = axisLayout(shaped.series, !input.byMeasure);
+  const axes = axisLayout(shaped.series, !shaped.byMeasure);
   if (kind === 'pie') return { option: pieOption(input), width: box.width, height: box.height, axes: { kind: 'single' }, window: shaped.categories.length };
 
   const legend = shaped.series.length > 1 && !compact;
