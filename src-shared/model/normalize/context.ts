@@ -215,20 +215,14 @@ export function plain(node: RawNode): PlainValue {
 }
 
 /**
- * The properties a definition wrote, by key. Its keys are the accepted ones of its kind (`fields`
- * filters the others out), so it needs no dictionary: an object without Object.prototype in its
- * chain (see dict.ts) that V8 keeps in fast mode, a fraction of a prototype-free dictionary's size
- * (issue 28: one for every member of every cube). `skip`: keys whose typed form is kept instead.
+ * The properties a definition wrote, by key (one for every member of every cube: a dictionary
+ * V8 keeps compact, see dict.ts). `skip`: keys whose typed form is kept instead.
  */
 export function propsOf(fields: Map<string, RawEntry>, skip?: ReadonlySet<string>): Record<string, PlainValue> {
-  const out = new (PropertyBag as unknown as new () => Record<string, PlainValue>)();
+  const out = dict<PlainValue>();
   for (const [key, entry] of fields) if (!skip?.has(key)) out[key] = plain(entry.value);
   return out;
 }
-
-/** Instances inherit from an empty object without a prototype: no `constructor`, `toString` or `__proto__` accessor. */
-function PropertyBag(): void {}
-PropertyBag.prototype = Object.create(null) as object;
 
 
 export interface MemberContext {
