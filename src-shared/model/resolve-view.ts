@@ -263,7 +263,7 @@ function selectMembers(entry: ViewCubeDef, path: string[], target: CompiledCube,
       }
     }
   }
-  if (entry.excludes.length === 0) return selected;
+  if (entry.excludes.length === 0) return checkHierarchyLevels(entry, target, selected, view, diagnostics);
   const excluded = new Set<string>();
   for (const exc of entry.excludes) {
     if (exc.name.includes('.')) {
@@ -277,7 +277,34 @@ function selectMembers(entry: ViewCubeDef, path: string[], target: CompiledCube,
     }
     excluded.add(exc.name);
   }
-  return selected.filter((s) => !excluded.has(s.member));
+  return checkHierarchyLevels(entry, target, selected.filter((s) => !excluded.has(s.member)), view, diagnostics);
+}
+
+/**
+ * A view that includes a hierarchy whose level is a measure or segment of the cube refuses it, as
+ * the platform does ("Only dimensions can be part of a hierarchy"): listed includes bring the
+ * levels along, `*` when the view exposes that member too. The cube itself only warns (check.ts).
+ */
+function checkHierarchyLevels(entry: ViewCubeDef, target: CompiledCube, selected: Selected[], view: string, diagnostics: Diagnostic[]): Selected[] {
+  for (const s of selected) {
+    if (s.kind !== 'hierarchy') continue;
+    for (const level of target.hierarchies[s.member]!.levels) {
+      const name = levelDimension(level, target.name);
+      const kind = name ? memberKind(target, name) : undefined;
+      if (kind !== 'measure' && kind !== 'segment') continue;
+      if (entry.includes === '*' && !selected.some((x) => x.kind === kind && x.member === name)) continue;
+      diagnostics.push(
+        diagAt(
+          'error',
+          C.HIERARCHY_LEVEL_NOT_DIMENSION,
+          `View '${view}' includes hierarchy '${target.name}.${s.member}', whose level '${level}' is a ${kind}: only dimensions can be levels of a hierarchy in a view (${s.loc.file})`,
+          s.loc,
+          `${view}.${s.exposed}`,
+        ),
+      );
+    }
+  }
+  return selected;
 }
 
 /** Dimension name of a hierarchy level written `dim`, `CUBE.dim` or `<cube>.dim`; null for another cube's member. */
