@@ -13,9 +13,13 @@ import type {
   Relationship,
 } from '../types';
 import { hasOpaque, normalizeEnum, plain, propsOf, sqlOf, type Ctx, type MemberContext } from './context';
+import { checkMapValues } from './values';
 import {
   ACCESS_POLICY_KEYS,
   EVERY_INTERVAL,
+  INDEX_TYPES,
+  PARTITION_GRANULARITIES,
+  STREAM_OFFSETS,
   isCronExpression,
   isTimeZone,
   JOIN_KEYS,
@@ -87,6 +91,8 @@ export function readPreAggregation(map: RawMap, name: string, ctx: Ctx, mc: Memb
     ctx.error(C.INVALID_VALUE, `Unknown pre-aggregation type '${typeWritten}' for ${what}; expected ${[...PRE_AGGREGATION_TYPES].join(', ')}`, f.get('type')!.value, memberPath);
   }
   const timeDimension = ctx.string(f.get('time_dimension'), what, memberPath);
+  ctx.oneOf(f.get('stream_offset'), STREAM_OFFSETS, what, memberPath);
+  checkMapValues(f.get('indexes'), 'type', INDEX_TYPES, ctx, what, memberPath);
   if (f.has('refresh_key')) readRefreshKey(f.get('refresh_key')!, ctx, what, memberPath, 'pre-aggregation');
   return {
     name,
@@ -97,7 +103,7 @@ export function readPreAggregation(map: RawMap, name: string, ctx: Ctx, mc: Memb
     segments: refList(f.get('segments'), ctx, what, memberPath),
     timeDimension: timeDimension?.replace(/^\{|\}$/g, '').trim(),
     granularity: ctx.string(f.get('granularity'), what, memberPath),
-    partitionGranularity: ctx.string(f.get('partition_granularity'), what, memberPath),
+    partitionGranularity: ctx.oneOf(f.get('partition_granularity'), PARTITION_GRANULARITIES, what, memberPath),
     rollups: refList(f.get('rollups'), ctx, what, memberPath),
     dynamic: ctx.mayBeOpaque && hasOpaque(f),
     props: propsOf(f),
@@ -144,6 +150,9 @@ export function readAccessPolicies(entry: RawEntry, ctx: Ctx, what: string, memb
     const who = ['group', 'groups'].filter((k) => f.has(k));
     if (who.length === 0) ctx.error(C.MISSING_PROPERTY, `${pwhat} needs group or groups (the platform no longer reads role)`, item, member);
     else if (who.length > 1) ctx.error(C.INVALID_VALUE, `${pwhat} sets ${who.join(' and ')}; use only one`, f.get(who[1]!)!, member);
+    if (f.has('member_masking') && !f.has('member_level')) {
+      ctx.error(C.COMPANION_REQUIRED, `${pwhat} sets member_masking without member_level; the platform requires member_level with it`, f.get('member_masking')!, member);
+    }
     const ml = f.get('member_level');
     if (ml && !ctx.isOpaque(ml.value)) {
       if (ml.value.kind !== 'map') ctx.error(C.INVALID_VALUE, `'member_level' of ${pwhat} must be a map`, ml.value, member);
@@ -164,7 +173,8 @@ export function readAccessPolicies(entry: RawEntry, ctx: Ctx, what: string, memb
           allowAll: ctx.boolean(rf.get('allow_all'), pwhat, member),
           filters: filters && filters.value.kind === 'seq' ? filters.value.items.map(plain) : undefined,
         };
-        if (rf.has('filters') === rf.has('allow_all')) ctx.error(C.INVALID_VALUE, `'row_level' of ${pwhat} needs exactly one of filters or allow_all`, rl.value, member);
+        if (policy.rowLevel.allowAll === false) ctx.error(C.VALUE_NOT_ALLOWED, `'allow_all' of the row_level of ${pwhat} is false; the only value it takes is true (leave it out, or give filters)`, rf.get('allow_all')!.value, member);
+        else if (rf.has('filters') === rf.has('allow_all')) ctx.error(C.INVALID_VALUE, `'row_level' of ${pwhat} needs exactly one of filters or allow_all`, rl.value, member);
       }
     }
     const conditions = f.get('conditions');

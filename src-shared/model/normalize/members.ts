@@ -18,10 +18,17 @@ import type {
   Segment,
 } from '../types';
 import { hasOpaque, memberBase, normalizeEnum, plain, readMembers, sqlOf, type Ctx, type MemberContext } from './context';
+import { checkListValues, checkMapValue } from './values';
 import { formatProblem } from './formats';
 import {
   DIMENSION_KEYS,
+  DIMENSION_ORDERS,
   DIMENSION_TYPES,
+  FIELD_TYPES,
+  FILTER_MODES,
+  LINK_TARGETS,
+  ORDER_DIRECTIONS,
+  TIME_SHIFT_TYPES,
   GRANULARITY_INTERVAL,
   GRANULARITY_KEYS,
   GRANULARITY_OFFSET,
@@ -97,6 +104,11 @@ export function readDimension(map: RawMap, name: string, ctx: Ctx, mc: MemberCon
     values: undefined,
   };
   ctx.boolean(f.get('propagate_filters_to_sub_query'), what, memberPath);
+  ctx.oneOf(f.get('order'), DIMENSION_ORDERS, what, memberPath);
+  ctx.oneOf(f.get('field_type'), FIELD_TYPES, what, memberPath);
+  checkListValues(f.get('time_shift'), 'type', TIME_SHIFT_TYPES, ctx, what, memberPath);
+  checkListValues(f.get('links'), 'target', LINK_TARGETS, ctx, what, memberPath);
+  checkMapValue(f.get('filter'), 'mode', FILTER_MODES, ctx, what, memberPath);
   for (const coord of ['latitude', 'longitude'] as const) {
     const e = f.get(coord);
     if (!e || ctx.isOpaque(e.value)) continue;
@@ -242,6 +254,9 @@ export function readMeasure(map: RawMap, name: string, ctx: Ctx, mc: MemberConte
   const rw = f.get('rolling_window');
   if (rw) measure.rollingWindow = readRollingWindow(rw, ctx, what, memberPath);
   ctx.boolean(f.get('cumulative'), what, memberPath);
+  checkListValues(f.get('time_shift'), 'type', TIME_SHIFT_TYPES, ctx, what, memberPath);
+  checkListValues(f.get('order_by'), 'dir', ORDER_DIRECTIONS, ctx, what, memberPath);
+  checkMapValue(f.get('filter'), 'mode', FILTER_MODES, ctx, what, memberPath);
   ctx.boolean(f.get('visible'), what, memberPath);
   return measure;
 }
@@ -254,7 +269,8 @@ function readRollingWindow(entry: RawEntry, ctx: Ctx, what: string, memberPath: 
   }
   const f = ctx.fields(entry.value, ROLLING_WINDOW_KEYS, `rolling_window of ${what}`, memberPath);
   const typeWritten = ctx.string(f.get('type'), what, memberPath);
-  const type = (typeWritten === undefined ? 'fixed' : normalizeEnum(typeWritten)) as RollingWindow['type'];
+  // Spelled as written: the platform's validator lists these in snake_case only, in JS files too.
+  const type = (typeWritten ?? 'fixed') as RollingWindow['type'];
   if (!ROLLING_WINDOW_TYPES.has(type)) {
     ctx.error(C.INVALID_ROLLING_WINDOW, `Unknown rolling_window type '${typeWritten}' in ${what}; expected ${[...ROLLING_WINDOW_TYPES].join(', ')}`, f.get('type')!.value, memberPath);
     return undefined;

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { DiagnosticCodes as C } from '../../../src-shared/model';
+import { base, compile, errors, ORDERS, withCode } from './helpers';
+
+// Values the platform's validator enumerates, and keys it requires together (issue 27): each case
+// writes one value outside the enumeration into the valid base project and expects one
+// MODEL_VALUE_NOT_ALLOWED naming the file, the member, the value and the allowed values; the
+// same key with an allowed value compiles.
+
+const DIMENSION = '      - name: status\n        sql: status\n        type: string\n';
+const MEASURE = '      - name: total\n        sql: amount\n        type: sum\n';
+
+interface Case {
+  rule: string;
+  /** Inserted after the status dimension, the total measure, or at the end of the cube. */
+  at: 'dimension' | 'measure' | 'cube';
+  bad: string;
+  good: string;
+  value: string;
+  allowed: string;
+  member: string;
+}
+
+const CASES: Case[] = [
+  { rule: "a dimension's order is asc or desc", at: 'dimension', bad: '        order: up\n', good: '        order: desc\n', value: "'up'", allowed: 'asc, desc', member: 'orders.status' },
+  { rule: "a dimension's field_type is string", at: 'dimension', bad: '        field_type: number\n', good: '        field_type: string\n', value: "'number'", allowed: 'string', member: 'orders.status' },
+  {
+    rule: "a link's target is blank or self",
+    at: 'dimension',
+    bad: '        links:\n          - name: l\n            label: L\n            url: "{CUBE}.status"\n            target: top\n',
+    good: '        links:\n          - name: l\n            label: L\n            url: "{CUBE}.status"\n            target: self\n',
+    value: "'top'",
+    allowed: 'blank, self',
+    member: 'orders.status',
+  },
+  {
+    rule: "a time_shift's type is next or prior",
+    at: 'measure',
+    bad: '        multi_stage: true\n        time_shift:\n          - time_dimension: created_at\n            interval: 1 year\n            type: later\n',
+    good: '        multi_stage: true\n        time_shift:\n          - time_dimension: created_at\n            interval: 1 year\n            type: prior\n',
+    value: "'later'",
+    allowed: 'next, prior',
+    member: 'orders.total',
+  },
+  {
+    rule: "an order_by's dir is asc or desc",
+    at: 'measure',
+    bad: '        multi_stage: true\n        order_by:\n          - sql: "{CUBE.status}"\n            dir: up\n',
+    good: '        multi_stage: true\n        order_by:\n          - sql: "{CUBE.status}"\n            dir: asc\n',
+    value: "'up'",
+    allowed: 'asc, desc',
+    member: 'orders.total',
+  },
+  {
+    rule: "a filter's mode is relative or fixed",
+    at: 'measure',
+    bad: '        multi_stage: true\n        filter:\n          mode: loose\n',
+    good: '        multi_stage: true\n        filter:\n          mode: fixed\n',
+    value: "'loose'",
+    allowed: 'relative, fixed',
+    member: 'orders.total',
+  },
+  {
+    rule: "a pre-aggregation's stream_offset is earliest or latest",
+    at: 'cube',
+    bad: '    pre_aggregations:\n      - name: main\n        measures: [CUBE.count]\n        stream_offset: middle\n',
+    good: '    pre_aggregations:\n      - name: main\n        measures: [CUBE.count]\n        stream_offset: latest\n',
+    value: "'middle'",
+    allowed: 'earliest, latest',
+    member: 'orders.main',
+  },
+  {
+    rule: "a pre-aggregation's partition_granularity is hour to year",
+    at: 'cube',
+    bad: '    pre_aggregations:\n      - name: main\n        measures: [CUBE.count]\n        time_dimension: CUBE.created_at\n        granularity: day\n        partition_granularity: decade\n',
+    good: '    pre_aggregations:\n      - name: main\n        measures: [CUBE.count]\n        time_dimension: CUBE.created_at\n        granularity: day\n        partition_granularity: month\n',
+    value: "'decade'",
+    allowed: 'hour, day, week, month, quarter, year',
+    member: 'orders.main',
+  },
+  {
+    rule: "an index's type is regular or aggregate",
+    at: 'cube',
+    bad: '    pre_aggregations:\n      - name: main\n        measures: [CUBE.count]\n        dimensions: [CUBE.status]\n        indexes:\n          - name: i\n            columns: [CUBE.status]\n            type: hash\n',
+    good: '    pre_aggregations:\n      - name: main\n        measures: [CUBE.count]\n        dimensions: [CUBE.status]\n        indexes:\n          - name: i\n            columns: [CUBE.status]\n            type: aggregate\n',
+    value: "'hash'",
+    allowed: 'regular, aggregate',
+    member: 'orders.main',
+  },
+];
+
+function withOrders(text: string, at: Case['at']): Record<string, string> {
+  const cube = at === 'dimension' ? ORDERS.replace(DIMENSION, DIMENSION + text) : at === 'measure' ? ORDERS.replace(MEASURE, MEASURE + text) : ORDERS + text;
+  return base({ 'model/cubes/orders.yml': cube });
+}
+
+describe('values outside what the platform validator enumerates are refused', () => {
+  for (const c of CASES) {
+    it(c.rule, () => {
+      const found = errors(compile(withOrders(c.bad, c.at)));
+      expect(found.map((d) => [d.code, d.file, d.member])).toEqual([[C.VALUE_NOT_ALLOWED, 'model/cubes/orders.yml', c.member]]);
+      expect(found[0]!.message).toContain(c.value);
+      expect(found[0]!.message).toContain(`expected one of ${c.allowed}`);
+      expect(errors(compile(withOrders(c.good, c.at)))).toEqual([]);
+    });
+  }
+
+  it('a rolling window type is spelled in snake_case, as the platform validator lists it, in JavaScript too', () => {
+    const js = 'cube("orders", { sqlTable: "shop.orders", dimensions: { id: { sql: `id`, type: "number", primaryKey: true }, created_at: { sql: `created_at`, type: "time" } },\n' +
+      '  measures: { total: { sql: `amount`, type: "sum", rollingWindow: { type: "yearToDate" } }, ytd: { sql: `amount`, type: "sum", rollingWindow: { type: "year_to_date" } } } });\n';
+    const found = errors(compile({ 'model/orders.js': js }));
+    expect(found.map((d) => [d.code, d.member])).toEqual([[C.INVALID_ROLLING_WINDOW, 'orders.total']]);
+  });
+});
+
+describe('access policy keys the platform validator requires together', () => {
+  const policy = (text: string) => base({ 'model/cubes/orders.yml': `${ORDERS}    access_policy:\n      - group: analysts\n${text}` });
+
+  it('member_masking needs member_level', () => {
+    const found = errors(compile(policy('        member_masking:\n          includes: "*"\n')));
+    expect(found.map((d) => [d.code, d.member, d.line])).toEqual([[C.COMPANION_REQUIRED, 'orders', 27]]);
+    expect(found[0]!.message).toContain('member_level');
+    expect(errors(compile(policy('        member_level:\n          includes: "*"\n        member_masking:\n          includes: "*"\n')))).toEqual([]);
+  });
+
+  it('row_level allow_all takes only true', () => {
+    const found = errors(compile(policy('        row_level:\n          allow_all: false\n')));
+    expect(found.map((d) => [d.code, d.member])).toEqual([[C.VALUE_NOT_ALLOWED, 'orders']]);
+    expect(errors(compile(policy('        row_level:\n          allow_all: true\n')))).toEqual([]);
+  });
+});
+
+describe('hierarchy levels in views, as the platform brings them along', () => {
+  it("a level on another cube lands in that cube's entry of the view, where it can clash with a member of the same name", () => {
+    const orders = `${ORDERS}    hierarchies:\n      - name: flow\n        levels:\n          - status\n          - customers.city\n`;
+    const view = 'views:\n  - name: overview\n    cubes:\n      - join_path: orders\n        includes:\n          - flow\n      - join_path: orders.customers\n        includes:\n          - count\n';
+    const result = compile(base({ 'model/cubes/orders.yml': orders, 'model/views/overview.yml': view }));
+    expect(errors(result)).toEqual([]);
+    expect(Object.keys(result.model.views.overview!.members).sort()).toEqual(['city', 'count', 'flow', 'status']);
+    const clash = view.replace('        includes:\n          - count\n', '        includes:\n          - count\n      - join_path: orders.customers\n        alias: buyer\n        prefix: true\n        includes:\n          - id\n');
+    const withId = orders.replace('          - customers.city\n', '          - customers.id\n');
+    const ids = errors(compile(base({ 'model/cubes/orders.yml': withId, 'model/views/overview.yml': clash.replace('          - flow\n', '          - flow\n          - id\n') })));
+    expect(ids.map((d) => d.code)).toEqual([C.VIEW_MEMBER_CONFLICT]);
+  });
+
+  it('a time dimension level written with a granularity brings the time dimension along', () => {
+    const orders = `${ORDERS}    hierarchies:\n      - name: timeline\n        levels:\n          - status\n          - CUBE.created_at.month\n`;
+    const view = 'views:\n  - name: overview\n    cubes:\n      - join_path: orders\n        includes:\n          - timeline\n';
+    const result = compile(base({ 'model/cubes/orders.yml': orders, 'model/views/overview.yml': view }));
+    expect(errors(result)).toEqual([]);
+    expect(Object.keys(result.model.views.overview!.members).sort()).toEqual(['created_at', 'status', 'timeline']);
+    expect(withCode(result, C.HIERARCHY_LEVEL_NOT_DIMENSION)).toEqual([]);
+  });
+});
