@@ -4,7 +4,17 @@
 // policies, `extends`), and views (join paths, includes with aliases, excludes, prefix, folders),
 // written as YAML or as JavaScript. Faults (faults.ts) then break one rule of one key.
 import fc from 'fast-check';
+import { camelToSnake } from './keys';
 import { path, refs, sql, type Entry, type EntitySpec, type ModelSpec, type Value } from './model-spec';
+import { platformEnum } from './platform-values';
+
+// Enumerated values are drawn from the platform validator's own lists (platform-values.ts), in
+// every spelling it takes, so that each allowed value is tried (issue 27).
+const ORDERS_ALLOWED = (): string[] => platformEnum('cube.dimensions.*', 'order');
+const MANY_TO_ONE_SPELLINGS = (): string[] => platformEnum('cube.joins[]', 'relationship').filter((r) => ['many_to_one', 'belongs_to'].includes(camelToSnake(r)));
+const PARTITION_GRANULARITIES = (): string[] => platformEnum('cube.preAggregations.*', 'partitionGranularity');
+const STREAM_OFFSETS = (): string[] => platformEnum('cube.preAggregations.*', 'streamOffset');
+const ROLLING_OFFSETS = (): string[] => platformEnum('cube.measures.*.rollingWindow', 'offset');
 
 export type Gen = <T>(arb: fc.Arbitrary<T>) => T;
 
@@ -49,6 +59,7 @@ function dimensions(g: Gen, format: ModelSpec['format']): { entries: Entry[]; se
     if (chance(g, 20)) entry.description = `The ${seed.name}`;
     if (chance(g, 15)) entry.public = false;
     if (seed.type === 'number' && chance(g, 30)) entry.format = pick(g, ['currency', 'percent', 'number']);
+    if (chance(g, 15)) entry.order = pick(g, ORDERS_ALLOWED());
     if (seed.type === 'time' && chance(g, 40)) {
       entry.granularities = [
         pick<Entry>(g, [
@@ -75,7 +86,11 @@ function measures(g: Gen, format: ModelSpec['format'], seeds: DimensionSeed[]): 
     if (chance(g, 30)) total.format = pick(g, ['currency', 'percent', 'number']);
     out.push(total);
     if (chance(g, 40)) out.push({ name: 'ratio', sql: sql('{total} / NULLIF({count}, 0)'), type: 'number' });
-    if (hasTime && chance(g, 30)) out.push({ name: 'rolling_total', sql: sql('{CUBE}.amount'), type: 'sum', rolling_window: { trailing: pick(g, ['7 day', '1 month', 'unbounded']) } });
+    if (hasTime && chance(g, 30)) {
+      const window: Entry = { trailing: pick(g, ['7 day', '1 month', 'unbounded']) };
+      if (chance(g, 30)) window.offset = pick(g, ROLLING_OFFSETS());
+      out.push({ name: 'rolling_total', sql: sql('{CUBE}.amount'), type: 'sum', rolling_window: window });
+    }
   }
   if (chance(g, 40)) out.push({ name: 'distinct_ids', sql: sql('{CUBE}.id'), type: enumValue(format, 'count_distinct') });
   if (hasAmount && chance(g, 30)) out.push({ name: 'average_amount', sql: sql('amount'), type: 'avg', title: 'Average amount' });
@@ -103,7 +118,7 @@ function cube(g: Gen, format: ModelSpec['format'], name: string, joinTargets: st
     body.joins = joinTargets.map((target) => ({
       name: target,
       sql: sql(`{CUBE}.${target}_id = {${target}.id}`),
-      relationship: enumValue(format, pick(g, ['many_to_one', 'belongs_to', 'many_to_one'])),
+      relationship: chance(g, 60) ? enumValue(format, 'many_to_one') : pick(g, MANY_TO_ONE_SPELLINGS()),
     }));
   }
   body.dimensions = dims.entries;
@@ -133,9 +148,10 @@ function cube(g: Gen, format: ModelSpec['format'], name: string, joinTargets: st
     if (time) {
       rollup.time_dimension = path(`CUBE.${time.name}`);
       rollup.granularity = pick(g, ['day', 'month']);
-      if (chance(g, 40)) rollup.partition_granularity = 'month';
+      if (chance(g, 40)) rollup.partition_granularity = pick(g, PARTITION_GRANULARITIES());
     }
     if (chance(g, 30)) rollup.refresh_key = { every: pick(g, ['1 hour', '30 minutes']) };
+    if (chance(g, 10)) rollup.stream_offset = pick(g, STREAM_OFFSETS());
     body.pre_aggregations = [rollup];
   }
   if (chance(g, 20)) {
