@@ -32,6 +32,8 @@ export const DiagnosticCodes = {
   VALUE_NOT_ALLOWED: 'MODEL_VALUE_NOT_ALLOWED',
   /** A key written without the key the platform's validator requires with it (`with` rule; issue 27). */
   COMPANION_REQUIRED: 'MODEL_COMPANION_REQUIRED',
+  /** A key the platform's validator does not take in this form of a definition (a pre-aggregation's type, a measure without multi_stage; issue 27). */
+  KEY_NOT_ALLOWED: 'MODEL_KEY_NOT_ALLOWED',
 
   // Names
   DUPLICATE_CUBE: 'MODEL_DUPLICATE_CUBE',

@@ -27,6 +27,7 @@ export const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
   [C.SQL_XOR_SQL_TABLE]: 'A cube needs exactly one of sql and sql_table',
   [C.VALUE_NOT_ALLOWED]: 'A value outside the values the platform allows for this key',
   [C.COMPANION_REQUIRED]: 'A key is written without the key the platform requires with it',
+  [C.KEY_NOT_ALLOWED]: 'A key the platform does not take in this form of the definition',
   [C.DUPLICATE_CUBE]: 'Two cubes have the same name',
   [C.DUPLICATE_VIEW]: 'Two views have the same name',
   [C.CUBE_VIEW_NAME_CONFLICT]: 'A cube and a view have the same name',

@@ -113,6 +113,67 @@ describe('values outside what the platform validator enumerates are refused', ()
   });
 });
 
+interface FormCase {
+  rule: string;
+  at: Case['at'];
+  bad: string;
+  good: string;
+  code: string;
+  says: string;
+  member: string;
+}
+
+const PA = '    pre_aggregations:\n      - name: main\n';
+const TIME = '        time_dimension: CUBE.created_at\n';
+
+/** Forms, shapes and relations of the platform's validator: one broken, one kept. */
+const FORM_CASES: FormCase[] = [
+  { rule: "a rollup's time_dimension needs a granularity", at: 'cube', bad: `${PA}        measures: [CUBE.count]\n${TIME}`, good: `${PA}        measures: [CUBE.count]\n${TIME}        granularity: day\n`, code: C.COMPANION_REQUIRED, says: "without 'granularity'", member: 'orders.main' },
+  { rule: "a rollup's granularity needs a time_dimension", at: 'cube', bad: `${PA}        measures: [CUBE.count]\n        granularity: day\n`, good: `${PA}        measures: [CUBE.count]\n`, code: C.COMPANION_REQUIRED, says: "without 'time_dimension'", member: 'orders.main' },
+  { rule: 'an original_sql pre-aggregation takes no measures', at: 'cube', bad: `${PA}        type: original_sql\n        measures: [CUBE.count]\n`, good: `${PA}        type: original_sql\n`, code: C.KEY_NOT_ALLOWED, says: "'measures' is not allowed", member: 'orders.main' },
+  { rule: 'a rollup_lambda pre-aggregation needs rollups', at: 'cube', bad: `${PA}        type: rollup_lambda\n`, good: `${PA}        type: rollup_lambda\n        rollups: [CUBE.main2]\n      - name: main2\n        measures: [CUBE.count]\n`, code: C.MISSING_PROPERTY, says: "Missing 'rollups'", member: 'orders.main' },
+  { rule: 'an auto_rollup max_pre_aggregations is a number', at: 'cube', bad: `${PA}        type: auto_rollup\n        max_pre_aggregations: many\n`, good: `${PA}        type: auto_rollup\n        max_pre_aggregations: 3\n`, code: C.INVALID_VALUE, says: 'must be a number', member: 'orders.main' },
+  { rule: 'a build range needs sql', at: 'cube', bad: `${PA}        measures: [CUBE.count]\n        build_range_start:\n          every: 1 day\n`, good: `${PA}        measures: [CUBE.count]\n        build_range_start:\n          sql: SELECT NOW()\n`, code: C.MISSING_PROPERTY, says: "Missing 'sql' in a build or refresh range", member: 'orders.main' },
+  { rule: "a pre-aggregation refresh_key's update_window is an interval", at: 'cube', bad: `${PA}        measures: [CUBE.count]\n        refresh_key:\n          every: 1 hour\n          update_window: soon\n`, good: `${PA}        measures: [CUBE.count]\n        refresh_key:\n          every: 1 hour\n          update_window: 2 days\n`, code: C.INVALID_VALUE, says: "'update_window'", member: 'orders.main' },
+  { rule: "a cube refresh_key's immutable stands alone", at: 'cube', bad: '    refresh_key:\n      every: 1 hour\n      immutable: true\n', good: '    refresh_key:\n      immutable: true\n', code: C.INVALID_VALUE, says: 'use immutable alone', member: 'orders' },
+  { rule: 'a numeric measure takes an ISO 4217 currency', at: 'measure', bad: '        currency: dollars\n', good: '        currency: eur\n', code: C.VALUE_NOT_ALLOWED, says: "'dollars'; expected a 3-letter ISO 4217 code", member: 'orders.total' },
+  { rule: 'a string dimension takes no currency', at: 'dimension', bad: '        currency: USD\n', good: '', code: C.KEY_NOT_ALLOWED, says: 'only allowed on dimensions of type number', member: 'orders.status' },
+  { rule: 'a dimension takes multi_stage only as true', at: 'dimension', bad: '        multi_stage: false\n', good: '', code: C.VALUE_NOT_ALLOWED, says: 'takes only true', member: 'orders.status' },
+  { rule: 'a measure takes case only with multi_stage', at: 'measure', bad: '        case:\n          when:\n            - sql: "1 = 1"\n              label: a\n          else:\n            label: b\n', good: '', code: C.KEY_NOT_ALLOWED, says: "'case' is only allowed on measures with multi_stage: true", member: 'orders.total' },
+  { rule: 'a drill filter needs sql', at: 'measure', bad: '        drill_filters:\n          - x: 1\n', good: '        drill_filters:\n          - sql: "{CUBE}.amount > 0"\n', code: C.MISSING_PROPERTY, says: "Missing 'sql' in a drill filter", member: 'orders.total' },
+  { rule: 'a mask is a map with sql or a plain value', at: 'dimension', bad: '        mask: [1]\n', good: '        mask: 0\n', code: C.INVALID_VALUE, says: "'mask'", member: 'orders.status' },
+  { rule: 'a link needs a label', at: 'dimension', bad: '        links:\n          - name: l\n            url: "{CUBE}.status"\n', good: '        links:\n          - name: l\n            label: L\n            url: "{CUBE}.status"\n', code: C.MISSING_PROPERTY, says: "Missing 'label' in a link", member: 'orders.status' },
+  { rule: 'a link has url or dashboard, not both', at: 'dimension', bad: '        links:\n          - name: l\n            label: L\n            url: "{CUBE}.status"\n            dashboard: d\n', good: '        links:\n          - name: l\n            label: L\n            dashboard: d\n', code: C.INVALID_VALUE, says: 'sets url and dashboard', member: 'orders.status' },
+  { rule: "a link's name is an identifier", at: 'dimension', bad: '        links:\n          - name: 1l\n            label: L\n            url: "{CUBE}.status"\n', good: '', code: C.INVALID_VALUE, says: "'1l'", member: 'orders.status' },
+];
+
+describe("forms and relations of the platform validator's schemas", () => {
+  for (const c of FORM_CASES) {
+    it(c.rule, () => {
+      const found = errors(compile(withOrders(c.bad, c.at)));
+      expect(found.map((d) => [d.code, d.file, d.member])).toEqual([[c.code, 'model/cubes/orders.yml', c.member]]);
+      expect(found[0]!.message).toContain(c.says);
+      expect(errors(compile(withOrders(c.good, c.at)))).toEqual([]);
+    });
+  }
+
+  it('a granularity sets origin or offset, not both; one written with sql is named after a predefined granularity', () => {
+    const cube = (g: string) => base({ 'model/cubes/orders.yml': ORDERS.replace('        type: time\n', `        type: time\n        granularities:\n${g}`) });
+    const both = errors(compile(cube('          - name: g\n            interval: 1 week\n            origin: "2024-01-01"\n            offset: 1 day\n')));
+    expect(both.map((d) => [d.code, d.member])).toEqual([[C.INVALID_GRANULARITY, 'orders.created_at']]);
+    const sqlNamed = errors(compile(cube('          - name: g\n            sql: "{CUBE}.created_at"\n')));
+    expect(sqlNamed.map((d) => d.code)).toEqual([C.INVALID_GRANULARITY]);
+    expect(sqlNamed[0]!.message).toContain("define 'g' with 'interval' instead");
+    expect(errors(compile(cube('          - name: week\n            sql: "{CUBE}.created_at"\n')))).toEqual([]);
+  });
+
+  it('a fixed rolling window with neither trailing nor leading is a warning, as the platform accepts it', () => {
+    const result = compile(withOrders('        rolling_window:\n          type: fixed\n', 'measure'));
+    expect(errors(result)).toEqual([]);
+    expect(withCode(result, C.INVALID_ROLLING_WINDOW).map((d) => d.severity)).toEqual(['warning']);
+  });
+});
+
 describe('access policy keys the platform validator requires together', () => {
   const policy = (text: string) => base({ 'model/cubes/orders.yml': `${ORDERS}    access_policy:\n      - group: analysts\n${text}` });
 
@@ -121,6 +182,22 @@ describe('access policy keys the platform validator requires together', () => {
     expect(found.map((d) => [d.code, d.member, d.line])).toEqual([[C.COMPANION_REQUIRED, 'orders', 27]]);
     expect(found[0]!.message).toContain('member_level');
     expect(errors(compile(policy('        member_level:\n          includes: "*"\n        member_masking:\n          includes: "*"\n')))).toEqual([]);
+  });
+
+  it('groups is a list, member_level includes a list or "*", a condition needs if', () => {
+    expect(errors(compile(base({ 'model/cubes/orders.yml': `${ORDERS}    access_policy:\n      - groups: analysts\n` }))).map((d) => d.code)).toEqual([C.INVALID_VALUE]);
+    expect(errors(compile(policy('        member_level:\n          includes: all\n'))).map((d) => d.code)).toEqual([C.INVALID_VALUE]);
+    expect(errors(compile(policy('        member_level:\n          includes: [1]\n'))).map((d) => d.code)).toEqual([C.INVALID_VALUE]);
+    expect(errors(compile(policy('        conditions:\n          - when: x\n'))).map((d) => d.code)).toContain(C.MISSING_PROPERTY);
+  });
+
+  it('a row-level filter has member, an allowed operator and values (none only for set and notSet), or one of or/and', () => {
+    const filters = (text: string) => errors(compile(policy(`        row_level:\n          filters:\n${text}`))).map((d) => d.code);
+    expect(filters('            - member: id\n              operator: near\n              values: ["1"]\n')).toEqual([C.VALUE_NOT_ALLOWED]);
+    expect(filters('            - member: id\n              operator: equals\n')).toEqual([C.MISSING_PROPERTY]);
+    expect(filters('            - operator: set\n')).toEqual([C.MISSING_PROPERTY]);
+    expect(filters('            - or:\n                - member: id\n                  operator: set\n              and:\n                - member: id\n                  operator: set\n')).toEqual([C.INVALID_VALUE]);
+    expect(filters('            - member: id\n              operator: set\n            - or:\n                - member: id\n                  operator: equals\n                  values: ["1"]\n')).toEqual([]);
   });
 
   it('row_level allow_all takes only true', () => {
