@@ -23,7 +23,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
       'When two cubes define a hierarchy of the same name and a view includes "*" from one of them, the platform reports ' +
       "\"Hierarchy '<name>' not found in cube '<other>'\" although the hierarchy exists: it looks the hierarchy up in the wrong cube. " +
       'Drydock compiles the view (its hierarchy is the one of the cube the view includes).',
-    matches: (d, o) => d.kind === 'verdict' && !o.platform.valid && o.drydock.valid && platformSays(o, /^Hierarchy '[^']+' not found in cube '[^']+'$/),
+    // Also when the model has another fault: the platform's first error is then this one, naming the other cube.
+    matches: (d, o) => !o.platform.valid && (o.drydock.valid ? d.kind === 'verdict' : d.kind === 'entity') && platformSays(o, /^Hierarchy '[^']+' not found in cube '[^']+'$/),
     example: [
       {
         path: 'model/model.yml',

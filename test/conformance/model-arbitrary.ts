@@ -15,6 +15,7 @@ const MANY_TO_ONE_SPELLINGS = (): string[] => platformEnum('cube.joins[]', 'rela
 const PARTITION_GRANULARITIES = (): string[] => platformEnum('cube.preAggregations.*', 'partitionGranularity');
 const STREAM_OFFSETS = (): string[] => platformEnum('cube.preAggregations.*', 'streamOffset');
 const ROLLING_OFFSETS = (): string[] => platformEnum('cube.measures.*.rollingWindow', 'offset');
+const INDEX_TYPES = (): string[] => platformEnum('cube.preAggregations.*.indexes.*', 'type');
 
 export type Gen = <T>(arb: fc.Arbitrary<T>) => T;
 
@@ -84,6 +85,7 @@ function measures(g: Gen, format: ModelSpec['format'], seeds: DimensionSeed[]): 
   if (hasAmount && chance(g, 70)) {
     const total: Entry = { name: 'total', sql: sql('{CUBE}.amount'), type: 'sum' };
     if (chance(g, 30)) total.format = pick(g, ['currency', 'percent', 'number']);
+    if (chance(g, 15)) total.drill_filters = [{ sql: sql('{CUBE}.amount > 0') }];
     out.push(total);
     if (chance(g, 40)) out.push({ name: 'ratio', sql: sql('{total} / NULLIF({count}, 0)'), type: 'number' });
     if (hasTime && chance(g, 30)) {
@@ -145,6 +147,11 @@ function cube(g: Gen, format: ModelSpec['format'], name: string, joinTargets: st
   if (chance(g, 25)) {
     const rollup: Entry = { name: 'main', type: 'rollup', measures: refs('CUBE.count') };
     if (strings[0]) rollup.dimensions = refs(`CUBE.${strings[0].name}`);
+    if (strings[0] && chance(g, 25)) {
+      const index: Entry = { name: 'by_first', columns: refs(`CUBE.${strings[0].name}`) };
+      if (chance(g, 50)) index.type = pick(g, INDEX_TYPES());
+      rollup.indexes = [index];
+    }
     if (time) {
       rollup.time_dimension = path(`CUBE.${time.name}`);
       rollup.granularity = pick(g, ['day', 'month']);
@@ -152,6 +159,7 @@ function cube(g: Gen, format: ModelSpec['format'], name: string, joinTargets: st
     }
     if (chance(g, 30)) rollup.refresh_key = { every: pick(g, ['1 hour', '30 minutes']) };
     if (chance(g, 10)) rollup.stream_offset = pick(g, STREAM_OFFSETS());
+    if (time && chance(g, 15)) rollup.build_range_start = { sql: sql('SELECT NOW() - INTERVAL 1 YEAR') };
     body.pre_aggregations = [rollup];
   }
   if (chance(g, 20)) {
