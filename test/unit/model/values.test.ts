@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DiagnosticCodes as C } from '../../../src-shared/model';
+import { modelMeta } from '../../../src-shared/model/query';
 import { base, compile, errors, ORDERS, withCode } from './helpers';
 
 // Values the platform's validator enumerates, and keys it requires together (issue 27): each case
@@ -227,5 +228,14 @@ describe('hierarchy levels in views, as the platform brings them along', () => {
     expect(errors(result)).toEqual([]);
     expect(Object.keys(result.model.views.overview!.members).sort()).toEqual(['created_at', 'status', 'timeline']);
     expect(withCode(result, C.HIERARCHY_LEVEL_NOT_DIMENSION)).toEqual([]);
+  });
+});
+
+describe('hierarchy levels in the meta of a cube', () => {
+  it('name full member paths, whichever way the level is written (dim, CUBE.dim, cube.dim, another cube\'s member)', () => {
+    const orders = `${ORDERS}    hierarchies:\n      - name: flow\n        levels:\n          - status\n          - CUBE.created_at\n          - orders.id\n          - customers.city\n`;
+    const result = compile(base({ 'model/cubes/orders.yml': orders }));
+    const cube = modelMeta(result.model, null).cubes.find((c) => c.name === 'orders')!;
+    expect(cube.hierarchies).toMatchObject([{ name: 'orders.flow', levels: ['orders.status', 'orders.created_at', 'orders.id', 'customers.city'] }]);
   });
 });
