@@ -210,14 +210,28 @@ export function checkCube(cube: CompiledCube, def: CubeDef, env: CheckEnv): { cu
   }
   for (const s of Object.values(cube.segments)) refs.sql(s.sql, `segment '${cube.name}.${s.name}'`, s.sqlLoc ?? s.loc, `${cube.name}.${s.name}`);
 
+  // A level is any reference the platform resolves (a measure, a segment, a time dimension's
+  // granularity, another cube's member: issue 27); one that does not resolve is refused as in SQL.
+  // Only the cube's own dimensions make a drill-down, so anything else is a warning here, and an
+  // error in a view that includes the hierarchy (see resolve-view.ts), where the platform refuses it.
   for (const h of Object.values(cube.hierarchies)) {
     h.levels.forEach((level, i) => {
+      const loc = h.levelLocs[i] ?? h.loc;
+      const member = `${cube.name}.${h.name}`;
+      const before = diagnostics.length;
+      refs.path(level.split('.'), `hierarchy '${member}'`, loc, member);
+      if (diagnostics.length > before) return;
       const dim = levelDimension(level, cube.name);
       if (dim && cube.dimensions[dim]) return;
-      if (dim && cube.opaqueSections.includes('dimensions')) return;
-      const loc = h.levelLocs[i] ?? h.loc;
+      if (cube.opaqueSections.length > 0) return;
       diagnostics.push(
-        diagAt('error', C.HIERARCHY_LEVEL_NOT_DIMENSION, `Level '${level}' of hierarchy '${cube.name}.${h.name}' is not a dimension of cube '${cube.name}' (${loc.file})`, loc, `${cube.name}.${h.name}`),
+        diagAt(
+          'warning',
+          C.HIERARCHY_LEVEL_NOT_DIMENSION,
+          `Level '${level}' of hierarchy '${member}' is not a dimension of cube '${cube.name}': a view that includes the hierarchy refuses it (${loc.file})`,
+          loc,
+          member,
+        ),
       );
     });
   }

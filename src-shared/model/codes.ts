@@ -28,6 +28,12 @@ export const DiagnosticCodes = {
   INVALID_GRANULARITY: 'MODEL_INVALID_GRANULARITY',
   SQL_REQUIRED: 'MODEL_SQL_REQUIRED',
   SQL_XOR_SQL_TABLE: 'MODEL_SQL_XOR_SQL_TABLE',
+  /** A value outside the values the platform's validator enumerates for the key (issue 27). */
+  VALUE_NOT_ALLOWED: 'MODEL_VALUE_NOT_ALLOWED',
+  /** A key written without the key the platform's validator requires with it (`with` rule; issue 27). */
+  COMPANION_REQUIRED: 'MODEL_COMPANION_REQUIRED',
+  /** A key the platform's validator does not take in this form of a definition (a pre-aggregation's type, a measure without multi_stage; issue 27). */
+  KEY_NOT_ALLOWED: 'MODEL_KEY_NOT_ALLOWED',
 
   // Names
   DUPLICATE_CUBE: 'MODEL_DUPLICATE_CUBE',

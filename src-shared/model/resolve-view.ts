@@ -143,8 +143,10 @@ export function resolveView(def: ViewDef, env: ResolveEnv): { resolved: Resolved
       loc: entry.loc,
     };
     view.cubes.push(viewCube);
-    entries.push({ entry, cube: viewCube, target, selected: selectMembers(entry, path, target, def, diagnostics) });
+    entries.push({ entry, cube: viewCube, target, selected: [] });
   }
+  const levels = hierarchyLevels(entries);
+  for (const e of entries) e.selected = selectMembers(e.entry, e.cube.path, e.target, def, diagnostics, levels);
   if (view.joinPaths.length > 0 && view.joinPaths.every((p) => p[0] === view.joinPaths[0]![0])) view.root = view.joinPaths[0]![0];
 
   const splitViews = new Map<string, CompiledView>();
@@ -218,7 +220,43 @@ function newSplitView(name: string, parent: CompiledView): CompiledView {
   };
 }
 
-function selectMembers(entry: ViewCubeDef, path: string[], target: CompiledCube, def: ViewDef, diagnostics: Diagnostic[]): Selected[] {
+/** A hierarchy level as the cube and member it names (a granularity after it is dropped, as the platform drops it). */
+function levelMember(level: string, cubeName: string): { cube: string; member: string } | null {
+  const parts = level.split('.');
+  if (parts.length === 1) return { cube: cubeName, member: parts[0]! };
+  if (parts.length > 3) return null;
+  return { cube: parts[0] === 'CUBE' ? cubeName : parts[0]!, member: parts[1]! };
+}
+
+/** Levels of the hierarchies a view includes, with the hierarchy each comes from: cube → member → hierarchy. */
+type LevelMap = Map<string, Map<string, { cube: string; hierarchy: string; level: string; loc: SourceLocation }>>;
+
+/**
+ * The platform brings every level of an included hierarchy into each entry of the view that
+ * lists its includes and reaches the level's cube (issue 27): `customers.id` as a level of an
+ * `orders` hierarchy lands in the entry of `orders.customers`.
+ */
+function hierarchyLevels(entries: { entry: ViewCubeDef; target: CompiledCube }[]): LevelMap {
+  const out: LevelMap = new Map();
+  for (const { entry, target } of entries) {
+    const excluded = new Set(entry.excludes.map((e) => e.name));
+    const names = entry.includes === '*' ? Object.keys(target.hierarchies) : entry.includes.map((i) => i.name).filter((n) => target.hierarchies[n]);
+    for (const name of names) {
+      if (excluded.has(name)) continue;
+      for (const level of target.hierarchies[name]!.levels) {
+        const at = levelMember(level, target.name);
+        if (!at) continue;
+        const byMember = out.get(at.cube) ?? new Map();
+        out.set(at.cube, byMember);
+        const loc = entry.includes === '*' ? entry.loc : (entry.includes.find((i) => i.name === name)?.loc ?? entry.loc);
+        if (!byMember.has(at.member)) byMember.set(at.member, { cube: target.name, hierarchy: name, level, loc });
+      }
+    }
+  }
+  return out;
+}
+
+function selectMembers(entry: ViewCubeDef, path: string[], target: CompiledCube, def: ViewDef, diagnostics: Diagnostic[], levels: LevelMap): Selected[] {
   const view = def.name;
   const cubeLabel = entry.alias ?? target.name;
   const expose = (name: string) => (entry.prefix ? `${cubeLabel}_${name}` : name);
@@ -253,17 +291,14 @@ function selectMembers(entry: ViewCubeDef, path: string[], target: CompiledCube,
       }
       selected.push({ kind, member: inc.name, exposed: expose(inc.alias ?? inc.name), include: inc, loc: inc.loc });
     }
-    // Levels of an included hierarchy come with it.
-    for (const s of [...selected]) {
-      if (s.kind !== 'hierarchy') continue;
-      for (const level of target.hierarchies[s.member]!.levels) {
-        const name = levelDimension(level, target.name);
-        if (!name || !target.dimensions[name] || selected.some((x) => x.kind === 'dimension' && x.member === name)) continue;
-        selected.push({ kind: 'dimension', member: name, exposed: expose(name), loc: s.loc });
-      }
+    // Levels of the view's hierarchies on this cube come along, as dimensions.
+    for (const [name, from] of levels.get(target.name) ?? []) {
+      if (selected.some((x) => x.member === name)) continue;
+      if (target.dimensions[name]) selected.push({ kind: 'dimension', member: name, exposed: expose(name), loc: entry.loc });
+      else if (memberKind(target, name)) levelNotDimension(from, memberKind(target, name)!, view, diagnostics);
     }
   }
-  if (entry.excludes.length === 0) return selected;
+  if (entry.excludes.length === 0) return checkHierarchyLevels(target, selected, view, diagnostics, levels);
   const excluded = new Set<string>();
   for (const exc of entry.excludes) {
     if (exc.name.includes('.')) {
@@ -277,14 +312,47 @@ function selectMembers(entry: ViewCubeDef, path: string[], target: CompiledCube,
     }
     excluded.add(exc.name);
   }
-  return selected.filter((s) => !excluded.has(s.member));
+  return checkHierarchyLevels(target, selected.filter((s) => !excluded.has(s.member)), view, diagnostics, levels);
 }
 
-/** Dimension name of a hierarchy level written `dim`, `CUBE.dim` or `<cube>.dim`; null for another cube's member. */
+/**
+ * A view that includes a hierarchy refuses a level that is a measure or segment it also includes
+ * (listed or through `*`), as the platform does ("Only dimensions can be part of a hierarchy").
+ * The cube itself only warns (check.ts).
+ */
+function checkHierarchyLevels(target: CompiledCube, selected: Selected[], view: string, diagnostics: Diagnostic[], levels: LevelMap): Selected[] {
+  const onCube = levels.get(target.name);
+  if (!onCube) return selected;
+  for (const s of selected) {
+    if (s.kind !== 'measure' && s.kind !== 'segment') continue;
+    const from = onCube.get(s.member);
+    if (from) levelNotDimension(from, s.kind, view, diagnostics);
+  }
+  return selected;
+}
+
+function levelNotDimension(from: { cube: string; hierarchy: string; level: string; loc: SourceLocation }, kind: ViewMemberKind, view: string, diagnostics: Diagnostic[]): void {
+  const loc = from.loc;
+  diagnostics.push(
+    diagAt(
+      'error',
+      C.HIERARCHY_LEVEL_NOT_DIMENSION,
+      `View '${view}' includes hierarchy '${from.cube}.${from.hierarchy}', whose level '${from.level}' is a ${kind}: only dimensions can be levels of a hierarchy in a view (${loc.file})`,
+      loc,
+      `${view}.${from.hierarchy}`,
+    ),
+  );
+}
+
+/**
+ * Dimension name of a hierarchy level written `dim`, `CUBE.dim`, `<cube>.dim` or with a
+ * granularity (`CUBE.created_at.month`, which brings the time dimension into a view as the
+ * platform does); null for another cube's member.
+ */
 export function levelDimension(level: string, cubeName: string): string | null {
   const parts = level.split('.');
   if (parts.length === 1) return parts[0]!;
-  if (parts.length === 2 && (parts[0] === 'CUBE' || parts[0] === cubeName)) return parts[1]!;
+  if ((parts.length === 2 || parts.length === 3) && (parts[0] === 'CUBE' || parts[0] === cubeName)) return parts[1]!;
   return null;
 }
 

@@ -8,10 +8,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareBoth, type Outcome } from './differential';
 import { EDGE_CASES } from './edge-cases';
-import { FAULTS } from './faults';
+import { FAULTS as HAND_WRITTEN_FAULTS } from './faults';
 import { explain, KNOWN_DIFFERENCES } from './known-differences';
 import { genOf, validModel } from './model-arbitrary';
 import { renderModel, type ModelSpec } from './model-spec';
+import { valueFaults } from './value-faults';
+
+// Hand-written faults, then one per value rule of the platform's validator (value-faults.ts).
+const FAULTS = [...HAND_WRITTEN_FAULTS, ...valueFaults()];
 
 const RUNS = Number(process.env.CONFORMANCE_RUNS ?? 10);
 // `npm test` replays one fixed share; `npm run conformance` draws new models each run (its seed is printed on failure).

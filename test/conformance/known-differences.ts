@@ -23,7 +23,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
       'When two cubes define a hierarchy of the same name and a view includes "*" from one of them, the platform reports ' +
       "\"Hierarchy '<name>' not found in cube '<other>'\" although the hierarchy exists: it looks the hierarchy up in the wrong cube. " +
       'Drydock compiles the view (its hierarchy is the one of the cube the view includes).',
-    matches: (d, o) => d.kind === 'verdict' && !o.platform.valid && o.drydock.valid && platformSays(o, /^Hierarchy '[^']+' not found in cube '[^']+'$/),
+    // Also when the model has another fault: the platform's first error is then this one, naming the other cube.
+    matches: (d, o) => !o.platform.valid && (o.drydock.valid ? d.kind === 'verdict' : d.kind === 'entity') && platformSays(o, /^Hierarchy '[^']+' not found in cube '[^']+'$/),
     example: [
       {
         path: 'model/model.yml',
@@ -72,33 +73,36 @@ views:
     ],
   },
   {
-    id: 'platform-same-join-path-twice-unprefixed',
+    id: 'platform-yaml-string-f-crashes',
     reason:
-      'When a view lists the same join path twice, once with includes "*" and prefix: true, and the cube has a hierarchy, the platform ' +
-      'also exposes the hierarchy levels without the prefix (city next to orders_city), which neither entry asks for. Drydock exposes what each entry says.',
-    matches: platformAlsoPrefixed,
+      'The platform\'s YAML loader reads some plain strings as Python expressions: the string "F" (even quoted, as a folder name) is taken for ' +
+      'the start of an f-string, the parser crashes ("Failed to parse Python expression … Cannot read properties of undefined") and the value becomes null. ' +
+      'Drydock reads the string as YAML defines it.',
+    matches: (d, o) => d.kind === 'verdict' && !o.platform.valid && o.drydock.valid && platformSays(o, /^Failed to parse Python expression/),
     example: [
       {
-        path: 'model/model.js',
-        content:
-          'cube("orders", {\n  sqlTable: "public.orders",\n  dimensions: {\n    id: { sql: `id`, type: "number", primaryKey: true },\n    city: { sql: `city`, type: "string" }\n  },\n' +
-          '  hierarchies: { place: { levels: [CUBE.city] } }\n});\n' +
-          'view("sales", { cubes: [{ joinPath: orders, includes: "*", prefix: true }, { joinPath: orders, includes: ["id"] }] });\n',
+        path: 'model/model.yml',
+        content: `cubes:
+  - name: orders
+    sql_table: public.orders
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
+views:
+  - name: sales
+    cubes:
+      - join_path: orders
+        includes: [id]
+    folders:
+      - name: "F"
+        includes: [id]
+`,
       },
     ],
   },
 ];
-
-/** `view.section.member` of a shape line such as `sales.members.city: platform "orders.city" ≠ drydock absent`. */
-const shapeLine = /^([\w]+)\.(dimensions|measures|members)\.(\w+): platform .+ ≠ drydock absent$/;
-
-function platformAlsoPrefixed(d: Disagreement, o: Outcome): boolean {
-  const match = shapeLine.exec(d.detail);
-  if (d.kind !== 'shape' || !match) return false;
-  const members = o.platform.shape?.[match[1]!]?.members ?? {};
-  const source = members[match[3]!];
-  return source !== undefined && Object.entries(members).some(([name, s]) => name !== match[3] && name.endsWith(`_${match[3]}`) && s === source);
-}
 
 export function explain(d: Disagreement, o: Outcome): KnownDifference | undefined {
   return KNOWN_DIFFERENCES.find((k) => k.matches(d, o));

@@ -25,7 +25,7 @@ export const refs = (...names: string[]): Refs => ({ $refs: names });
 export const path = (text: string): Path => ({ $path: text });
 
 /** Sections of a cube or view written as lists of named items in YAML and objects keyed by name in JS. */
-const NAMED_SECTIONS = new Set(['dimensions', 'measures', 'segments', 'joins', 'hierarchies', 'pre_aggregations', 'granularities']);
+const NAMED_SECTIONS = new Set(['dimensions', 'measures', 'segments', 'joins', 'hierarchies', 'pre_aggregations', 'granularities', 'indexes']);
 
 export interface EntitySpec {
   kind: 'cube' | 'view';

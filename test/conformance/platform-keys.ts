@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-interface Described {
+export interface Described {
   keys?: Record<string, Described>;
   patterns?: { rule?: Described }[];
   items?: Described[];
@@ -23,10 +23,11 @@ interface Schema {
 }
 
 let cached: Map<string, Set<string>> | null = null;
+let described: Record<'cube' | 'view' | 'viewGroup', Described> | null = null;
 
-/** Keys accepted at each path of a cube, view and view group definition (camelCase, as the platform spells them). */
-export function platformKeys(): Map<string, Set<string>> {
-  if (cached) return cached;
+/** The `describe()` trees of the platform validator's cube, view and view group schemas. */
+export function platformSchemaDescriptions(): Record<'cube' | 'view' | 'viewGroup', Described> {
+  if (described) return described;
   const file = require.resolve('@cubejs-backend/schema-compiler/dist/src/compiler/CubeValidator.js');
   const source = `${readFileSync(file, 'utf8')}\nmodule.exports.__conformanceSchemas = { cubeSchema, viewSchema, viewGroupSchema };\n`;
   const Module = require('node:module') as {
@@ -38,6 +39,16 @@ export function platformKeys(): Map<string, Set<string>> {
   copy.paths = Module._nodeModulePaths(dirname(file));
   copy._compile(source, file);
   const schemas = copy.exports.__conformanceSchemas as Record<'cubeSchema' | 'viewSchema' | 'viewGroupSchema', Schema | Record<string, Schema>>;
+  // cubeSchema and viewSchema are plain objects of Joi schemas (`inherit` builds a Joi object from them).
+  const joi = require(require.resolve('joi', { paths: [dirname(file)] })) as { object(): { keys(k: unknown): Schema } };
+  const asSchema = (s: Schema | Record<string, Schema>): Schema => ('describe' in s && typeof s.describe === 'function' ? (s as Schema) : joi.object().keys(s));
+  described = { cube: asSchema(schemas.cubeSchema).describe(), view: asSchema(schemas.viewSchema).describe(), viewGroup: asSchema(schemas.viewGroupSchema).describe() };
+  return described;
+}
+
+/** Keys accepted at each path of a cube, view and view group definition (camelCase, as the platform spells them). */
+export function platformKeys(): Map<string, Set<string>> {
+  if (cached) return cached;
   const out = new Map<string, Set<string>>();
   const add = (path: string, key: string): void => {
     if (!out.has(path)) out.set(path, new Set());
@@ -63,12 +74,10 @@ export function platformKeys(): Map<string, Set<string>> {
     }
     if (d.shared) walk(d.shared, path);
   };
-  // cubeSchema and viewSchema are plain objects of Joi schemas (`inherit` builds a Joi object from them).
-  const joi = require(require.resolve('joi', { paths: [dirname(file)] })) as { object(): { keys(k: unknown): Schema } };
-  const asSchema = (s: Schema | Record<string, Schema>): Schema => ('describe' in s && typeof s.describe === 'function' ? (s as Schema) : joi.object().keys(s));
-  walk(asSchema(schemas.cubeSchema).describe(), 'cube');
-  walk(asSchema(schemas.viewSchema).describe(), 'view');
-  walk(asSchema(schemas.viewGroupSchema).describe(), 'viewGroup');
+  const trees = platformSchemaDescriptions();
+  walk(trees.cube, 'cube');
+  walk(trees.view, 'view');
+  walk(trees.viewGroup, 'viewGroup');
   cached = out;
   return out;
 }

@@ -95,6 +95,17 @@ export class Ctx {
     return undefined;
   }
 
+  /**
+   * A string limited to the values the platform's validator enumerates for the key (`allowed`, a
+   * precompiled set: one lookup per member). Spelled as written: the platform does not convert these.
+   */
+  oneOf(entry: RawEntry | undefined, allowed: ReadonlySet<string>, what: string, member?: string): string | undefined {
+    const value = this.string(entry, what, member);
+    if (value === undefined || allowed.has(value)) return value;
+    this.error(C.VALUE_NOT_ALLOWED, `'${entry!.key}' of ${what} is '${value}'; expected one of ${[...allowed].join(', ')}`, entry!.value, member);
+    return undefined;
+  }
+
   /** Text shown to people (title, description): a string, as the platform's validator requires (not a number). */
   text(entry: RawEntry | undefined, what: string, member?: string): string | undefined {
     if (!entry || this.isOpaque(entry.value)) return undefined;

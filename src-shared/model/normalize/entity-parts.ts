@@ -13,9 +13,15 @@ import type {
   Relationship,
 } from '../types';
 import { hasOpaque, normalizeEnum, plain, propsOf, sqlOf, type Ctx, type MemberContext } from './context';
+import { checkMapValues } from './values';
+import { checkPreAggregationForm } from './pre-aggregation-forms';
+import { checkRowFilters, checkShapeList, checkShapeMap, CONDITION_SHAPE, PRE_AGGREGATION_REFRESH_SHAPE, RANGE_SHAPE } from './shapes';
 import {
   ACCESS_POLICY_KEYS,
   EVERY_INTERVAL,
+  INDEX_TYPES,
+  PARTITION_GRANULARITIES,
+  STREAM_OFFSETS,
   isCronExpression,
   isTimeZone,
   JOIN_KEYS,
@@ -85,9 +91,17 @@ export function readPreAggregation(map: RawMap, name: string, ctx: Ctx, mc: Memb
   const type = typeWritten === undefined ? 'rollup' : normalizeEnum(typeWritten);
   if (!PRE_AGGREGATION_TYPES.has(type)) {
     ctx.error(C.INVALID_VALUE, `Unknown pre-aggregation type '${typeWritten}' for ${what}; expected ${[...PRE_AGGREGATION_TYPES].join(', ')}`, f.get('type')!.value, memberPath);
+  } else {
+    checkPreAggregationForm(map, f, type, ctx, what, memberPath);
   }
+  for (const range of ['build_range_start', 'build_range_end', 'refresh_range_start', 'refresh_range_end']) checkShapeMap(f.get(range), RANGE_SHAPE, ctx, what, memberPath);
   const timeDimension = ctx.string(f.get('time_dimension'), what, memberPath);
-  if (f.has('refresh_key')) readRefreshKey(f.get('refresh_key')!, ctx, what, memberPath, 'pre-aggregation');
+  ctx.oneOf(f.get('stream_offset'), STREAM_OFFSETS, what, memberPath);
+  checkMapValues(f.get('indexes'), 'type', INDEX_TYPES, ctx, what, memberPath);
+  if (f.has('refresh_key')) {
+    readRefreshKey(f.get('refresh_key')!, ctx, what, memberPath, 'pre-aggregation');
+    checkShapeMap(f.get('refresh_key'), PRE_AGGREGATION_REFRESH_SHAPE, ctx, what, memberPath);
+  }
   return {
     name,
     loc: ctx.loc(map),
@@ -97,7 +111,7 @@ export function readPreAggregation(map: RawMap, name: string, ctx: Ctx, mc: Memb
     segments: refList(f.get('segments'), ctx, what, memberPath),
     timeDimension: timeDimension?.replace(/^\{|\}$/g, '').trim(),
     granularity: ctx.string(f.get('granularity'), what, memberPath),
-    partitionGranularity: ctx.string(f.get('partition_granularity'), what, memberPath),
+    partitionGranularity: ctx.oneOf(f.get('partition_granularity'), PARTITION_GRANULARITIES, what, memberPath),
     rollups: refList(f.get('rollups'), ctx, what, memberPath),
     dynamic: ctx.mayBeOpaque && hasOpaque(f),
     props: propsOf(f),
@@ -117,6 +131,9 @@ export function readRefreshKey(entry: RawEntry, ctx: Ctx, what: string, member: 
   }
   // The platform's rules: `every` is an interval ("1 hour", seconds up to weeks) or, without
   // `sql`, a cron expression; `timezone` a known time zone.
+  // immutable is a form of its own: the platform takes no every or sql next to it.
+  const besideImmutable = f.has('immutable') ? ['every', 'sql'].filter((k) => f.has(k)) : [];
+  if (besideImmutable.length > 0) ctx.error(C.INVALID_VALUE, `'refresh_key' of ${what} sets immutable and ${besideImmutable.join(' and ')}; use immutable alone`, f.get(besideImmutable[0]!)!.value, member);
   const every = ctx.string(f.get('every'), `refresh_key of ${what}`, member);
   if (every !== undefined && !EVERY_INTERVAL.test(every) && (f.has('sql') || !isCronExpression(every))) {
     const expected = f.has('sql') ? 'an interval such as "1 hour" (with sql, no cron expression)' : 'an interval such as "1 hour" or a cron expression such as "0 * * * *"';
@@ -129,6 +146,19 @@ export function readRefreshKey(entry: RawEntry, ctx: Ctx, what: string, member: 
   return plain(entry.value);
 }
 
+/** A list of names, where the platform takes no single name in its place. */
+function listOnly(entry: RawEntry | undefined, ctx: Ctx, what: string, member: string): string[] | undefined {
+  if (entry && !ctx.isOpaque(entry.value) && entry.value.kind === 'scalar') {
+    ctx.error(C.INVALID_VALUE, `'${entry.key}' of ${what} must be a list${entry.key === 'includes' || entry.key === 'excludes' ? ' or "*"' : ''}, not '${String(entry.value.value)}'`, entry.value, member);
+    return undefined;
+  }
+  if (entry && entry.value.kind === 'seq') {
+    const number = entry.value.items.find((i) => i.kind === 'scalar' && typeof i.value === 'number');
+    if (number) ctx.error(C.INVALID_VALUE, `'${entry.key}' of ${what} must be a list of names (strings)`, number, member);
+  }
+  return ctx.stringList(entry, what, member);
+}
+
 export function readAccessPolicies(entry: RawEntry, ctx: Ctx, what: string, member: string): AccessPolicy[] {
   const out: AccessPolicy[] = [];
   for (const item of ctx.mapList(entry, C.INVALID_VALUE, `'access_policy' of ${what} must be a list`, `Each access policy of ${what} must be a map`, member)) {
@@ -138,19 +168,22 @@ export function readAccessPolicies(entry: RawEntry, ctx: Ctx, what: string, memb
       loc: ctx.loc(item),
       role: ctx.string(f.get('role'), pwhat, member),
       group: ctx.string(f.get('group'), pwhat, member),
-      groups: ctx.stringList(f.get('groups'), pwhat, member),
+      groups: listOnly(f.get('groups'), ctx, pwhat, member),
       props: propsOf(f),
     };
     const who = ['group', 'groups'].filter((k) => f.has(k));
     if (who.length === 0) ctx.error(C.MISSING_PROPERTY, `${pwhat} needs group or groups (the platform no longer reads role)`, item, member);
     else if (who.length > 1) ctx.error(C.INVALID_VALUE, `${pwhat} sets ${who.join(' and ')}; use only one`, f.get(who[1]!)!, member);
+    if (f.has('member_masking') && !f.has('member_level')) {
+      ctx.error(C.COMPANION_REQUIRED, `${pwhat} sets member_masking without member_level; the platform requires member_level with it`, f.get('member_masking')!, member);
+    }
     const ml = f.get('member_level');
     if (ml && !ctx.isOpaque(ml.value)) {
       if (ml.value.kind !== 'map') ctx.error(C.INVALID_VALUE, `'member_level' of ${pwhat} must be a map`, ml.value, member);
       else {
         const mf = ctx.fields(ml.value, MEMBER_LEVEL_KEYS, `member_level of ${pwhat}`, member);
-        const listOrStar = (e: RawEntry | undefined) =>
-          e && e.value.kind === 'scalar' && e.value.value === '*' ? ('*' as const) : ctx.stringList(e, pwhat, member);
+        // '*' or a list of names: the platform takes no single name in place of the list.
+        const listOrStar = (e: RawEntry | undefined) => (e && e.value.kind === 'scalar' && e.value.value === '*' ? ('*' as const) : listOnly(e, ctx, pwhat, member));
         policy.memberLevel = { includes: listOrStar(mf.get('includes')), excludes: listOrStar(mf.get('excludes')) };
       }
     }
@@ -160,14 +193,17 @@ export function readAccessPolicies(entry: RawEntry, ctx: Ctx, what: string, memb
       else {
         const rf = ctx.fields(rl.value, ROW_LEVEL_KEYS, `row_level of ${pwhat}`, member);
         const filters = rf.get('filters');
+        checkRowFilters(filters, ctx, pwhat, member);
         policy.rowLevel = {
           allowAll: ctx.boolean(rf.get('allow_all'), pwhat, member),
           filters: filters && filters.value.kind === 'seq' ? filters.value.items.map(plain) : undefined,
         };
-        if (rf.has('filters') === rf.has('allow_all')) ctx.error(C.INVALID_VALUE, `'row_level' of ${pwhat} needs exactly one of filters or allow_all`, rl.value, member);
+        if (policy.rowLevel.allowAll === false) ctx.error(C.VALUE_NOT_ALLOWED, `'allow_all' of the row_level of ${pwhat} is false; the only value it takes is true (leave it out, or give filters)`, rf.get('allow_all')!.value, member);
+        else if (rf.has('filters') === rf.has('allow_all')) ctx.error(C.INVALID_VALUE, `'row_level' of ${pwhat} needs exactly one of filters or allow_all`, rl.value, member);
       }
     }
     const conditions = f.get('conditions');
+    checkShapeList(conditions, CONDITION_SHAPE, ctx, pwhat, member);
     if (conditions && conditions.value.kind === 'seq') {
       policy.conditions = conditions.value.items.map((c) => {
         const ifEntry = c.kind === 'map' ? c.entries.find((e) => e.key === 'if') : undefined;

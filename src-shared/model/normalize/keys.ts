@@ -31,6 +31,17 @@ export const RELATIONSHIPS = new Map<string, Relationship>([
 ]);
 export const PRE_AGGREGATION_TYPES = new Set(['rollup', 'original_sql', 'rollup_join', 'rollup_lambda', 'auto_rollup']);
 export const ROLLING_WINDOW_TYPES = new Set(['fixed', 'year_to_date', 'quarter_to_date', 'month_to_date', 'to_date']);
+// Values the platform's validator enumerates for keys Drydock otherwise keeps as written (issue 27;
+// test/conformance/value-rules.test.ts checks each against the validator's schema).
+export const DIMENSION_ORDERS: ReadonlySet<string> = new Set(['asc', 'desc']);
+export const FIELD_TYPES: ReadonlySet<string> = new Set(['string']);
+export const STREAM_OFFSETS: ReadonlySet<string> = new Set(['earliest', 'latest']);
+export const PARTITION_GRANULARITIES: ReadonlySet<string> = new Set(['hour', 'day', 'week', 'month', 'quarter', 'year']);
+export const INDEX_TYPES: ReadonlySet<string> = new Set(['regular', 'aggregate']);
+export const TIME_SHIFT_TYPES: ReadonlySet<string> = new Set(['next', 'prior']);
+export const ORDER_DIRECTIONS: ReadonlySet<string> = new Set(['asc', 'desc']);
+export const LINK_TARGETS: ReadonlySet<string> = new Set(['blank', 'self']);
+export const FILTER_MODES: ReadonlySet<string> = new Set(['relative', 'fixed']);
 export const TIME_INTERVAL = /^-?\d+ (minute|hour|day|week|month|quarter|year)s?$/;
 const GRANULARITY_UNIT = '(second|minute|hour|day|week|month|quarter|year)s?';
 export const GRANULARITY_INTERVAL = new RegExp(`^\\d+\\s+${GRANULARITY_UNIT}(\\s\\d+\\s+${GRANULARITY_UNIT}){0,7}$`);

@@ -18,10 +18,18 @@ import type {
   Segment,
 } from '../types';
 import { hasOpaque, memberBase, normalizeEnum, plain, readMembers, sqlOf, type Ctx, type MemberContext } from './context';
+import { checkListValues, checkMapValue } from './values';
+import { CURRENCY_CODES, NON_NUMERIC_MEASURE_TYPES } from './currency';
+import { checkMask, checkShapeList, DRILL_FILTER_SHAPE, LINK_SHAPE } from './shapes';
 import { formatProblem } from './formats';
 import {
   DIMENSION_KEYS,
+  DIMENSION_ORDERS,
   DIMENSION_TYPES,
+  FIELD_TYPES,
+  FILTER_MODES,
+  ORDER_DIRECTIONS,
+  TIME_SHIFT_TYPES,
   GRANULARITY_INTERVAL,
   GRANULARITY_KEYS,
   GRANULARITY_OFFSET,
@@ -97,6 +105,17 @@ export function readDimension(map: RawMap, name: string, ctx: Ctx, mc: MemberCon
     values: undefined,
   };
   ctx.boolean(f.get('propagate_filters_to_sub_query'), what, memberPath);
+  ctx.oneOf(f.get('order'), DIMENSION_ORDERS, what, memberPath);
+  ctx.oneOf(f.get('field_type'), FIELD_TYPES, what, memberPath);
+  checkListValues(f.get('time_shift'), 'type', TIME_SHIFT_TYPES, ctx, what, memberPath);
+  checkShapeList(f.get('links'), LINK_SHAPE, ctx, what, memberPath);
+  checkMapValue(f.get('filter'), 'mode', FILTER_MODES, ctx, what, memberPath);
+  checkMask(f.get('mask'), ctx, what, memberPath);
+  checkCurrency(f.get('currency'), type === undefined || type === 'number' ? null : `dimensions of type number (this one is ${type})`, ctx, what, memberPath);
+  const multiStageEntry = f.get('multi_stage');
+  if (multiStageEntry && dim.multiStage === false && !ctx.isOpaque(multiStageEntry.value)) {
+    ctx.error(C.VALUE_NOT_ALLOWED, `'multi_stage' of ${what} is false; on a dimension it takes only true (leave it out instead)`, multiStageEntry.value, memberPath);
+  }
   for (const coord of ['latitude', 'longitude'] as const) {
     const e = f.get(coord);
     if (!e || ctx.isOpaque(e.value)) continue;
@@ -128,6 +147,8 @@ export function readDimension(map: RawMap, name: string, ctx: Ctx, mc: MemberCon
   return dim;
 }
 
+const BUILTIN_GRANULARITY_NAMES: ReadonlySet<string> = new Set(['day', 'hour', 'minute', 'month', 'quarter', 'second', 'week', 'year']);
+
 function readGranularity(map: RawMap, name: string, ctx: Ctx, mc: MemberContext): Granularity {
   const what = `granularity '${name}' of ${mc.what}`;
   const f = ctx.fields(map, GRANULARITY_KEYS, what, mc.entity);
@@ -150,6 +171,13 @@ function readGranularity(map: RawMap, name: string, ctx: Ctx, mc: MemberContext)
   }
   if (g.offset !== undefined && !GRANULARITY_OFFSET.test(g.offset)) {
     ctx.error(C.INVALID_GRANULARITY, `Invalid offset '${g.offset}' in ${what}`, f.get('offset')!.value, mc.entity);
+  }
+  if (f.has('origin') && f.has('offset')) {
+    ctx.error(C.INVALID_GRANULARITY, `${what} sets origin and offset; use only one`, f.get('offset')!.value, mc.entity);
+  }
+  // The platform reads a granularity written with sql as a predefined one redefined.
+  if (f.has('sql') && !BUILTIN_GRANULARITY_NAMES.has(name)) {
+    ctx.error(C.INVALID_GRANULARITY, `${what} is written with 'sql', so it must be named after a predefined granularity (${[...BUILTIN_GRANULARITY_NAMES].join(', ')}); define '${name}' with 'interval' instead`, map, mc.entity);
   }
   if (g.origin !== undefined && Number.isNaN(Date.parse(g.origin))) {
     ctx.error(C.INVALID_GRANULARITY, `Invalid origin '${g.origin}' in ${what}: expected YYYY[-MM[-DD]] or an ISO date-time`, f.get('origin')!.value, mc.entity);
@@ -242,8 +270,28 @@ export function readMeasure(map: RawMap, name: string, ctx: Ctx, mc: MemberConte
   const rw = f.get('rolling_window');
   if (rw) measure.rollingWindow = readRollingWindow(rw, ctx, what, memberPath);
   ctx.boolean(f.get('cumulative'), what, memberPath);
+  checkListValues(f.get('time_shift'), 'type', TIME_SHIFT_TYPES, ctx, what, memberPath);
+  checkListValues(f.get('order_by'), 'dir', ORDER_DIRECTIONS, ctx, what, memberPath);
+  checkMapValue(f.get('filter'), 'mode', FILTER_MODES, ctx, what, memberPath);
+  checkShapeList(f.get('drill_filters'), DRILL_FILTER_SHAPE, ctx, what, memberPath);
+  checkMask(f.get('mask'), ctx, what, memberPath);
+  checkCurrency(f.get('currency'), type !== undefined && NON_NUMERIC_MEASURE_TYPES.has(type) ? `numeric measures (this one is ${type})` : null, ctx, what, memberPath);
+  if (f.has('case') && !multiStage) ctx.error(C.KEY_NOT_ALLOWED, `'case' is only allowed on measures with multi_stage: true (${what})`, f.get('case')!, memberPath);
   ctx.boolean(f.get('visible'), what, memberPath);
   return measure;
+}
+
+/** `currency`: an ISO 4217 code, on the members that take one (`onlyOn` says which when this one does not). */
+function checkCurrency(entry: RawEntry | undefined, onlyOn: string | null, ctx: Ctx, what: string, memberPath: string): void {
+  if (!entry || ctx.isOpaque(entry.value)) return;
+  if (onlyOn) {
+    ctx.error(C.KEY_NOT_ALLOWED, `'currency' of ${what} is only allowed on ${onlyOn}`, entry, memberPath);
+    return;
+  }
+  const code = ctx.string(entry, what, memberPath);
+  if (code !== undefined && !CURRENCY_CODES.has(code.toUpperCase())) {
+    ctx.error(C.VALUE_NOT_ALLOWED, `'currency' of ${what} is '${code}'; expected a 3-letter ISO 4217 code such as USD or EUR`, entry.value, memberPath);
+  }
 }
 
 function readRollingWindow(entry: RawEntry, ctx: Ctx, what: string, memberPath: string): RollingWindow | undefined {
@@ -254,7 +302,8 @@ function readRollingWindow(entry: RawEntry, ctx: Ctx, what: string, memberPath: 
   }
   const f = ctx.fields(entry.value, ROLLING_WINDOW_KEYS, `rolling_window of ${what}`, memberPath);
   const typeWritten = ctx.string(f.get('type'), what, memberPath);
-  const type = (typeWritten === undefined ? 'fixed' : normalizeEnum(typeWritten)) as RollingWindow['type'];
+  // Spelled as written: the platform's validator lists these in snake_case only, in JS files too.
+  const type = (typeWritten ?? 'fixed') as RollingWindow['type'];
   if (!ROLLING_WINDOW_TYPES.has(type)) {
     ctx.error(C.INVALID_ROLLING_WINDOW, `Unknown rolling_window type '${typeWritten}' in ${what}; expected ${[...ROLLING_WINDOW_TYPES].join(', ')}`, f.get('type')!.value, memberPath);
     return undefined;
@@ -283,7 +332,8 @@ function readRollingWindow(entry: RawEntry, ctx: Ctx, what: string, memberPath: 
     ctx.error(C.INVALID_ROLLING_WINDOW, `'granularity' is only allowed on to_date rolling windows (${what})`, f.get('granularity')!.value, memberPath);
   }
   if (type === 'fixed' && !f.has('trailing') && !f.has('leading')) {
-    ctx.error(C.INVALID_ROLLING_WINDOW, `A fixed rolling_window needs 'trailing' or 'leading' (${what})`, entry.value, memberPath);
+    // The platform accepts it (the window is then unbounded on both sides); it is rarely meant.
+    ctx.warning(C.INVALID_ROLLING_WINDOW, `A fixed rolling_window without 'trailing' or 'leading' covers all time (${what})`, entry.value, memberPath);
   }
   return window;
 }

@@ -309,11 +309,36 @@ describe('checks the platform makes', () => {
     expect(d.message).toContain("'Money'");
   });
 
-  it('hierarchy level that is not a dimension of the cube', () => {
+  it('a hierarchy level that is a measure, another cube\'s member or a granularity is accepted with a warning, as the platform accepts it', () => {
+    const cube = `${CUSTOMERS}    hierarchies:\n      - name: geo\n        levels:\n          - city\n          - count\n          - orders.status\n          - orders.created_at.month\n`;
+    const result = compile(base({ 'model/cubes/customers.yml': cube }));
+    expect(errors(result)).toEqual([]);
+    const warnings = withCode(result, C.HIERARCHY_LEVEL_NOT_DIMENSION);
+    expect(warnings.map((d) => [d.severity, d.line, d.member])).toEqual([
+      ['warning', 19, 'customers.geo'],
+      ['warning', 20, 'customers.geo'],
+      ['warning', 21, 'customers.geo'],
+    ]);
+    expect(warnings[0]!.message).toContain("'count'");
+  });
+
+  it('a hierarchy level that resolves to nothing is an unresolved reference', () => {
+    const cube = `${CUSTOMERS}    hierarchies:\n      - name: geo\n        levels:\n          - city\n          - country\n          - orders.created_at.fortnight\n`;
+    const found = withCode(compile(base({ 'model/cubes/customers.yml': cube })), C.UNRESOLVED_REFERENCE);
+    expect(found.map((d) => [d.severity, d.line, d.member])).toEqual([
+      ['error', 19, 'customers.geo'],
+      ['error', 20, 'customers.geo'],
+    ]);
+  });
+
+  it('a view including a hierarchy with a measure level refuses it, naming the view', () => {
     const cube = `${CUSTOMERS}    hierarchies:\n      - name: geo\n        levels:\n          - city\n          - count\n`;
-    const d = single(compile(base({ 'model/cubes/customers.yml': cube })), C.HIERARCHY_LEVEL_NOT_DIMENSION);
-    expect(d).toMatchObject({ line: 19, column: 13, member: 'customers.geo' });
-    expect(d.message).toContain("'count'");
+    const view = 'views:\n  - name: places\n    cubes:\n      - join_path: customers\n        includes:\n          - geo\n';
+    const errs = errors(compile(base({ 'model/cubes/customers.yml': cube, 'model/views/places.yml': view })));
+    expect(errs.map((e) => [e.code, e.member, e.line])).toEqual([[C.HIERARCHY_LEVEL_NOT_DIMENSION, 'places.geo', 6]]);
+    expect(errs[0]!.message).toContain("'count' is a measure");
+    const star = view.replace('        includes:\n          - geo\n', '        includes: "*"\n');
+    expect(errors(compile(base({ 'model/cubes/customers.yml': cube, 'model/views/places.yml': star }))).map((e) => e.member)).toEqual(['places.geo']);
   });
 
   it('split together with prefix', () => {
