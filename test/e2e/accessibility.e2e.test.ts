@@ -19,10 +19,25 @@ afterAll(async () => {
   await e2e?.teardown();
 });
 
+/**
+ * axe-core over the page (or the part `include` selects) with every rule, run in the page itself
+ * (legacy mode) and reporting only violations in full. The default mode runs each frame's part and
+ * merges the parts in a new blank tab, for cross-origin frames: a tab, a second copy of axe and of
+ * every result per check. The app has no cross-origin frame, which this asserts, so both modes
+ * check the same nodes with the same rules; the passes, which nothing here reads, are not collected
+ * node by node. A check took 1.0 s and now takes 0.3 s, with the same violations on every screen
+ * (issue 25).
+ */
+async function axeViolations(page: Page, include?: string) {
+  const origin = new URL(page.url()).origin;
+  expect(page.frames().filter((frame) => frame.url() !== 'about:blank' && new URL(frame.url()).origin !== origin).map((frame) => frame.url()), 'cross-origin frames (legacy mode would skip them)').toEqual([]);
+  const builder = new AxeBuilder({ page }).setLegacyMode().options({ resultTypes: ['violations'] });
+  return (await (include ? builder.include(include) : builder).analyze()).violations;
+}
+
 /** Serious and critical violations, one line each: rule, how many nodes, the first few with axe's reason. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
+  return (await axeViolations(page))
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`).join(' | ')}`);
 }
@@ -89,8 +104,8 @@ describe.each(THEMES)('axe-core, %s theme: no serious or critical violation', (t
     await page.getByRole('button', { name: 'Help: take the guided tour' }).click();
     await page.getByRole('dialog', { name: 'Edit' }).waitFor();
     // Only the tour: Models itself is checked above (and is the Models workbench's to fix).
-    const result = await new AxeBuilder({ page }).include('.tour').analyze();
-    expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    const violations = await axeViolations(page, '.tour');
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
     await page.keyboard.press('Escape');
   });
 });

@@ -263,14 +263,16 @@ export interface E2E extends E2EBrowser {
 
 /** Server + browser, signed in through the login link unless told otherwise. */
 export async function startE2E(options: { signIn?: 'login-link' | 'none'; env?: Record<string, string>; tourSeen?: boolean } = {}): Promise<E2E> {
-  const server = await startServer({ env: options.env });
-  let browser: E2EBrowser;
-  try {
-    browser = await openBrowser({ tourSeen: options.tourSeen });
-  } catch (error) {
-    await server.stop();
-    throw error;
+  // The service and the browser start at once: neither needs the other until the sign-in, and each
+  // spends much of its start waiting on its own process (issue 25).
+  const [started, opened] = await Promise.allSettled([startServer({ env: options.env }), openBrowser({ tourSeen: options.tourSeen })]);
+  if (started.status === 'rejected' || opened.status === 'rejected') {
+    if (started.status === 'fulfilled') await started.value.stop();
+    if (opened.status === 'fulfilled') await opened.value.close();
+    throw started.status === 'rejected' ? started.reason : (opened as PromiseRejectedResult).reason;
   }
+  const server = started.value;
+  const browser = opened.value;
   const e2e: E2E = {
     ...browser,
     server,
