@@ -39,6 +39,9 @@ export const OFF_THREAD_JSON_BYTES = 256 * 1024;
 type Done = (error: Error | null, body?: unknown) => void;
 
 export function registerJsonParser(app: FastifyInstance, ctx: ServiceContext): void {
+  // Every body of the contract is JSON: a text/plain one is refused with 415 like any other
+  // media type (Fastify would read it as a string, for the schema to answer "must be object").
+  app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', (request: FastifyRequest, payload: IncomingMessage, done: Done) => {
     const workers = ctx.services.workers instanceof WorkerPools ? ctx.services.workers : undefined;

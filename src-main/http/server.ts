@@ -256,7 +256,10 @@ export async function createHttpServer(ctx: ServiceContext, listener: EarlyListe
     }
     const status = error.statusCode ?? 500;
     if (status === 413) return reply.code(413).send(problemBody(413, ErrorCodes.PAYLOAD_TOO_LARGE, 'The request body is too large.', request.url));
-    if (status === 415) return reply.code(415).send(problemBody(415, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, error.message, request.url));
+    if (status === 415) {
+      const sent = request.headers['content-type']?.split(';')[0]?.trim();
+      return reply.code(415).send(problemBody(415, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, `The body is ${sent ? `"${sent.slice(0, 100)}"` : 'of no media type'}; send it as application/json.`, request.url));
+    }
     if (status >= 400 && status < 500) {
       const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? ErrorCodes.MALFORMED_JSON : 'BAD_REQUEST';
       return reply.code(status).send(problemBody(status, code, error.message, request.url));

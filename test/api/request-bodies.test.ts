@@ -39,6 +39,19 @@ describe('an empty body sent as application/json', () => {
   });
 });
 
+describe('a body that is not JSON', () => {
+  it('answers 415 UNSUPPORTED_MEDIA_TYPE naming its media type, text/plain included, and creates nothing', async () => {
+    const before = (await svc.call('GET', `/api/v1/deployments/${dep}/folders`)).body.items.length;
+    for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/xml', 'application/x-www-form-urlencoded']) {
+      const res = await svc.call('POST', `/api/v1/deployments/${dep}/folders`, { body: JSON.stringify({ name: 'Sent as text' }), headers: { 'content-type': type } });
+      expect(res.status, type).toBe(415);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(res.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', detail: `The body is "${type.split(';')[0]}"; send it as application/json.` });
+    }
+    expect((await svc.call('GET', `/api/v1/deployments/${dep}/folders`)).body.items).toHaveLength(before);
+  });
+});
+
 describe('authentication comes before the body', () => {
   it('without a credential, malformed JSON answers 401, not a body error', async () => {
     const res = await svc.call('POST', `/api/v1/deployments/${dep}/folders`, { body: '{"name": ', headers: JSON_TYPE, auth: null });
