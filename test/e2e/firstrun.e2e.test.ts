@@ -48,7 +48,7 @@ async function publish(selectionMode: 'all'): Promise<Run> {
   return (await server.api('GET', url)).body as Run;
 }
 
-/** Commits one model file to the deploy branch through the upload API (as `drydock push` of files would). */
+/** Commits one model file to the deploy branch through the upload API (as `drydock push` of files would), and waits for its build. */
 async function upload(path: string, content: string): Promise<void> {
   const { server } = e2e;
   const base = `/build/api/v1/deployments/${deploymentId}/data-model/upload`;
@@ -57,7 +57,11 @@ async function upload(path: string, content: string): Promise<void> {
   expect(start.status).toBe(200);
   const uploadId = (start.body as { uploadId: string }).uploadId;
   expect((await server.api('POST', `${base}/file`, { uploadId, path, offset: 0, data: Buffer.from(content).toString('base64') })).status).toBe(200);
-  expect((await server.api('POST', `${base}/finish`, { uploadId })).status).toBe(200);
+  const finished = await server.api('POST', `${base}/finish`, { uploadId });
+  expect(finished.status).toBe(200);
+  // A publication reads the latest successful build of the deploy branch (spec): wait for this commit's.
+  const { commit } = finished.body as { commit: string };
+  await poll(async () => (await server.api('GET', `/api/v1/deployments/${deploymentId}/build-status`)).body).toMatchObject({ commit, buildStatus: 'succeeded' });
 }
 
 const tour = (page: Page) => page.getByRole('dialog', { name: /^(Edit|Validate|Push and publish|Promote)$/ });

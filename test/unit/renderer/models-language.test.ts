@@ -36,6 +36,7 @@ const ORDERS = `cubes:
         measures:
           - count
         time_dimension: created_at
+        granularity: day
 `;
 
 const CUSTOMERS = `cubes:
