@@ -4,6 +4,7 @@ import { loadavg } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PythonSandbox } from '../../src-main/features/embed-sessions/python-sandbox';
 import { createDeployment } from '../support/deployments';
+import { eventually, processAlive } from '../support/processes';
 import { startTestService, type TestService } from '../support/service';
 
 /**
@@ -138,21 +139,6 @@ async function timed(publicId: string, widgetId: string) {
   return { ms: Date.now() - began, stdout: res.body.stdout as string };
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-const until = async (check: () => boolean, ms = 10_000) => {
-  const deadline = Date.now() + ms;
-  while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  return check();
-};
-
 /** Runner processes this test process started (Linux): their PIDs and resident memory in MB. */
 function runnerProcesses(): { pid: number; rssMb: number }[] {
   const found: { pid: number; rssMb: number }[] = [];
@@ -213,14 +199,14 @@ describe('runners are bound to one dashboard', { timeout: 180_000 }, () => {
     // What B's earlier runner held is gone with it; A, now least recently used, made room.
     expect(again.body.stdout).toBe('1\n');
     expect(sandbox.warmDomains()).toEqual([dashboardC, dashboardB]);
-    expect(await until(() => !alive(runnerOfA))).toBe(true);
+    expect(await eventually(() => !processAlive(runnerOfA))).toBe(true);
   });
 
   it.runIf(existsSync('/proc/self/status'))('the runner set is bounded: two warm dashboards and the spare, each under 350 MB resident', async () => {
     expect(await sandbox.spareReady()).toBe(true);
     const expected = [...sandbox.warmDomains().map((d) => sandbox.runnerPid(d)), sandbox.sparePid()];
     // Ended runners may take a moment to be reaped.
-    expect(await until(() => runnerProcesses().length === expected.length)).toBe(true);
+    expect(await eventually(() => runnerProcesses().length === expected.length)).toBe(true);
     const runners = runnerProcesses();
     expect(runners.map((r) => r.pid).sort()).toEqual(expected.sort());
     const total = runners.reduce((sum, r) => sum + r.rssMb, 0);

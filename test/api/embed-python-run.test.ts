@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, probeLinuxTools, PythonSandbox } from '../../src-main/features/embed-sessions/python-sandbox';
 import { createDeployment } from '../support/deployments';
 import { startTestService, type TestService } from '../support/service';
+import { processAlive } from '../support/processes';
 
 /**
  * Issue 13 item 9: `POST /api/v1/embed/dashboard/{publicId}/python-run` runs the widget's Python
@@ -43,15 +44,6 @@ beforeAll(async () => {
   publicId = created.body.publicId;
 }, 120_000);
 afterAll(async () => svc?.stop(), 60_000);
-
-const processAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const run = (widgetId: string, filters?: unknown[]) =>
   svc.call('POST', `/api/v1/embed/dashboard/${publicId}/python-run`, { body: { widgetId, ...(filters ? { filters } : {}) } });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PythonSandbox, type SandboxOutcome } from '../../src-main/features/embed-sessions/python-sandbox';
 import type { PoolSettings } from '../../src-main/features/embed-sessions/python-runner-pool';
+import { eventually, processAlive } from '../support/processes';
 
 /**
  * Issue 23: how runners are shared out among dashboards — which runner a run lands on, how many are
@@ -65,20 +66,6 @@ const ran = (outcome: SandboxOutcome): Ran => {
 };
 const run = async (sandbox: PythonSandbox, domain: string, sleepMs = 0) => ran(await sandbox.run(domain, String(sleepMs), {}));
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const until = async (check: () => boolean, ms = 10_000) => {
-  const deadline = Date.now() + ms;
-  while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  return check();
-};
-
 describe('runners shared out among dashboards', { timeout: 60_000 }, () => {
   it('a runner serves one dashboard only: each dashboard’s runs land on its own runner, never on another’s', async () => {
     const sandbox = sandboxOf({});
@@ -99,7 +86,7 @@ describe('runners shared out among dashboards', { timeout: 60_000 }, () => {
       const pid = (await run(sandbox, domain)).pid;
       expect(pid).toBe(spare);
       used.add(pid);
-      expect(await until(() => sandbox.sparePid() !== null && sandbox.sparePid() !== spare)).toBe(true);
+      expect(await eventually(() => sandbox.sparePid() !== null && sandbox.sparePid() !== spare)).toBe(true);
     }
   });
 
@@ -111,13 +98,13 @@ describe('runners shared out among dashboards', { timeout: 60_000 }, () => {
     expect(sandbox.warmDomains()).toEqual(['b', 'a']);
     const c = (await run(sandbox, 'c')).pid;
     expect(sandbox.warmDomains()).toEqual(['a', 'c']);
-    expect(await until(() => !alive(b))).toBe(true);
-    expect([alive(a), alive(c)]).toEqual([true, true]);
+    expect(await eventually(() => !processAlive(b))).toBe(true);
+    expect([processAlive(a), processAlive(c)]).toEqual([true, true]);
     // B comes back on a runner of its own, not on A's or C's; A, now least recently used, makes room.
     const again = (await run(sandbox, 'b')).pid;
     expect([a, b, c]).not.toContain(again);
     expect(sandbox.warmDomains()).toEqual(['c', 'b']);
-    expect(await until(() => !alive(a))).toBe(true);
+    expect(await eventually(() => !processAlive(a))).toBe(true);
   });
 
   it('runs of one dashboard go one at a time; runs of different dashboards run at once, at most `concurrency` of them', async () => {
@@ -135,9 +122,9 @@ describe('runners shared out among dashboards', { timeout: 60_000 }, () => {
   it('a runner without runs for `idleMs` is ended, and so is the spare: an idle service holds no runner', async () => {
     const sandbox = sandboxOf({ idleMs: 1_000 });
     const pid = (await run(sandbox, 'a')).pid;
-    expect(await until(() => sandbox.sparePid() !== null)).toBe(true);
+    expect(await eventually(() => sandbox.sparePid() !== null)).toBe(true);
     const spare = sandbox.sparePid()!;
-    expect(await until(() => !alive(pid) && !alive(spare))).toBe(true);
+    expect(await eventually(() => !processAlive(pid) && !processAlive(spare))).toBe(true);
     expect(sandbox.warmDomains()).toEqual([]);
     expect(sandbox.sparePid()).toBeNull();
     // The next run starts afresh.
@@ -150,7 +137,7 @@ describe('runners shared out among dashboards', { timeout: 60_000 }, () => {
     await sandbox.spareReady();
     pids.push(sandbox.sparePid()!);
     await sandbox.close();
-    expect(await until(() => pids.every((pid) => !alive(pid)))).toBe(true);
+    expect(await eventually(() => pids.every((pid) => !processAlive(pid)))).toBe(true);
     expect(await sandbox.run('a', '0', {})).toEqual({ kind: 'unavailable', message: 'The service is stopping.' });
   });
 });

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { processAlive } from '../support/processes';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -49,15 +50,6 @@ function descendants(pid: number): number[] {
   return found;
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -86,14 +78,14 @@ async function startAndSignal(launcher: Launcher, signal: NodeJS.Signals, target
     const tree = descendants(proc.pid!);
     process.kill(target === 'group' ? -proc.pid! : proc.pid!, signal);
     await exited;
-    await until(`every process of ${launcher.name} ended`, () => tree.every((pid) => !alive(pid)), 20_000);
+    await until(`every process of ${launcher.name} ended`, () => tree.every((pid) => !processAlive(pid)), 20_000);
     const portClosed = await fetch(`${url}/api/v1/health`).then(
       () => false,
       () => true,
     );
     return { output, portClosed, dataDir };
   } finally {
-    for (const pid of [proc.pid!, ...descendants(proc.pid!)]) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    for (const pid of [proc.pid!, ...descendants(proc.pid!)]) if (processAlive(pid)) process.kill(pid, 'SIGKILL');
   }
 }
 
