@@ -3,7 +3,7 @@
 // key (platform-values.ts), so a platform release that adds or drops a value fails here first.
 import { describe, expect, it } from 'vitest';
 import * as K from '../../src-shared/model/normalize/keys';
-import { FILTER_OPERATORS } from '../../src-shared/model/normalize/shapes';
+import { ROW_LEVEL_FILTER_OPERATORS } from '../../src-shared/model/normalize/shapes';
 import { camelToSnake } from './keys';
 import { platformEnum, platformValueRules } from './platform-values';
 
@@ -25,7 +25,7 @@ const ENUMERATIONS: { path: string; key: string; drydock: ReadonlySet<string>; s
   { path: 'cube.dimensions.*.links[]', key: 'target', drydock: K.LINK_TARGETS },
   { path: 'cube.dimensions.*.filter', key: 'mode', drydock: K.FILTER_MODES },
   { path: 'cube.measures.*.filter', key: 'mode', drydock: K.FILTER_MODES },
-  { path: 'cube.accessPolicy[].rowLevel.filters[]', key: 'operator', drydock: FILTER_OPERATORS },
+  { path: 'cube.accessPolicy[].rowLevel.filters[]', key: 'operator', drydock: ROW_LEVEL_FILTER_OPERATORS },
 ];
 
 describe("Drydock's enumerations are the platform validator's", () => {

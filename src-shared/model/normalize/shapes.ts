@@ -85,8 +85,8 @@ export function checkMask(entry: RawEntry | undefined, ctx: Ctx, what: string, m
   else if (entry.value.kind !== 'scalar' || entry.value.value === null) ctx.error(C.INVALID_VALUE, `'mask' of ${what} must be a map with sql, a number, a boolean or a string`, entry.value, member);
 }
 
-/** Filter operators of a row-level filter, as the platform's validator lists them. */
-export const FILTER_OPERATORS: ReadonlySet<string> = new Set([
+/** Filter operators of a row-level filter, as the platform's validator lists them (not the REST query format's: query/types.ts). */
+export const ROW_LEVEL_FILTER_OPERATORS: ReadonlySet<string> = new Set([
   'equals',
   'notEquals',
   'contains',
@@ -136,7 +136,7 @@ export function checkRowFilters(entry: RawEntry | undefined, ctx: Ctx, what: str
     }
     if (!keys.has('member')) ctx.error(C.MISSING_PROPERTY, `Missing 'member' in ${where}`, item, member);
     if (!keys.has('operator')) ctx.error(C.MISSING_PROPERTY, `Missing 'operator' in ${where}`, item, member);
-    const operator = ctx.oneOf(keys.get('operator'), FILTER_OPERATORS, where, member);
+    const operator = ctx.oneOf(keys.get('operator'), ROW_LEVEL_FILTER_OPERATORS, where, member);
     if (operator !== undefined && !WITHOUT_VALUES.has(operator) && !keys.has('values')) {
       ctx.error(C.MISSING_PROPERTY, `Missing 'values' in ${where}: only set and notSet take none`, item, member);
     }
