@@ -177,7 +177,6 @@ export async function runReview(ctx: ServiceContext, job: Job<ReviewJobInputs, R
 
   const byQuery = new Map<PlannedDiffQuery, readonly [SideOutcome, SideOutcome]>(runnable.map((q, i) => [q, pairs[i]!]));
   let diffIndex = 0;
-  let budgetRanOut = false;
   const queries: QueryDiff[] = review.queries.map((q) => {
     const common = {
       id: q.id,
@@ -198,7 +197,6 @@ export async function runReview(ctx: ServiceContext, job: Job<ReviewJobInputs, R
     const durationMs = { base: b.ok ? Math.round(b.ms) : null, head: h.ok ? Math.round(h.ms) : null };
     if (!b.ok || !h.ok) {
       const skipped = (!b.ok && b.skipped) || (!h.ok && h.skipped);
-      if (skipped) budgetRanOut = true;
       const side = !b.ok && !h.ok ? 'both' : !b.ok ? 'base' : 'head';
       const message = !b.ok ? b.message : !h.ok ? h.message : '';
       return { ...common, status: skipped ? 'skipped' : 'failed', durationMs, truncated: false, error: { side, message }, diff: null };
@@ -218,7 +216,8 @@ export async function runReview(ctx: ServiceContext, job: Job<ReviewJobInputs, R
     problems: review.problems,
     dataDiff: {
       enabled: options.dataDiff,
-      budgetExhausted: budgetRanOut,
+      // Only the time budget skips a statement (a query hidden by a policy is never run).
+      budgetExhausted: [...outcomes.values()].some((outcome) => !outcome.ok && outcome.skipped),
       durationMs: Math.round(performance.now() - (options.dataDiff ? dataStarted : started)),
       queries,
     },
