@@ -74,13 +74,26 @@ async function pickInContextMenu(page: Page, label: string): Promise<void> {
   }).toBe(false);
 }
 
+/** What the screen showed when quick open found nothing: the field, the first matches, the compile and any banner. */
+async function quickOpenState(page: Page): Promise<string> {
+  const read = (what: () => Promise<string | null>) => what().catch((error: Error) => `(${error.message.split('\n')[0]})`);
+  const field = await read(() => quickOpen(page).getByRole('combobox').inputValue({ timeout: 1_000 }));
+  const options = await read(async () => (await quickOpen(page).getByRole('option').allTextContents()).slice(0, 5).join(' | '));
+  const banners = await read(async () => (await page.getByRole('alert').allTextContents()).join(' | '));
+  return [`quick open field: "${field}"`, `first matches: ${options || '(none)'}`, `compile status: ${await read(() => page.getByRole('status', { name: 'Editor compile status' }).textContent({ timeout: 1_000 }))}`, `alerts: ${banners || '(none)'}`, `focus: ${await read(() => page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120) ?? null))}`].join('\n');
+}
+
 async function quickOpenTo(page: Page, query: string, expected: RegExp): Promise<void> {
   await page.keyboard.press('Control+P');
   await quickOpen(page).waitFor();
   // The list starts in its text field: typing filters at once.
   await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('File, cube, view or member');
   await page.keyboard.type(query);
-  await poll(() => quickOpen(page).getByRole('option', { selected: true }).textContent()).toMatch(expected);
+  try {
+    await poll(() => quickOpen(page).getByRole('option', { selected: true }).textContent({ timeout: 5_000 })).toMatch(expected);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${await quickOpenState(page)}`, { cause: error });
+  }
   await page.keyboard.press('Enter');
   await poll(() => quickOpen(page).isVisible()).toBe(false);
 }
@@ -126,6 +139,32 @@ describe('editing comfort in Models', () => {
     await poll(() => page.getByRole('button', { name: 'Go forward (Alt+→)' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Go back (Alt+←)' }).click();
     await poll(() => openFileName(page)).toBe('customer_directory.yml');
+  });
+
+  it('quick open opens with an empty field every time, so keys typed at once are the whole query', async () => {
+    const { page } = e2e;
+    // What the field holds at the moment the dialog opens, whenever it opens.
+    await page.evaluate(() => {
+      const dialog = document.querySelector<HTMLDialogElement>('dialog.quick-open')!;
+      const seen: string[] = [];
+      (window as unknown as { quickOpenFields: string[] }).quickOpenFields = seen;
+      new MutationObserver(() => dialog.open && seen.push(dialog.querySelector('input')!.value)).observe(dialog, { attributes: true, attributeFilter: ['open'] });
+    });
+    const fieldsSeen = () => page.evaluate(() => (window as unknown as { quickOpenFields: string[] }).quickOpenFields);
+    // Closed by picking a match…
+    await quickOpenTo(page, 'orders.yml', /filemodel\/cubes\/orders\.yml/);
+    // …and by Escape, with a query that matches nothing.
+    await page.keyboard.press('Control+P');
+    await quickOpen(page).waitFor();
+    await page.keyboard.type('no such thing');
+    await poll(() => quickOpen(page).getByRole('option').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await poll(() => quickOpen(page).isVisible()).toBe(false);
+    await page.keyboard.press('Control+P');
+    await quickOpen(page).waitFor();
+    expect(await fieldsSeen()).toEqual(['', '', '']);
+    await page.keyboard.press('Escape');
+    await poll(() => quickOpen(page).isVisible()).toBe(false);
   });
 
   it('find all references (Shift+F12) lists every use of a member across the branch', async () => {

@@ -1,7 +1,7 @@
 // Quick open (Ctrl/Cmd+P): type part of a file path or of a cube, view or member name and press Enter
 // to go to it; go back / forward buttons; the screen-wide shortcuts (in the editor, Monaco actions
 // bound to the same keys do the same).
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { ModelsIcon } from './icons';
 import { closeQuickOpen, goBack, goForward, goTo, openQuickOpen, useNavigation } from './navigation';
 import { quickOpenItems, rankItems, type QuickOpenItem } from './references';
@@ -89,16 +89,21 @@ export function QuickOpen() {
   const shown = useMemo(() => (commandMode ? [] : rankItems(items, query)), [commandMode, items, query]);
   const count = commandMode ? commands.length : shown.length;
 
-  useEffect(() => {
+  // A layout effect, and the query cleared on every close: the dialog never shows, even for one
+  // frame, with the last query in its field, where keys typed at once would be added to it.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) {
-      setQuery('');
-      setActive(0);
       dialog.showModal();
       input.current?.focus();
     }
-    if (!open && dialog.open) dialog.close();
+    if (!open) {
+      // Escape closes the dialog itself (its cancel event): the query is cleared then too.
+      setQuery('');
+      setActive(0);
+      if (dialog.open) dialog.close();
+    }
   }, [open]);
 
   useEffect(() => setActive(0), [query]);
