@@ -74,6 +74,15 @@ async function pickInContextMenu(page: Page, label: string): Promise<void> {
   }).toBe(false);
 }
 
+/**
+ * After a switch of branch: its files are listed and compiled. Until then quick open lists only what
+ * is known (files once read, members once compiled), and Enter on an empty list picks nothing.
+ */
+async function branchCompiled(page: Page): Promise<void> {
+  await page.getByRole('tree', { name: 'Model files' }).getByRole('treeitem', { name: /^orders\.yml/ }).waitFor({ timeout: 60_000 });
+  await poll(() => page.getByRole('status', { name: 'Editor compile status' }).locator('.spinner').count()).toBe(0);
+}
+
 /** What the screen showed when quick open found nothing: the field, the first matches, the compile and any banner. */
 async function quickOpenState(page: Page): Promise<string> {
   const read = (what: () => Promise<string | null>) => what().catch((error: Error) => `(${error.message.split('\n')[0]})`);
@@ -167,6 +176,26 @@ describe('editing comfort in Models', () => {
     await poll(() => quickOpen(page).isVisible()).toBe(false);
   });
 
+  it('quick open closed by Escape and opened again at once stays open (the late close event does not close it)', async () => {
+    const { page } = e2e;
+    await page.keyboard.press('Control+P');
+    await quickOpen(page).waitFor();
+    const stillOpen = await page.evaluate(async () => {
+      const dialog = document.querySelector<HTMLDialogElement>('dialog.quick-open')!;
+      const closed = new Promise((resolve) => dialog.addEventListener('close', resolve, { once: true }));
+      // Escape's own path (cancel, then close), and Ctrl+P in the same moment.
+      dialog.requestClose();
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'p', ctrlKey: true, bubbles: true, cancelable: true }));
+      // Whether or not a close event comes, the page settles within this time.
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return dialog.open;
+    });
+    expect(stillOpen).toBe(true);
+    await page.keyboard.press('Escape');
+    await poll(() => quickOpen(page).isVisible()).toBe(false);
+  });
+
   it('find all references (Shift+F12) lists every use of a member across the branch', async () => {
     const { page } = e2e;
     await quickOpenTo(page, 'orders.yml', /filemodel\/cubes\/orders\.yml/);
@@ -205,6 +234,7 @@ describe('editing comfort in Models', () => {
     await page.getByRole('switch', { name: 'Dev mode' }).click();
     await poll(() => page.getByRole('switch', { name: 'Dev mode' }).getAttribute('aria-checked')).toBe('true');
     await page.getByRole('group', { name: 'Status bar' }).getByText('editing', { exact: true }).waitFor();
+    await branchCompiled(page);
     await quickOpenTo(page, 'orders.statuses', /measureorders\.statuses/);
     await cursorAt(page, '{CUBE}.status, ', '{CUBE}.status'.length);
     await page.keyboard.type(' || {customers.}');

@@ -1,7 +1,7 @@
 // Quick open (Ctrl/Cmd+P): type part of a file path or of a cube, view or member name and press Enter
 // to go to it; go back / forward buttons; the screen-wide shortcuts (in the editor, Monaco actions
 // bound to the same keys do the same).
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type SyntheticEvent } from 'react';
 import { ModelsIcon } from './icons';
 import { closeQuickOpen, goBack, goForward, goTo, openQuickOpen, useNavigation } from './navigation';
 import { quickOpenItems, rankItems, type QuickOpenItem } from './references';
@@ -78,6 +78,8 @@ export function QuickOpen() {
   const [active, setActive] = useState(0);
   const files = useModels((s) => s.files);
   const symbols = useModels((s) => s.analysis.symbols);
+  // A branch being read or compiled has not listed all its files and members yet.
+  const reading = useModels((s) => s.filesLoading || s.analysis.pending);
   const items = useMemo(() => (open ? quickOpenItems(files.map((f) => f.path), symbols) : []), [open, files, symbols]);
   // `>` lists the workbench's commands (as VS Code's command palette), with their keys.
   const commandMode = query.startsWith('>');
@@ -122,6 +124,17 @@ export function QuickOpen() {
     command.run();
   };
 
+  // The browser fires `close` a task after the dialog closed: by then Ctrl+P may have opened it
+  // again, and that late event must not close the new one.
+  const onClose = () => {
+    if (!ref.current?.open) closeQuickOpen();
+  };
+  // Escape: closed through the store, like every other way out (the layout effect closes the dialog).
+  const onCancel = (event: SyntheticEvent) => {
+    event.preventDefault();
+    closeQuickOpen();
+  };
+
   const onKeyDown = (event: ReactKeyboardEvent) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
@@ -135,7 +148,7 @@ export function QuickOpen() {
   };
 
   return (
-    <dialog ref={ref} className="dialog quick-open" aria-label="Go to file or member" onClose={closeQuickOpen} onCancel={closeQuickOpen} onClick={(e) => e.target === ref.current && closeQuickOpen()}>
+    <dialog ref={ref} className="dialog quick-open" aria-label="Go to file or member" onClose={onClose} onCancel={onCancel} onClick={(e) => e.target === ref.current && closeQuickOpen()}>
       <input
         ref={input}
         className="quick-open-input"
@@ -184,7 +197,9 @@ export function QuickOpen() {
             {item.kind !== 'file' && <span className="quick-open-detail muted">{item.detail.split(' · ').slice(1).join(' · ')}</span>}
           </li>
         ))}
-        {count === 0 && <li className="quick-open-empty muted">{commandMode ? 'No command matches.' : `Nothing matches “${query}”.`}</li>}
+        {count === 0 && (
+          <li className="quick-open-empty muted">{commandMode ? 'No command matches.' : reading ? `Reading the branch… nothing matches “${query}” yet.` : `Nothing matches “${query}”.`}</li>
+        )}
       </ul>
     </dialog>
   );
