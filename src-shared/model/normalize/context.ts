@@ -15,7 +15,7 @@ import type {
   RawPos,
   SourceLocation,
 } from '../types';
-import { IDENTIFIER } from './defs';
+import { isIdentifier } from './defs';
 import { dict } from '../dict';
 
 export function camelToSnake(key: string): string {
@@ -126,7 +126,7 @@ export class Ctx {
 
   identifier(entry: RawEntry | undefined, what: string, member?: string): string | undefined {
     const value = this.string(entry, what, member);
-    if (value !== undefined && !IDENTIFIER.test(value)) {
+    if (value !== undefined && !isIdentifier(value)) {
       this.error(C.INVALID_IDENTIFIER, `'${value}' in ${what} is not a valid name: use letters, digits and _ and do not start with a digit`, entry!.value, member);
     }
     return value;
@@ -231,7 +231,10 @@ export function plain(node: RawNode): PlainValue {
  */
 export function propsOf(fields: Map<string, RawEntry>, skip?: ReadonlySet<string>): Record<string, PlainValue> {
   const out = dict<PlainValue>();
-  for (const [key, entry] of fields) if (!skip?.has(key)) out[key] = plain(entry.value);
+  // forEach, not `for of` with destructuring: no entry array per property (issue 28).
+  fields.forEach((entry, key) => {
+    if (!skip?.has(key)) out[key] = plain(entry.value);
+  });
   return out;
 }
 
@@ -261,7 +264,7 @@ export function readMembers<T>(maps: RawMap[], ctx: Ctx, mc: MemberContext, read
       continue;
     }
     const memberPath = `${mc.entity}.${name}`;
-    if (!IDENTIFIER.test(name)) {
+    if (!isIdentifier(name)) {
       ctx.error(C.INVALID_IDENTIFIER, `${singular[0]!.toUpperCase()}${singular.slice(1)} name '${name}' of ${mc.what} is not a valid name: use letters, digits and _ and do not start with a digit`, nameEntry.value, memberPath);
     }
     if (seen.has(name)) {
