@@ -33,12 +33,16 @@ export class Ctx {
   /** Only JS and templated YAML produce opaque nodes; plain YAML skips the walks looking for them. */
   readonly mayBeOpaque: boolean;
 
+  /** What follows a member's path where messages name it: `' (model/cubes/orders.yml)`. */
+  readonly memberClosing: string;
+
   constructor(
     readonly file: string,
     readonly format: ModelFormat,
     readonly templated: boolean,
   ) {
     this.mayBeOpaque = format !== 'yaml' || templated;
+    this.memberClosing = `' (${file})`;
   }
 
   loc(pos: RawPos): SourceLocation {
@@ -263,12 +267,11 @@ export function readMembers<T>(maps: RawMap[], ctx: Ctx, mc: MemberContext, read
       ctx.error(C.INVALID_VALUE, `The name of a ${singular} of ${mc.what} must be a string`, nameEntry.value, mc.entity);
       continue;
     }
-    const memberPath = `${mc.entity}.${name}`;
     if (!isIdentifier(name)) {
-      ctx.error(C.INVALID_IDENTIFIER, `${singular[0]!.toUpperCase()}${singular.slice(1)} name '${name}' of ${mc.what} is not a valid name: use letters, digits and _ and do not start with a digit`, nameEntry.value, memberPath);
+      ctx.error(C.INVALID_IDENTIFIER, `${singular[0]!.toUpperCase()}${singular.slice(1)} name '${name}' of ${mc.what} is not a valid name: use letters, digits and _ and do not start with a digit`, nameEntry.value, `${mc.entity}.${name}`);
     }
     if (seen.has(name)) {
-      ctx.error(C.DUPLICATE_MEMBER, `${singular[0]!.toUpperCase()}${singular.slice(1)} '${name}' is defined more than once in ${mc.what}`, nameEntry.value, memberPath);
+      ctx.error(C.DUPLICATE_MEMBER, `${singular[0]!.toUpperCase()}${singular.slice(1)} '${name}' is defined more than once in ${mc.what}`, nameEntry.value, `${mc.entity}.${name}`);
       continue;
     }
     seen.add(name);
