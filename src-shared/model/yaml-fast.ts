@@ -233,7 +233,7 @@ class FastReader {
       const [value, end] = ch === 34 ? this.doubleQuoted(at, this.end(i)) : this.singleQuoted(at, this.end(i));
       this.expectLineEnd(end, this.end(i));
       this.noContinuation(i);
-      return this.counted({ kind: 'scalar', value, line: i + 1, column: this.column(i, at) });
+      return this.counted({ kind: 'scalar', value: shared(value), line: i + 1, column: this.column(i, at) });
     }
     // Indicators that start something other than a plain scalar (or need care we do not take).
     if ('[]{}&*!|>%@`#,?:-'.includes(this.text[at]!)) {
@@ -250,7 +250,8 @@ class FastReader {
     const raw = this.text.slice(at, end);
     if (raw.includes(': ') || raw.endsWith(':') || raw.includes(' #')) throw BAIL;
     this.noContinuation(i);
-    return this.counted({ kind: 'scalar', value: resolvePlain(raw), line: i + 1, column: this.column(i, at) });
+    const value = resolvePlain(raw);
+    return this.counted({ kind: 'scalar', value: typeof value === 'string' ? shared(value) : value, line: i + 1, column: this.column(i, at) });
   }
 
   /** `[a, "b", 'c']` on one line: scalars only. */
@@ -395,6 +396,25 @@ class FastReader {
     if (!strip) value += '\n';
     return [this.counted({ kind: 'scalar', value, line: i + 1, column: at - this.start(i) + 1 }), j];
   }
+}
+
+/** Short values seen, each kept once (see `shared`); emptied when full, so it stays small. */
+const shortValues = new Map<string, string>();
+const SHORT_VALUES_KEPT = 65_536;
+
+/**
+ * One string for every equal short value (`number`, `id`, `dim_2`, `{CUBE}.col_2`): V8 copies a
+ * piece of text under 13 characters into a string of its own, and a model keeps its values, so at
+ * 10,000 cubes each member's name, type and SQL were a copy of their own (issue 28). Longer values
+ * are slices of the file's text, which the compiler keeps anyway.
+ */
+function shared(value: string): string {
+  if (value.length > 12) return value;
+  const kept = shortValues.get(value);
+  if (kept !== undefined) return kept;
+  if (shortValues.size >= SHORT_VALUES_KEPT) shortValues.clear();
+  shortValues.set(value, value);
+  return value;
 }
 
 /** The one-character escapes of a double-quoted scalar (the subset this reader takes). */
