@@ -328,6 +328,15 @@ describe('checks the platform makes', () => {
     expect(d.message).toContain("'2nd-city'");
   });
 
+  it('a member name is letters, digits and _ and does not start with a digit (ASCII letters only)', () => {
+    const names = ['_city', 'City2', 'x', '2nd', 'a-b', 'naïve', 'a.b', '_', 'Z_9'];
+    const dimensions = names.map((name) => `      - name: "${name}"\n        sql: c\n        type: string\n`).join('');
+    const cube = `cubes:\n  - name: places\n    sql_table: t\n    dimensions:\n${dimensions}`;
+    const result = compile(base({ 'model/cubes/places.yml': cube }));
+    const refused = withCode(result, C.INVALID_IDENTIFIER).map((d) => d.member);
+    expect(refused).toEqual(['places.2nd', 'places.a-b', 'places.naïve', 'places.a.b']);
+  });
+
   it('view includes a member no cube defines', () => {
     const view = VIEW.replace('          - total\n', '          - total\n          - revenue\n');
     const d = single(compile(base({ 'model/views/overview.yml': view })), C.VIEW_INCLUDE_UNKNOWN_MEMBER);
