@@ -27,6 +27,46 @@ function diagAt(severity: Severity, code: string, message: string, loc: SourceLo
 
 type Owner = CompiledCube | CompiledView;
 
+/**
+ * Where a checked reference is written: how messages name the place (`where`) and the member a
+ * diagnostic is filed under. Both texts are built only when a diagnostic needs them: built for
+ * every member of every cube they were a tenth of what a 10,000-cube compile allocates (issue 28).
+ */
+interface Site {
+  where(): string;
+  member(): string;
+}
+
+const fixedSite = (where: string, member: string): Site => ({ where: () => where, member: () => member });
+
+/** The member being checked (`dimension 'orders.status'`), one object reused from member to member. */
+class MemberSite implements Site {
+  private kind = '';
+  private owner = '';
+  private name = '';
+  private prefix = '';
+
+  /** This site, now at `kind` `owner.name`; `prefix` goes before the member's description (`a filter of `). */
+  at(kind: string, owner: string, name: string, prefix = ''): this {
+    this.kind = kind;
+    this.owner = owner;
+    this.name = name;
+    this.prefix = prefix;
+    return this;
+  }
+
+  where(): string {
+    return `${this.prefix}${this.kind} '${this.owner}.${this.name}'`;
+  }
+
+  member(): string {
+    return `${this.owner}.${this.name}`;
+  }
+}
+
+/** A path as written inside braces (`{orders.status}`), for messages. */
+const refText = (path: string[]) => `{${path.join('.')}}`;
+
 function hasMember(owner: Owner, name: string): boolean {
   if (owner.kind === 'view') return !!owner.members[name];
   return !!(owner.dimensions[name] || owner.measures[name] || owner.segments[name]);
@@ -52,32 +92,43 @@ class ReferenceChecker {
     private readonly diagnostics: Diagnostic[],
   ) {}
 
+  private lastFile = '';
+  private lastIsJavaScript = false;
+
+  /** Whether `file` is a JavaScript model; remembered for the last file (a regular-expression test allocates, and this runs for every SQL snippet). */
+  private isJavaScript(file: string): boolean {
+    if (file !== this.lastFile) {
+      this.lastFile = file;
+      this.lastIsJavaScript = /\.[cm]?js$/i.test(file);
+    }
+    return this.lastIsJavaScript;
+  }
+
   private get missingSeverity(): Severity {
     return this.env.opaqueProject ? 'warning' : 'error';
   }
 
-  /** Check every reference of a SQL snippet written in `where` (e.g. "measure 'orders.total'"). */
-  sql(sql: string | undefined, where: string, loc: SourceLocation, member: string, missingMember: Severity = 'error'): void {
+  /** Check every reference of a SQL snippet written at `site` (e.g. "measure 'orders.total'"). */
+  sql(sql: string | undefined, site: Site, loc: SourceLocation, missingMember: Severity = 'error'): void {
     if (!sql) return;
     const scan = scanSql(sql);
     // In a JavaScript model `${customers.}` never parses (a syntax error already) and `{…}` is literal text.
-    if (!/\.[cm]?js$/i.test(loc.file)) {
+    if (!this.isJavaScript(loc.file)) {
       for (const text of scan.incomplete) {
-        this.diagnostics.push(diagAt('error', C.INCOMPLETE_REFERENCE, `Incomplete reference ${text} in ${where}: a member name must follow the dot (${loc.file})`, loc, member));
+        this.diagnostics.push(diagAt('error', C.INCOMPLETE_REFERENCE, `Incomplete reference ${text} in ${site.where()}: a member name must follow the dot (${loc.file})`, loc, site.member()));
       }
     }
     // The platform compiles `{CUBE}.` with nothing after it; the SQL fails once a query uses the member.
     for (const text of scan.danglingDots) {
       this.diagnostics.push(
-        diagAt('warning', C.DANGLING_COLUMN_DOT, `${text.slice(0, -1)} is followed by a dot but no column in ${where}: name the column (${text.slice(0, -1)}.column) or drop the dot; queries that use it fail (${loc.file})`, loc, member),
+        diagAt('warning', C.DANGLING_COLUMN_DOT, `${text.slice(0, -1)} is followed by a dot but no column in ${site.where()}: name the column (${text.slice(0, -1)}.column) or drop the dot; queries that use it fail (${loc.file})`, loc, site.member()),
       );
     }
-    for (const ref of scan.refs) this.path(ref.path, where, loc, member, ref.sqlCall, missingMember);
+    for (const ref of scan.refs) this.path(ref.path, site, loc, ref.sqlCall, missingMember);
   }
 
   /** A member path written without braces (drill_members, levels): `x`, `CUBE.x`, `cube.x`. */
-  path(path: string[], where: string, loc: SourceLocation, member: string, cubeOnly = false, missingMember: Severity = 'error'): void {
-    const text = `{${path.join('.')}}`;
+  path(path: string[], site: Site, loc: SourceLocation, cubeOnly = false, missingMember: Severity = 'error'): void {
     const head = path[0]!;
     let base: Owner | undefined;
     let i = 0;
@@ -93,10 +144,10 @@ class ReferenceChecker {
         if (path.length === 1 && membersUnknown(this.self)) return;
         if (path.length === 1) {
           this.diagnostics.push(
-            diagAt(this.missingSeverity, C.UNRESOLVED_REFERENCE, `Unresolved reference ${text} in ${where}: '${head}' is neither a member of ${this.self.kind} '${this.self.name}' nor a cube or view (${loc.file})`, loc, member),
+            diagAt(this.missingSeverity, C.UNRESOLVED_REFERENCE, `Unresolved reference ${refText(path)} in ${site.where()}: '${head}' is neither a member of ${this.self.kind} '${this.self.name}' nor a cube or view (${loc.file})`, loc, site.member()),
           );
         } else {
-          this.diagnostics.push(diagAt(this.missingSeverity, C.UNKNOWN_CUBE, `Unknown cube '${head}' in reference ${text} in ${where} (${loc.file})`, loc, member));
+          this.diagnostics.push(diagAt(this.missingSeverity, C.UNKNOWN_CUBE, `Unknown cube '${head}' in reference ${refText(path)} in ${site.where()} (${loc.file})`, loc, site.member()));
         }
         return;
       }
@@ -116,7 +167,7 @@ class ReferenceChecker {
       const other = this.env.entity(name);
       if (other && i === path.length - 1 && base !== this.self) return; // `{a.b}`: join path ending at a cube
       this.diagnostics.push(
-        diagAt(missingMember, C.UNRESOLVED_REFERENCE, `Unresolved reference ${text} in ${where}: ${base.kind} '${base.name}' has no member '${name}' (${loc.file})`, loc, member),
+        diagAt(missingMember, C.UNRESOLVED_REFERENCE, `Unresolved reference ${refText(path)} in ${site.where()}: ${base.kind} '${base.name}' has no member '${name}' (${loc.file})`, loc, site.member()),
       );
       return;
     }
@@ -126,7 +177,7 @@ class ReferenceChecker {
       const ok = custom !== null && i + 2 === path.length && (BUILTIN_GRANULARITIES.has(granularity) || custom.includes(granularity));
       if (!ok) {
         this.diagnostics.push(
-          diagAt('error', C.UNRESOLVED_REFERENCE, `Unresolved reference ${text} in ${where}: '${granularity}' is not a granularity of time dimension '${base.name}.${name}' (${loc.file})`, loc, member),
+          diagAt('error', C.UNRESOLVED_REFERENCE, `Unresolved reference ${refText(path)} in ${site.where()}: '${granularity}' is not a granularity of time dimension '${base.name}.${name}' (${loc.file})`, loc, site.member()),
         );
       }
     }
@@ -157,7 +208,7 @@ export function checkCube(cube: CompiledCube, def: CubeDef, env: CheckEnv): { cu
   } else if (cube.sql !== undefined && cube.sqlTable !== undefined) {
     diagnostics.push(diagAt('error', C.SQL_XOR_SQL_TABLE, `Cube '${cube.name}' sets both sql and sql_table; use exactly one (${file})`, cube.loc, cube.name));
   }
-  refs.sql(cube.sql, `the sql of cube '${cube.name}'`, cube.sqlLoc ?? cube.loc, cube.name);
+  refs.sql(cube.sql, fixedSite(`the sql of cube '${cube.name}'`, cube.name), cube.sqlLoc ?? cube.loc);
 
   if (cube.joins.length > 0 && cube.primaryKeys.length === 0 && !cube.opaqueSections.includes('dimensions')) {
     diagnostics.push(
@@ -168,7 +219,6 @@ export function checkCube(cube: CompiledCube, def: CubeDef, env: CheckEnv): { cu
   const joins: Join[] = [];
   for (const join of cube.joins) {
     const target = env.entity(join.name);
-    const where = `join '${cube.name}' → '${join.name}'`;
     if (!target) {
       diagnostics.push(
         diagAt(env.opaqueProject ? 'warning' : 'error', C.UNKNOWN_JOIN_CUBE, `Cube '${cube.name}' joins unknown cube '${join.name}' (${join.loc.file})`, join.loc, `${cube.name}.${join.name}`),
@@ -183,7 +233,7 @@ export function checkCube(cube: CompiledCube, def: CubeDef, env: CheckEnv): { cu
     }
     // The platform reads a join's SQL only when a query uses the join, so a member it does not
     // find there is a query-time error, not a compile error: a warning here.
-    refs.sql(join.sql, where, join.sqlLoc ?? join.loc, `${cube.name}.${join.name}`, 'warning');
+    refs.sql(join.sql, fixedSite(`join '${cube.name}' → '${join.name}'`, `${cube.name}.${join.name}`), join.sqlLoc ?? join.loc, 'warning');
     const pairs = join.dynamic ? null : parseEquiJoin(join.sql, cube.name, target.name);
     joins.push({
       ...join,
@@ -191,24 +241,21 @@ export function checkCube(cube: CompiledCube, def: CubeDef, env: CheckEnv): { cu
     });
   }
 
+  const site = new MemberSite();
   for (const dim of Object.values(cube.dimensions)) {
-    const where = `dimension '${cube.name}.${dim.name}'`;
-    const member = `${cube.name}.${dim.name}`;
-    refs.sql(dim.sql, where, dim.sqlLoc ?? dim.loc, member);
-    if (dim.latitude) refs.sql(dim.latitude, where, dim.loc, member);
-    if (dim.longitude) refs.sql(dim.longitude, where, dim.loc, member);
-    forEachCaseSql(dim.case, (sql) => refs.sql(sql, where, dim.loc, member));
-    for (const g of dim.granularities) refs.sql(g.sql, `granularity '${g.name}' of ${where}`, g.loc, member);
+    refs.sql(dim.sql, site.at('dimension', cube.name, dim.name), dim.sqlLoc ?? dim.loc);
+    if (dim.latitude) refs.sql(dim.latitude, site.at('dimension', cube.name, dim.name), dim.loc);
+    if (dim.longitude) refs.sql(dim.longitude, site.at('dimension', cube.name, dim.name), dim.loc);
+    if (dim.case) forEachCaseSql(dim.case, (sql) => refs.sql(sql, site.at('dimension', cube.name, dim.name), dim.loc));
+    for (const g of dim.granularities) refs.sql(g.sql, site.at('dimension', cube.name, dim.name, `granularity '${g.name}' of `), g.loc);
   }
   for (const m of Object.values(cube.measures)) {
-    const where = `measure '${cube.name}.${m.name}'`;
-    const member = `${cube.name}.${m.name}`;
-    refs.sql(m.sql, where, m.sqlLoc ?? m.loc, member);
-    for (const f of m.filters) refs.sql(f.sql, `a filter of ${where}`, f.loc, member);
-    for (const d of m.drillMembers) refs.path(d.split('.'), `drill_members of ${where}`, m.loc, member);
-    forEachCaseSql(m.props.case, (sql) => refs.sql(sql, where, m.loc, member));
+    refs.sql(m.sql, site.at('measure', cube.name, m.name), m.sqlLoc ?? m.loc);
+    for (const f of m.filters) refs.sql(f.sql, site.at('measure', cube.name, m.name, 'a filter of '), f.loc);
+    for (const d of m.drillMembers) refs.path(d.split('.'), site.at('measure', cube.name, m.name, 'drill_members of '), m.loc);
+    if (m.props.case) forEachCaseSql(m.props.case, (sql) => refs.sql(sql, site.at('measure', cube.name, m.name), m.loc));
   }
-  for (const s of Object.values(cube.segments)) refs.sql(s.sql, `segment '${cube.name}.${s.name}'`, s.sqlLoc ?? s.loc, `${cube.name}.${s.name}`);
+  for (const s of Object.values(cube.segments)) refs.sql(s.sql, site.at('segment', cube.name, s.name), s.sqlLoc ?? s.loc);
 
   // A level is any reference the platform resolves (a measure, a segment, a time dimension's
   // granularity, another cube's member: issue 27); one that does not resolve is refused as in SQL.
@@ -219,7 +266,7 @@ export function checkCube(cube: CompiledCube, def: CubeDef, env: CheckEnv): { cu
       const loc = h.levelLocs[i] ?? h.loc;
       const member = `${cube.name}.${h.name}`;
       const before = diagnostics.length;
-      refs.path(level.split('.'), `hierarchy '${member}'`, loc, member);
+      refs.path(level.split('.'), fixedSite(`hierarchy '${member}'`, member), loc);
       if (diagnostics.length > before) return;
       const dim = levelDimension(level, cube.name);
       if (dim && cube.dimensions[dim]) return;
@@ -325,9 +372,10 @@ export function checkView(resolved: ResolvedView, env: CheckEnv): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const view = resolved.view;
   const refs = new ReferenceChecker(view, env, diagnostics);
-  for (const m of Object.values(view.measures)) refs.sql(m.sql, `measure '${view.name}.${m.name}'`, m.sqlLoc ?? m.loc, `${view.name}.${m.name}`);
-  for (const d of Object.values(view.dimensions)) refs.sql(d.sql, `dimension '${view.name}.${d.name}'`, d.sqlLoc ?? d.loc, `${view.name}.${d.name}`);
-  for (const s of Object.values(view.segments)) refs.sql(s.sql, `segment '${view.name}.${s.name}'`, s.sqlLoc ?? s.loc, `${view.name}.${s.name}`);
+  const site = new MemberSite();
+  for (const m of Object.values(view.measures)) refs.sql(m.sql, site.at('measure', view.name, m.name), m.sqlLoc ?? m.loc);
+  for (const d of Object.values(view.dimensions)) refs.sql(d.sql, site.at('dimension', view.name, d.name), d.sqlLoc ?? d.loc);
+  for (const s of Object.values(view.segments)) refs.sql(s.sql, site.at('segment', view.name, s.name), s.sqlLoc ?? s.loc);
   checkAccessPolicyMembers(view, view.accessPolicy, diagnostics);
 
   const folderNames = new Set<string>();

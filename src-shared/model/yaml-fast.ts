@@ -11,19 +11,28 @@ import type { RawMap, RawNode, RawScalar, RawSeq } from './types';
 /** Thrown internally to abandon the fast path. */
 const BAIL = Symbol('bail');
 
-interface Line {
-  start: number;
-  /** Offset of the end of the line (the `\n` or end of text). */
-  end: number;
-  indent: number;
-  /** Empty, whitespace only, or a comment after the indentation. */
-  blank: boolean;
-}
+/**
+ * The lines of the text being read, four numbers a line: offset of its start, offset of its end
+ * (the `\n` or end of text), indentation, and 1 when it is blank (empty, whitespace only, or a
+ * comment after the indentation). One buffer reused by every reader (reading is synchronous and
+ * never nested): an object a line was a twentieth of what a 10,000-cube compile allocates (issue 28).
+ */
+let lineData = new Int32Array(4 * 1024);
+const START = 0;
+const END = 1;
+const INDENT = 2;
+const BLANK = 3;
 
 function isKeyChar(c: number, first: boolean): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (!first && c >= 48 && c <= 57);
 }
 const NOT_STRING_KEY = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE|[Nn]ull|NULL)$/;
+
+/** A key YAML reads as a boolean or null; the regular expression only for a word that may be one (a test allocates: issue 28). */
+function isBooleanOrNullWord(key: string): boolean {
+  const c = key.charCodeAt(0) | 32; // lower case
+  return (c === 116 /* t */ || c === 102 /* f */ || c === 110) /* n */ && NOT_STRING_KEY.test(key);
+}
 
 /**
  * Parsed raw tree, null for an empty document, undefined when the text is outside the subset.
@@ -40,13 +49,16 @@ export function fastParseYaml(text: string, budget?: NodeBudget): RawNode | null
 }
 
 class FastReader {
-  private readonly lines: Line[] = [];
+  private readonly lines: Int32Array;
+  /** How many lines the text has. */
+  private readonly count: number;
 
   constructor(
     private readonly text: string,
     private readonly budget?: NodeBudget,
   ) {
     let start = 0;
+    let count = 0;
     const n = text.length;
     while (start <= n) {
       let end = text.indexOf('\n', start);
@@ -54,10 +66,33 @@ class FastReader {
       let indent = 0;
       while (start + indent < end && text.charCodeAt(start + indent) === 32) indent++;
       const first = start + indent < end ? text.charCodeAt(start + indent) : -1;
-      this.lines.push({ start, end, indent, blank: first === -1 || first === 35 /* # */ });
+      if (4 * count + 4 > lineData.length) {
+        const grown = new Int32Array(lineData.length * 2);
+        grown.set(lineData);
+        lineData = grown;
+      }
+      const at = 4 * count++;
+      lineData[at + START] = start;
+      lineData[at + END] = end;
+      lineData[at + INDENT] = indent;
+      lineData[at + BLANK] = first === -1 || first === 35 /* # */ ? 1 : 0;
       if (end === n) break;
       start = end + 1;
     }
+    this.lines = lineData;
+    this.count = count;
+  }
+
+  private start(i: number): number {
+    return this.lines[4 * i + START]!;
+  }
+
+  private end(i: number): number {
+    return this.lines[4 * i + END]!;
+  }
+
+  private indent(i: number): number {
+    return this.lines[4 * i + INDENT]!;
   }
 
   /** `node`, counted against the budget. */
@@ -67,31 +102,30 @@ class FastReader {
   }
 
   private nextContent(i: number): number {
-    while (i < this.lines.length && this.lines[i]!.blank) i++;
+    while (i < this.count && this.lines[4 * i + BLANK] === 1) i++;
     return i;
   }
 
-  private pos(line: number, offset: number) {
-    return { line: line + 1, column: offset - this.lines[line]!.start + 1 };
+  /** 1-based column of `offset`, which is on line `line`. */
+  private column(line: number, offset: number): number {
+    return offset - this.start(line) + 1;
   }
 
   document(): RawNode | null {
     const first = this.nextContent(0);
-    if (first >= this.lines.length) return null;
-    const line = this.lines[first]!;
-    const head = this.text.slice(line.start + line.indent, line.start + line.indent + 3);
+    if (first >= this.count) return null;
+    const head = this.text.slice(this.start(first) + this.indent(first), this.start(first) + this.indent(first) + 3);
     if (head === '---' || head === '...' || head[0] === '%') throw BAIL;
-    const [node, next] = this.node(first, line.indent);
-    if (this.nextContent(next) < this.lines.length) throw BAIL;
+    const [node, next] = this.node(first, this.indent(first));
+    if (this.nextContent(next) < this.count) throw BAIL;
     return node;
   }
 
   /** A block node whose first line is `i`, starting at column `col` of that line. */
   private node(i: number, col: number): [RawNode, number] {
-    const line = this.lines[i]!;
-    const c = this.text.charCodeAt(line.start + col);
-    const c1 = this.text.charCodeAt(line.start + col + 1);
-    if (c === 45 /* - */ && (c1 === 32 || line.start + col + 1 === line.end)) return this.seq(i, col);
+    const c = this.text.charCodeAt(this.start(i) + col);
+    const c1 = this.text.charCodeAt(this.start(i) + col + 1);
+    if (c === 45 /* - */ && (c1 === 32 || this.start(i) + col + 1 === this.end(i))) return this.seq(i, col);
     return this.map(i, col);
   }
 
@@ -99,22 +133,21 @@ class FastReader {
     const seq: RawSeq = this.counted({ kind: 'seq', items: [], line: i + 1, column: col + 1 });
     let first = true;
     for (;;) {
-      const line = this.lines[i]!;
-      if (!first && line.indent !== col) break;
-      const at = line.start + col;
+      if (!first && this.indent(i) !== col) break;
+      const at = this.start(i) + col;
       if (this.text.charCodeAt(at) !== 45 || this.text.charCodeAt(at + 1) !== 32) {
         if (first) throw BAIL;
         break; // a key of the parent map at the same indentation
       }
       first = false;
       let content = at + 2;
-      while (content < line.end && this.text.charCodeAt(content) === 32) content++;
-      if (content >= line.end || this.text.charCodeAt(content) === 35) throw BAIL; // `-` alone: nested block below
-      const itemCol = content - line.start;
+      while (content < this.end(i) && this.text.charCodeAt(content) === 32) content++;
+      if (content >= this.end(i) || this.text.charCodeAt(content) === 35) throw BAIL; // `-` alone: nested block below
+      const itemCol = content - this.start(i);
       const ch = this.text.charCodeAt(content);
       if (ch === 45 && this.text.charCodeAt(content + 1) === 32) throw BAIL; // `- - x`
       let next: number;
-      if (this.keyEnd(content, line.end) >= 0) {
+      if (this.keyEnd(content, this.end(i)) >= 0) {
         const [map, after] = this.map(i, itemCol);
         seq.items.push(map);
         next = after;
@@ -123,8 +156,8 @@ class FastReader {
         next = i + 1;
       }
       i = this.nextContent(next);
-      if (i >= this.lines.length) break;
-      const indent = this.lines[i]!.indent;
+      if (i >= this.count) break;
+      const indent = this.indent(i);
       if (indent > col) throw BAIL;
       if (indent < col) break;
     }
@@ -135,34 +168,33 @@ class FastReader {
     const map: RawMap = this.counted({ kind: 'map', entries: [], line: i + 1, column: col + 1 });
     let first = true;
     for (;;) {
-      const line = this.lines[i]!;
-      if (!first && line.indent !== col) break;
-      const at = line.start + col;
-      const keyEnd = this.keyEnd(at, line.end);
+      if (!first && this.indent(i) !== col) break;
+      const at = this.start(i) + col;
+      const keyEnd = this.keyEnd(at, this.end(i));
       if (keyEnd < 0) {
         if (!first && this.text.charCodeAt(at) === 45) break; // a sequence item at the parent's indentation
         throw BAIL;
       }
       first = false;
       const key = this.text.slice(at, keyEnd);
-      if (NOT_STRING_KEY.test(key)) throw BAIL;
+      if (isBooleanOrNullWord(key)) throw BAIL;
       for (const e of map.entries) if (e.key === key) throw BAIL; // duplicate: let `yaml` report it
-      const keyPos = this.pos(i, at);
       const colon = at + key.length;
       let v = colon + 1;
-      while (v < line.end && this.text.charCodeAt(v) === 32) v++;
+      while (v < this.end(i) && this.text.charCodeAt(v) === 32) v++;
       let value: RawNode;
       let next: number;
-      if (v >= line.end || this.text.charCodeAt(v) === 35) {
+      if (v >= this.end(i) || this.text.charCodeAt(v) === 35) {
         // Nothing on the line: a nested block follows, or the value is null.
         const j = this.nextContent(i + 1);
-        const nested = j < this.lines.length ? this.lines[j]! : null;
-        const isSeqItem = nested && this.text.charCodeAt(nested.start + nested.indent) === 45 && this.text.charCodeAt(nested.start + nested.indent + 1) === 32;
-        if (nested && (nested.indent > col || (nested.indent === col && isSeqItem))) {
-          [value, next] = this.node(j, nested.indent);
+        const nested = j < this.count;
+        const nestedAt = nested ? this.start(j) + this.indent(j) : -1;
+        const isSeqItem = nested && this.text.charCodeAt(nestedAt) === 45 && this.text.charCodeAt(nestedAt + 1) === 32;
+        if (nested && (this.indent(j) > col || (this.indent(j) === col && isSeqItem))) {
+          [value, next] = this.node(j, this.indent(j));
         } else {
           // `yaml` places an empty value after the spaces that follow the colon (at a trailing comment if any).
-          value = this.counted({ kind: 'scalar', value: null, line: i + 1, column: v - this.lines[i]!.start + 1 });
+          value = this.counted({ kind: 'scalar', value: null, line: i + 1, column: v - this.start(i) + 1 });
           next = i + 1;
         }
       } else {
@@ -176,10 +208,10 @@ class FastReader {
           next = i + 1;
         }
       }
-      map.entries.push({ key, line: keyPos.line, column: keyPos.column, value });
+      map.entries.push({ key, line: i + 1, column: this.column(i, at), value });
       i = this.nextContent(next);
-      if (i >= this.lines.length) break;
-      const indent = this.lines[i]!.indent;
+      if (i >= this.count) break;
+      const indent = this.indent(i);
       if (indent > col) throw BAIL;
       if (indent < col) break;
     }
@@ -196,21 +228,19 @@ class FastReader {
 
   /** A scalar that ends on its line: plain, single-quoted or double-quoted. */
   private inlineScalar(i: number, at: number): RawScalar {
-    const line = this.lines[i]!;
-    const pos = this.pos(i, at);
     const ch = this.text.charCodeAt(at);
     if (ch === 34 || ch === 39) {
-      const [value, end] = ch === 34 ? this.doubleQuoted(at, line.end) : this.singleQuoted(at, line.end);
-      this.expectLineEnd(end, line.end);
+      const [value, end] = ch === 34 ? this.doubleQuoted(at, this.end(i)) : this.singleQuoted(at, this.end(i));
+      this.expectLineEnd(end, this.end(i));
       this.noContinuation(i);
-      return this.counted({ kind: 'scalar', value, line: pos.line, column: pos.column });
+      return this.counted({ kind: 'scalar', value: shared(value), line: i + 1, column: this.column(i, at) });
     }
     // Indicators that start something other than a plain scalar (or need care we do not take).
     if ('[]{}&*!|>%@`#,?:-'.includes(this.text[at]!)) {
       if (!(ch === 45 && /[0-9.]/.test(this.text[at + 1] ?? ''))) throw BAIL;
     }
-    let end = line.end;
-    for (let k = at + 1; k < line.end; k++) {
+    let end = this.end(i);
+    for (let k = at + 1; k < this.end(i); k++) {
       if (this.text.charCodeAt(k) === 35 && this.text.charCodeAt(k - 1) === 32) {
         end = k - 1;
         break;
@@ -220,37 +250,37 @@ class FastReader {
     const raw = this.text.slice(at, end);
     if (raw.includes(': ') || raw.endsWith(':') || raw.includes(' #')) throw BAIL;
     this.noContinuation(i);
-    return this.counted({ kind: 'scalar', value: resolvePlain(raw), line: pos.line, column: pos.column });
+    const value = resolvePlain(raw);
+    return this.counted({ kind: 'scalar', value: typeof value === 'string' ? shared(value) : value, line: i + 1, column: this.column(i, at) });
   }
 
   /** `[a, "b", 'c']` on one line: scalars only. */
   private flowSequence(i: number, at: number): RawSeq {
-    const line = this.lines[i]!;
-    const seq: RawSeq = this.counted({ kind: 'seq', items: [], line: i + 1, column: at - this.lines[i]!.start + 1 });
+    const seq: RawSeq = this.counted({ kind: 'seq', items: [], line: i + 1, column: at - this.start(i) + 1 });
     let k = at + 1;
     const skipSpaces = () => {
-      while (k < line.end && this.text.charCodeAt(k) === 32) k++;
+      while (k < this.end(i) && this.text.charCodeAt(k) === 32) k++;
     };
     skipSpaces();
     if (this.text.charCodeAt(k) === 93 /* ] */) {
-      this.expectLineEnd(k + 1, line.end);
+      this.expectLineEnd(k + 1, this.end(i));
       this.noContinuation(i);
       return seq;
     }
     for (;;) {
       skipSpaces();
       const ch = this.text.charCodeAt(k);
-      const pos = this.pos(i, k);
+      const column = this.column(i, k);
       if (ch === 34 || ch === 39) {
-        const [value, end] = ch === 34 ? this.doubleQuoted(k, line.end) : this.singleQuoted(k, line.end);
-        seq.items.push(this.counted({ kind: 'scalar', value, line: pos.line, column: pos.column }));
+        const [value, end] = ch === 34 ? this.doubleQuoted(k, this.end(i)) : this.singleQuoted(k, this.end(i));
+        seq.items.push(this.counted({ kind: 'scalar', value, line: i + 1, column }));
         k = end;
       } else {
         let end = k;
-        while (end < line.end && !',[]{}#'.includes(this.text[end]!)) end++;
+        while (end < this.end(i) && !',[]{}#'.includes(this.text[end]!)) end++;
         const raw = this.text.slice(k, end).replace(/ +$/, '');
         if (!raw || '&*!|>%@`?:-'.includes(raw[0]!) || raw.includes(': ') || raw.endsWith(':')) throw BAIL;
-        seq.items.push(this.counted({ kind: 'scalar', value: resolvePlain(raw), line: pos.line, column: pos.column }));
+        seq.items.push(this.counted({ kind: 'scalar', value: resolvePlain(raw), line: i + 1, column }));
         k = end;
       }
       skipSpaces();
@@ -262,7 +292,7 @@ class FastReader {
         continue;
       }
       if (sep !== 93) throw BAIL;
-      this.expectLineEnd(k + 1, line.end);
+      this.expectLineEnd(k + 1, this.end(i));
       this.noContinuation(i);
       return seq;
     }
@@ -271,12 +301,11 @@ class FastReader {
   /** A more-indented line right after a scalar would continue it (multi-line scalar): not in the subset. */
   private noContinuation(i: number): void {
     const j = this.nextContent(i + 1);
-    if (j < this.lines.length && this.lines[j]!.indent > this.lines[i]!.indent) {
+    if (j < this.count && this.indent(j) > this.indent(i)) {
       // Whether this is a continuation depends on the parent's indentation; only the caller knows, so be safe.
-      const next = this.lines[j]!;
-      const at = next.start + next.indent;
+      const at = this.start(j) + this.indent(j);
       const seqItem = this.text.charCodeAt(at) === 45 && this.text.charCodeAt(at + 1) === 32;
-      if (this.keyEnd(at, next.end) < 0 && !seqItem) throw BAIL;
+      if (this.keyEnd(at, this.end(j)) < 0 && !seqItem) throw BAIL;
     }
   }
 
@@ -332,34 +361,32 @@ class FastReader {
 
   /** `|`, `|-`, `>`, `>-` block scalars with plain indentation (anything fancier goes to `yaml`). */
   private blockScalar(i: number, at: number, parentCol: number): [RawScalar, number] {
-    const line = this.lines[i]!;
-    const header = this.text.slice(at, line.end).replace(/ +$/, '');
+    const header = this.text.slice(at, this.end(i)).replace(/ +$/, '');
     if (header !== '|' && header !== '>' && header !== '|-' && header !== '>-') throw BAIL;
     const folded = header[0] === '>';
     const strip = header.length === 2;
     let j = i + 1;
     let base = -1;
     const parts: string[] = [];
-    for (; j < this.lines.length; j++) {
-      const l = this.lines[j]!;
-      const whitespaceOnly = l.start + l.indent === l.end;
+    for (; j < this.count; j++) {
+      const whitespaceOnly = this.start(j) + this.indent(j) === this.end(j);
       if (whitespaceOnly) {
-        if (base >= 0 && l.end - l.start > base) throw BAIL; // spaces beyond the indentation are content
-        if (base < 0 && l.end - l.start > parentCol + 1) throw BAIL;
+        if (base >= 0 && this.end(j) - this.start(j) > base) throw BAIL; // spaces beyond the indentation are content
+        if (base < 0 && this.end(j) - this.start(j) > parentCol + 1) throw BAIL;
         parts.push('');
         continue;
       }
       if (base < 0) {
-        if (l.indent <= parentCol) break;
-        base = l.indent;
+        if (this.indent(j) <= parentCol) break;
+        base = this.indent(j);
       }
-      if (l.indent < base) break;
-      if (folded && l.indent > base) throw BAIL;
-      parts.push(this.text.slice(l.start + base, l.end));
+      if (this.indent(j) < base) break;
+      if (folded && this.indent(j) > base) throw BAIL;
+      parts.push(this.text.slice(this.start(j) + base, this.end(j)));
     }
     if (base < 0) throw BAIL; // empty block scalar
     // Without a final line break the last line keeps none either; leave that corner to `yaml`.
-    if (j >= this.lines.length && !this.text.endsWith('\n')) throw BAIL;
+    if (j >= this.count && !this.text.endsWith('\n')) throw BAIL;
     // Trailing empty lines are not content (clip/strip chomping); they belong to the scalar's extent.
     let last = parts.length;
     while (last > 0 && parts[last - 1] === '') last--;
@@ -367,8 +394,27 @@ class FastReader {
     if (folded && content.includes('')) throw BAIL;
     let value = content.join(folded ? ' ' : '\n');
     if (!strip) value += '\n';
-    return [this.counted({ kind: 'scalar', value, line: i + 1, column: at - this.lines[i]!.start + 1 }), j];
+    return [this.counted({ kind: 'scalar', value, line: i + 1, column: at - this.start(i) + 1 }), j];
   }
+}
+
+/** Short values seen, each kept once (see `shared`); emptied when full, so it stays small. */
+const shortValues = new Map<string, string>();
+const SHORT_VALUES_KEPT = 65_536;
+
+/**
+ * One string for every equal short value (`number`, `id`, `dim_2`, `{CUBE}.col_2`): V8 copies a
+ * piece of text under 13 characters into a string of its own, and a model keeps its values, so at
+ * 10,000 cubes each member's name, type and SQL were a copy of their own (issue 28). Longer values
+ * are slices of the file's text, which the compiler keeps anyway.
+ */
+function shared(value: string): string {
+  if (value.length > 12) return value;
+  const kept = shortValues.get(value);
+  if (kept !== undefined) return kept;
+  if (shortValues.size >= SHORT_VALUES_KEPT) shortValues.clear();
+  shortValues.set(value, value);
+  return value;
 }
 
 /** The one-character escapes of a double-quoted scalar (the subset this reader takes). */
@@ -377,8 +423,8 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string | undefined>> = { __proto__
 /** YAML 1.2 core schema resolution of a plain scalar, as the `yaml` library does it. */
 export function resolvePlain(s: string): string | number | boolean | null {
   if (s === '' || s === '~' || s === 'null' || s === 'Null' || s === 'NULL') return null;
-  if (/^(?:[Tt]rue|TRUE)$/.test(s)) return true;
-  if (/^(?:[Ff]alse|FALSE)$/.test(s)) return false;
+  if (s === 'true' || s === 'True' || s === 'TRUE') return true;
+  if (s === 'false' || s === 'False' || s === 'FALSE') return false;
   const first = s.charCodeAt(0);
   // Everything else that resolves to a number starts with a digit, a sign or a dot.
   if (!((first >= 48 && first <= 57) || first === 43 || first === 45 || first === 46)) return s;

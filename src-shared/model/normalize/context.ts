@@ -15,7 +15,7 @@ import type {
   RawPos,
   SourceLocation,
 } from '../types';
-import { IDENTIFIER } from './defs';
+import { isIdentifier } from './defs';
 import { dict } from '../dict';
 
 export function camelToSnake(key: string): string {
@@ -33,12 +33,16 @@ export class Ctx {
   /** Only JS and templated YAML produce opaque nodes; plain YAML skips the walks looking for them. */
   readonly mayBeOpaque: boolean;
 
+  /** What follows a member's path where messages name it: `' (model/cubes/orders.yml)`. */
+  readonly memberClosing: string;
+
   constructor(
     readonly file: string,
     readonly format: ModelFormat,
     readonly templated: boolean,
   ) {
     this.mayBeOpaque = format !== 'yaml' || templated;
+    this.memberClosing = `' (${file})`;
   }
 
   loc(pos: RawPos): SourceLocation {
@@ -126,7 +130,7 @@ export class Ctx {
 
   identifier(entry: RawEntry | undefined, what: string, member?: string): string | undefined {
     const value = this.string(entry, what, member);
-    if (value !== undefined && !IDENTIFIER.test(value)) {
+    if (value !== undefined && !isIdentifier(value)) {
       this.error(C.INVALID_IDENTIFIER, `'${value}' in ${what} is not a valid name: use letters, digits and _ and do not start with a digit`, entry!.value, member);
     }
     return value;
@@ -231,7 +235,10 @@ export function plain(node: RawNode): PlainValue {
  */
 export function propsOf(fields: Map<string, RawEntry>, skip?: ReadonlySet<string>): Record<string, PlainValue> {
   const out = dict<PlainValue>();
-  for (const [key, entry] of fields) if (!skip?.has(key)) out[key] = plain(entry.value);
+  // forEach, not `for of` with destructuring: no entry array per property (issue 28).
+  fields.forEach((entry, key) => {
+    if (!skip?.has(key)) out[key] = plain(entry.value);
+  });
   return out;
 }
 
@@ -260,12 +267,11 @@ export function readMembers<T>(maps: RawMap[], ctx: Ctx, mc: MemberContext, read
       ctx.error(C.INVALID_VALUE, `The name of a ${singular} of ${mc.what} must be a string`, nameEntry.value, mc.entity);
       continue;
     }
-    const memberPath = `${mc.entity}.${name}`;
-    if (!IDENTIFIER.test(name)) {
-      ctx.error(C.INVALID_IDENTIFIER, `${singular[0]!.toUpperCase()}${singular.slice(1)} name '${name}' of ${mc.what} is not a valid name: use letters, digits and _ and do not start with a digit`, nameEntry.value, memberPath);
+    if (!isIdentifier(name)) {
+      ctx.error(C.INVALID_IDENTIFIER, `${singular[0]!.toUpperCase()}${singular.slice(1)} name '${name}' of ${mc.what} is not a valid name: use letters, digits and _ and do not start with a digit`, nameEntry.value, `${mc.entity}.${name}`);
     }
     if (seen.has(name)) {
-      ctx.error(C.DUPLICATE_MEMBER, `${singular[0]!.toUpperCase()}${singular.slice(1)} '${name}' is defined more than once in ${mc.what}`, nameEntry.value, memberPath);
+      ctx.error(C.DUPLICATE_MEMBER, `${singular[0]!.toUpperCase()}${singular.slice(1)} '${name}' is defined more than once in ${mc.what}`, nameEntry.value, `${mc.entity}.${name}`);
       continue;
     }
     seen.add(name);

@@ -11,7 +11,7 @@ import type {
   SourceLocation,
 } from '../types';
 import { Ctx, plain, propsOf, readMembers } from './context';
-import { IDENTIFIER, type CubeDef, type EntityCommon, type EntityDef, type ViewDef, type ViewGroupDef } from './defs';
+import { isIdentifier, type CubeDef, type EntityCommon, type EntityDef, type ViewDef, type ViewGroupDef } from './defs';
 import { readAccessPolicies, readJoins, readPreAggregation, readRefreshKey } from './entity-parts';
 import { CUBE_KEYS, MEMBER_SECTION_KEYS, TYPED_SECTIONS, VIEW_GROUP_KEYS, VIEW_IGNORED_KEYS, VIEW_KEYS } from './keys';
 import { readDimension, readHierarchy, readMeasure, readSegment } from './members';
@@ -58,7 +58,7 @@ function normalizeCubeOrView(entity: RawEntity, ctx: Ctx): CubeDef | ViewDef {
   const label = isView ? 'view' : 'cube';
   const what = `${label} '${entity.name}' (${ctx.file})`;
   const f = ctx.fields(entity.def, isView ? VIEW_KEYS : CUBE_KEYS, what, entity.name);
-  if (!IDENTIFIER.test(entity.name)) {
+  if (!isIdentifier(entity.name)) {
     ctx.error(C.INVALID_IDENTIFIER, `${label[0]!.toUpperCase()}${label.slice(1)} name '${entity.name}' in ${ctx.file} is not a valid name: use letters, digits and _ and do not start with a digit`, entity.nameLoc, entity.name);
   }
   const opaqueSections: string[] = [];

@@ -60,10 +60,14 @@ function checkFormat(f: Map<string, RawEntry>, ctx: Ctx, kind: 'measure' | 'dime
   if (problem) ctx.error(C.INVALID_VALUE, `'format' of ${what} must be ${problem}`, entry.value, memberPath);
 }
 
+/** How messages name a member: `dimension 'orders.status' (model/cubes/orders.yml)`. */
+const OPENING = { dimension: "dimension '", measure: "measure '", segment: "segment '" } as const;
+
 /** What every member reader starts with: the member's path, how messages name it, its checked fields and the part all members share. */
 function openMember(map: RawMap, name: string, ctx: Ctx, mc: MemberContext, kind: 'dimension' | 'measure' | 'segment', keys: Set<string>) {
   const memberPath = `${mc.entity}.${name}`;
-  const what = `${kind} '${memberPath}' (${ctx.file})`;
+  // Three pieces, not the five of a template of them all: one string a piece joined, for every member (issue 28).
+  const what = `${OPENING[kind]}${memberPath}${ctx.memberClosing}`;
   const f = ctx.fields(map, keys, what, memberPath);
   return { memberPath, what, f, base: memberBase(map, name, f, ctx, what, memberPath) };
 }

@@ -80,6 +80,62 @@ describe('checks the platform makes', () => {
     expect(d.message).toContain('{amount_cents}');
   });
 
+  it('an unresolved reference names the place it is written and files it under its member, wherever it is', () => {
+    const cube = yaml`
+      cubes:
+        - name: places
+          sql_table: shop.places
+          dimensions:
+            - name: id
+              sql: id
+              type: number
+              primary_key: true
+            - name: created_at
+              sql: "{nowhere_a}"
+              type: time
+              granularities:
+                - name: fiscal
+                  sql: "{nowhere_b}"
+          measures:
+            - name: total
+              sql: "{nowhere_c}"
+              type: sum
+              filters:
+                - sql: "{nowhere_d} > 0"
+              drill_members:
+                - nowhere_e
+          segments:
+            - name: big
+              sql: "{nowhere_f} > 10"
+    `;
+    const view = yaml`
+      views:
+        - name: places_view
+          cubes:
+            - join_path: places
+              includes: "*"
+          measures:
+            - name: extra
+              sql: "{nowhere_g}"
+              type: number
+    `;
+    const result = compile(base({ 'model/cubes/places.yml': cube, 'model/views/places_view.yml': view }));
+    const found = withCode(result, C.UNRESOLVED_REFERENCE).map((d) => ({ member: d.member, where: /in (.*?): /.exec(d.message)?.[1] }));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        { member: 'places.created_at', where: "dimension 'places.created_at'" },
+        { member: 'places.created_at', where: "granularity 'fiscal' of dimension 'places.created_at'" },
+        { member: 'places.total', where: "measure 'places.total'" },
+        { member: 'places.total', where: "a filter of measure 'places.total'" },
+        { member: 'places.total', where: "drill_members of measure 'places.total'" },
+        { member: 'places.big', where: "segment 'places.big'" },
+      ]),
+    );
+    const unknownInView = withCode(result, C.UNRESOLVED_REFERENCE).concat(withCode(result, C.UNKNOWN_CUBE)).find((d) => d.message.includes('{nowhere_g}'));
+    expect(unknownInView).toMatchObject({ member: 'places_view.extra' });
+    expect(unknownInView!.message).toContain("in measure 'places_view.extra'");
+  });
+
   it('unknown cube in a reference', () => {
     const cube = ORDERS.replace('sql: amount', 'sql: "{payments.amount}"');
     const d = single(compile(base({ 'model/cubes/orders.yml': cube })), C.UNKNOWN_CUBE);
@@ -270,6 +326,15 @@ describe('checks the platform makes', () => {
     const d = single(compile(base({ 'model/cubes/customers.yml': cube, 'model/views/overview.yml': 'views: []\n' })), C.INVALID_IDENTIFIER);
     expect(d).toMatchObject({ line: 9, column: 15 });
     expect(d.message).toContain("'2nd-city'");
+  });
+
+  it('a member name is letters, digits and _ and does not start with a digit (ASCII letters only)', () => {
+    const names = ['_city', 'City2', 'x', '2nd', 'a-b', 'naïve', 'a.b', '_', 'Z_9'];
+    const dimensions = names.map((name) => `      - name: "${name}"\n        sql: c\n        type: string\n`).join('');
+    const cube = `cubes:\n  - name: places\n    sql_table: t\n    dimensions:\n${dimensions}`;
+    const result = compile(base({ 'model/cubes/places.yml': cube }));
+    const refused = withCode(result, C.INVALID_IDENTIFIER).map((d) => d.member);
+    expect(refused).toEqual(['places.2nd', 'places.a-b', 'places.naïve', 'places.a.b']);
   });
 
   it('view includes a member no cube defines', () => {
