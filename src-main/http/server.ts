@@ -2,7 +2,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
 import { existsSync } from 'node:fs';
-import { UiFiles } from './ui-files';
+import { UiFiles, uiCacheControl } from './ui-files';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { ErrorCodes } from '../../src-shared/api/errors';
@@ -56,6 +56,8 @@ function lazySendFile(root: string): (reply: FastifyReply, file: string) => Prom
     await fastifyStatic(app as unknown as FastifyInstance, {
       root,
       serve: false,
+      // Set per file by the caller (uiCacheControl); the plugin's default is `public, max-age=0`.
+      cacheControl: false,
       setHeaders: (res) => res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY),
     });
     const sendFile = decorated.get('sendFile');
@@ -67,7 +69,9 @@ function lazySendFile(root: string): (reply: FastifyReply, file: string) => Prom
       loading = null;
       throw error;
     });
-    return (await loading).call(reply, file);
+    const send = await loading;
+    reply.header('Cache-Control', uiCacheControl(file));
+    return send.call(reply, file);
   };
 }
 

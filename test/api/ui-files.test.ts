@@ -21,6 +21,7 @@ beforeAll(async () => {
   writeFileSync(join(rendererDir, 'index.html'), INDEX);
   writeFileSync(join(rendererDir, 'assets', 'app-1a2b.js'), SCRIPT);
   writeFileSync(join(rendererDir, 'assets', 'style.css'), 'body{margin:0}');
+  writeFileSync(join(rendererDir, 'assets', 'index-D-2csnTE.js'), SCRIPT);
   writeFileSync(join(rendererDir, 'nested', 'dir', 'note.txt'), 'nested');
   writeFileSync(join(rendererDir, 'a b.txt'), 'spaced');
   // Outside the UI's folder, beside it: never served.
@@ -67,6 +68,19 @@ describe('the built UI', () => {
     expect([spaced.status, await spaced.text()]).toEqual([200, 'spaced']);
     const part = await get('/assets/app-1a2b.js', { headers: { range: 'bytes=0-6' } });
     expect([part.status, await part.text()]).toEqual([206, 'console']);
+  });
+
+  it('lets a browser keep the hashed assets without asking again, and makes it ask for index.html each time', async () => {
+    const immutable = 'public, max-age=31536000, immutable';
+    for (const path of ['/assets/index-D-2csnTE.js', '/assets/index-D-2csnTE.js?v=1']) {
+      const res = await get(path);
+      expect({ path, status: res.status, cache: res.headers.get('cache-control') }).toEqual({ path, status: 200, cache: immutable });
+    }
+    // index.html (at any client route, and for a hashed name that does not exist) and files without a content hash: asked for again each time.
+    for (const path of ['/', '/index.html', '/deployments/3', '/assets/missing-9zAbCdEf.js', '/assets/app-1a2b.js', '/assets/style.css', '/nested/dir/note.txt']) {
+      const res = await get(path);
+      expect({ path, status: res.status, cache: res.headers.get('cache-control') }).toEqual({ path, status: 200, cache: 'no-cache' });
+    }
   });
 
   it('answers HEAD for a file with its length and no body', async () => {
