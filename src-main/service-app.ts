@@ -19,7 +19,6 @@ import type { SecretStore } from './platform/secrets';
 import { TokenService } from './platform/tokens/tokens';
 import { WorkerPools } from './platform/workers/pools';
 import { flushCompileCache } from './platform/process/compile-cache';
-import { releaseYoungGeneration } from './platform/process/young-generation';
 import computeEntry from './workers/compute-worker?modulePath';
 import modelEntry from './workers/model-worker?modulePath';
 import type { Service, ServiceOptions } from './service-types';
@@ -101,7 +100,6 @@ export async function assembleService({ options, clock, log, secrets, db, listen
           startJobs();
           // Every area's code is compiled now: keep it for the next start (a no-op without the cache).
           flushCompileCache();
-          releaseYoungGeneration();
         },
         (error: Error) => log.error('an area failed to load', { error: error.stack ?? String(error) }),
       );

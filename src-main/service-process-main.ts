@@ -7,7 +7,6 @@ import { WORKSPACE_SESSION_TTL_S } from './features/system/login-codes';
 import { DatabaseTooNewError } from './platform/db/connection';
 import { MissingSqliteBuildError } from './platform/db/native-binding';
 import { onParentExit } from './platform/process/parent';
-import { holdYoungGeneration } from './platform/process/young-generation';
 import { parseParentMessage, type ChildMessage, type DesktopSession, type ServiceProcessOptions } from './platform/process/service-protocol';
 import { createService, type Service } from './service';
 
@@ -48,7 +47,6 @@ async function issueSession(running: Service): Promise<DesktopSession> {
 
 async function start(options: ServiceProcessOptions): Promise<void> {
   if (service) return;
-  holdYoungGeneration();
   const create = (port: number) =>
     createService({
       dataDir: options.dataDir,

@@ -7,7 +7,6 @@ import { createLoginCode } from '../features/system/login-codes';
 import { FileSecretStore, KeychainSecretStore, keychainServiceFor, type SecretStore } from '../platform/secrets';
 import { DatabaseTooNewError } from '../platform/db/connection';
 import { onParentExit } from '../platform/process/parent';
-import { holdYoungGeneration } from '../platform/process/young-generation';
 import { defaultDataDir } from './data-dir';
 import { PlainError } from './output';
 
@@ -45,7 +44,6 @@ const usage = (detail: string) => new PlainError('USAGE', detail, 1);
 
 /** Starts the service; it keeps running until SIGTERM or SIGINT. */
 export async function runServe(options: ServeOptions): Promise<void> {
-  holdYoungGeneration();
   const portText = options.port ?? process.env.DRYDOCK_PORT ?? '4317';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--port must be 0..65535, not "${portText}".`);
