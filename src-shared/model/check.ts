@@ -8,6 +8,7 @@
 import { DiagnosticCodes as C } from './codes';
 import { parseEquiJoin, plainColumn, scanSql, selfMemberReference } from './references';
 import type { EquiSide } from './references';
+import { STANDARD_GRANULARITIES } from './query/types';
 import { levelDimension } from './resolve';
 import type { ResolvedView } from './resolve';
 import type { CubeDef, FolderDef, ViewGroupDef } from './schema';
@@ -19,7 +20,7 @@ export interface CheckEnv {
   readonly opaqueProject: boolean;
 }
 
-const BUILTIN_GRANULARITIES = new Set(['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year']);
+const BUILTIN_GRANULARITIES: ReadonlySet<string> = new Set(STANDARD_GRANULARITIES);
 
 function diagAt(severity: Severity, code: string, message: string, loc: SourceLocation, member?: string): Diagnostic {
   return { severity, code, message, file: loc.file, line: loc.line, column: loc.column, member };

@@ -22,6 +22,7 @@ import { checkListValues, checkMapValue } from './values';
 import { CURRENCY_CODES, NON_NUMERIC_MEASURE_TYPES } from './currency';
 import { checkMask, checkShapeList, DRILL_FILTER_SHAPE, LINK_SHAPE } from './shapes';
 import { formatProblem } from './formats';
+import { STANDARD_GRANULARITIES } from '../query/types';
 import {
   DIMENSION_KEYS,
   DIMENSION_ORDERS,
@@ -151,7 +152,7 @@ export function readDimension(map: RawMap, name: string, ctx: Ctx, mc: MemberCon
   return dim;
 }
 
-const BUILTIN_GRANULARITY_NAMES: ReadonlySet<string> = new Set(['day', 'hour', 'minute', 'month', 'quarter', 'second', 'week', 'year']);
+const STANDARD_GRANULARITY_NAMES: ReadonlySet<string> = new Set(STANDARD_GRANULARITIES);
 
 function readGranularity(map: RawMap, name: string, ctx: Ctx, mc: MemberContext): Granularity {
   const what = `granularity '${name}' of ${mc.what}`;
@@ -180,8 +181,8 @@ function readGranularity(map: RawMap, name: string, ctx: Ctx, mc: MemberContext)
     ctx.error(C.INVALID_GRANULARITY, `${what} sets origin and offset; use only one`, f.get('offset')!.value, mc.entity);
   }
   // The platform reads a granularity written with sql as a predefined one redefined.
-  if (f.has('sql') && !BUILTIN_GRANULARITY_NAMES.has(name)) {
-    ctx.error(C.INVALID_GRANULARITY, `${what} is written with 'sql', so it must be named after a predefined granularity (${[...BUILTIN_GRANULARITY_NAMES].join(', ')}); define '${name}' with 'interval' instead`, map, mc.entity);
+  if (f.has('sql') && !STANDARD_GRANULARITY_NAMES.has(name)) {
+    ctx.error(C.INVALID_GRANULARITY, `${what} is written with 'sql', so it must be named after a predefined granularity (${[...STANDARD_GRANULARITIES].sort().join(', ')}); define '${name}' with 'interval' instead`, map, mc.entity);
   }
   if (g.origin !== undefined && Number.isNaN(Date.parse(g.origin))) {
     ctx.error(C.INVALID_GRANULARITY, `Invalid origin '${g.origin}' in ${what}: expected YYYY[-MM[-DD]] or an ISO date-time`, f.get('origin')!.value, mc.entity);
