@@ -105,6 +105,11 @@ function fillValues(values: PlainValue, security: QuerySecurity, entity: string)
   return out;
 }
 
+/** A member as written in `entity` (a policy's filter, a hierarchy's level) as a full path: `CUBE.x` and `x` are the entity's, `other.x` another's. */
+export function qualifiedMember(entity: string, member: string): string {
+  return member.includes('.') ? member.replace(/^CUBE\./, `${entity}.`) : `${entity}.${member}`;
+}
+
 function toFilter(raw: PlainValue, entity: string, security: QuerySecurity): QueryFilter {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new QueryError(QueryErrorCodes.INVALID_FILTER, `A row filter of '${entity}' is not a filter object.`);
@@ -113,8 +118,7 @@ function toFilter(raw: PlainValue, entity: string, security: QuerySecurity): Que
   if (Array.isArray(raw.or)) return { or: raw.or.map((f) => toFilter(f, entity, security)) };
   const member = typeof raw.member === 'string' ? raw.member : typeof raw.dimension === 'string' ? raw.dimension : null;
   if (!member || typeof raw.operator !== 'string') throw new QueryError(QueryErrorCodes.INVALID_FILTER, `A row filter of '${entity}' lacks a member or an operator.`);
-  const qualified = member.includes('.') ? member.replace(/^CUBE\./, `${entity}.`) : `${entity}.${member}`;
-  return { member: qualified, operator: raw.operator as never, values: fillValues(raw.values, security, entity) };
+  return { member: qualifiedMember(entity, member), operator: raw.operator as never, values: fillValues(raw.values, security, entity) };
 }
 
 /** The row filter the applicable policies impose (OR of policies, AND within one), or null for all rows. */

@@ -2,7 +2,7 @@
 // platform's shape (member names qualified, titles, types, granularities, drill members).
 
 import type { AccessPolicy, CompiledCube, CompiledModel, CompiledView, Dimension, Measure, Segment } from '../types';
-import { entityAccess, memberVisible, type EntityAccess } from './access';
+import { entityAccess, memberVisible, qualifiedMember, type EntityAccess } from './access';
 import { humanize } from './members';
 import type { QuerySecurity } from './types';
 import { own } from '../dict';
@@ -113,7 +113,7 @@ function cubeEntity(cube: CompiledCube, security: QuerySecurity | null): MetaEnt
       .map(([n, s]) => segmentMeta(cube.name, title, n, s, undefined)),
     hierarchies: Object.values(cube.hierarchies)
       .filter((h) => h.public)
-      .map((h) => ({ name: `${cube.name}.${h.name}`, title: h.title ?? humanize(h.name), levels: h.levels.map((l) => levelPath(cube.name, l)), public: true })),
+      .map((h) => ({ name: `${cube.name}.${h.name}`, title: h.title ?? humanize(h.name), levels: h.levels.map((l) => qualifiedMember(cube.name, l)), public: true })),
     folders: [],
   };
 }
@@ -207,10 +207,4 @@ export function modelMeta(model: CompiledModel, security: QuerySecurity | null, 
     if (e) out.push(e);
   }
   return { cubes: out };
-}
-
-/** A hierarchy level as a full member path: `CUBE.x` and `x` are the cube's, `other.x` another cube's (issue 27). */
-function levelPath(cubeName: string, level: string): string {
-  if (level.startsWith('CUBE.')) return `${cubeName}.${level.slice(5)}`;
-  return level.includes('.') ? level : `${cubeName}.${level}`;
 }
