@@ -350,10 +350,8 @@ function levelNotDimension(from: { cube: string; hierarchy: string; level: strin
  * platform does); null for another cube's member.
  */
 export function levelDimension(level: string, cubeName: string): string | null {
-  const parts = level.split('.');
-  if (parts.length === 1) return parts[0]!;
-  if ((parts.length === 2 || parts.length === 3) && (parts[0] === 'CUBE' || parts[0] === cubeName)) return parts[1]!;
-  return null;
+  const at = levelMember(level, cubeName);
+  return at && at.cube === cubeName ? at.member : null;
 }
 
 function buildFolder(def: FolderDef, view: CompiledView): Folder {
