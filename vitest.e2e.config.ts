@@ -20,16 +20,18 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
-// End-to-end tests: a real `drydock serve` and Debian's chromium per file (its own data directory,
-// port and browser profile, so files share no state). Two files at a time: much of an e2e test is
-// waiting on the service or the browser, which the other file's work fills. One test at a time in a
-// file, with room for a cold build and a cold browser on a loaded machine.
+// End-to-end tests: a real `drydock serve` per file (its own data directory and port) and a browser
+// context of its own in its worker's one Debian chromium, so files share no state. Three files at a time on any machine: most of an
+// e2e test is waiting on the service or the browser (on 2 cores the stage used 0.63 of a core with two
+// files at a time), which the other files' work fills: 272 s with two, 213 s with three (issue 25).
+// `E2E_WORKERS` overrides it. One test at a time in a file, with room for a cold build and a cold
+// browser on a loaded machine.
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.e2e.test.ts'],
     globalSetup: ['test/e2e/global-setup.ts'],
     fileParallelism: true,
-    maxWorkers: 2,
+    maxWorkers: Number(process.env.E2E_WORKERS) || 3,
     sequence: { concurrent: false, sequencer: LongestFirst },
     testTimeout: 120_000,
     hookTimeout: 180_000,
