@@ -31,6 +31,8 @@ export default defineConfig({
   test: {
     include: ['test/e2e/**/*.e2e.test.ts'],
     globalSetup: ['test/e2e/global-setup.ts'],
+    // A failed test prints what the screen showed and what the service said (failure-report.ts).
+    setupFiles: ['test/e2e/failure-report.ts'],
     fileParallelism: true,
     maxWorkers: Number(process.env.E2E_WORKERS) || 3,
     sequence: { concurrent: false, sequencer: LongestFirst },

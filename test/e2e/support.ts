@@ -27,6 +27,11 @@ const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
+// ---- what a failed test reports (failure-report.ts) -----------------------------------------
+
+/** The services and pages of the running file, for the report of a test that fails. */
+export const live = { servers: new Set<E2EServer>(), browsers: new Set<E2EBrowser>() };
+
 // ---- the service -------------------------------------------------------------------------
 
 export interface E2EServer {
@@ -92,7 +97,7 @@ export async function startServer(options: { env?: Record<string, string> } = {}
     return { status: res.status, body: text ? JSON.parse(text) : null };
   };
 
-  return {
+  const server: E2EServer = {
     url,
     loginUrl,
     apiKey: E2E_API_KEY,
@@ -100,6 +105,7 @@ export async function startServer(options: { env?: Record<string, string> } = {}
     output: () => output,
     api,
     async stop() {
+      live.servers.delete(server);
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
         child.kill('SIGTERM');
@@ -110,6 +116,8 @@ export async function startServer(options: { env?: Record<string, string> } = {}
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  live.servers.add(server);
+  return server;
 }
 
 /**
@@ -214,14 +222,17 @@ export async function openBrowser(options: { tourSeen?: boolean } = {}): Promise
     }
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  return {
+  const opened: E2EBrowser = {
     context,
     page,
     problems,
     async close() {
+      live.browsers.delete(opened);
       await context.close().catch(() => {});
     },
   };
+  live.browsers.add(opened);
+  return opened;
 }
 
 // ---- signing in ----------------------------------------------------------------------------
