@@ -95,14 +95,12 @@ export async function assembleService({ options, clock, log, secrets, db, listen
     };
     if (atStart) startJobs();
     else if (options.loadRestAfterMs !== null) {
-      areas.loadRestInBackground(options.loadRestAfterMs ?? BACKGROUND_LOAD_DELAY_MS).then(
-        () => {
-          startJobs();
-          // Every area's code is compiled now: keep it for the next start (a no-op without the cache).
-          flushCompileCache();
-        },
-        (error: Error) => log.error('an area failed to load', { error: error.stack ?? String(error) }),
-      );
+      const failed = (area: { name: string }, error: Error) => log.error('an area failed to load', { area: area.name, error: error.stack ?? String(error) });
+      void areas.loadRestInBackground(options.loadRestAfterMs ?? BACKGROUND_LOAD_DELAY_MS, failed).then(() => {
+        startJobs();
+        // Every area's code is compiled now: keep it for the next start (a no-op without the cache).
+        flushCompileCache();
+      });
     }
 
     let closed: Promise<void> | null = null;

@@ -40,12 +40,22 @@ export class AreaLoader {
     }
   }
 
-  /** The area's code, loaded and registered (once; later calls share the first load). */
+  /**
+   * The area's code, loaded and registered (once; later calls share the first load). Where its code
+   * could not be read (a module that failed to import: nothing of the area is registered yet), the
+   * next request tries again instead of the area staying unusable until a restart.
+   */
   ensure(area: Area): Promise<void> {
     let load = this.loads.get(area.name);
     if (!load) {
       load = (async () => {
-        const register = await area.load();
+        let register: Awaited<ReturnType<Area['load']>>;
+        try {
+          register = await area.load();
+        } catch (error) {
+          this.loads.delete(area.name);
+          throw error;
+        }
         await register(this.router);
         const missing = this.router.unregistered(area.operations.map((def) => def.operationId));
         if (missing.length > 0) throw new Error(`Area ${area.name} did not register ${missing.join(', ')} (listed for it in src-main/features/index.ts).`);
@@ -63,16 +73,17 @@ export class AreaLoader {
 
   /**
    * Loads the areas not asked for yet, one at a time from `afterMs` on, yielding to requests in
-   * between; resolves when all are loaded (or loading stopped). Started once; later calls return
-   * the same promise.
+   * between; resolves when all have been tried (or loading stopped). An area that fails is reported
+   * to `onError` and the others still load: one broken area does not hold back the rest's job kinds
+   * and schedulers. Started once; later calls return the same promise.
    */
-  loadRestInBackground(afterMs: number): Promise<void> {
+  loadRestInBackground(afterMs: number, onError: (area: Area, error: Error) => void): Promise<void> {
     this.background ??= (async () => {
       await new Promise((resolve) => setTimeout(resolve, afterMs).unref());
       for (const area of this.areas) {
         await new Promise((resolve) => setImmediate(resolve));
         if (this.stopped) return;
-        await this.ensure(area);
+        await this.ensure(area).catch((error: Error) => onError(area, error));
       }
     })();
     return this.background;
