@@ -79,6 +79,7 @@ export async function assembleService({ options, clock, log, secrets, db, listen
     areas.declareAll();
     await yieldToEventLoop();
     ctx.services.loadAllAreas = () => areas.loadAll();
+    ctx.services.allAreasLoaded = () => areas.allLoaded();
     await app.ready();
     // Areas register only operations and job kinds, never hooks: Fastify is ready before any loads.
     const atStart = (options.areas ?? 'at-start') === 'at-start';

@@ -22,6 +22,7 @@ export type AreaLoading = 'at-start' | 'on-first-use';
 
 export class AreaLoader {
   private readonly loads = new Map<string, Promise<void>>();
+  private readonly loaded = new Set<string>();
   private stopped = false;
   private background: Promise<void> | null = null;
 
@@ -59,11 +60,17 @@ export class AreaLoader {
         await register(this.router);
         const missing = this.router.unregistered(area.operations.map((def) => def.operationId));
         if (missing.length > 0) throw new Error(`Area ${area.name} did not register ${missing.join(', ')} (listed for it in src-main/features/index.ts).`);
+        this.loaded.add(area.name);
         this.onLoaded(area);
       })();
       this.loads.set(area.name, load);
     }
     return load;
+  }
+
+  /** Whether every area has loaded and registered (what other areas hook into is then in place). */
+  allLoaded(): boolean {
+    return this.loaded.size === this.areas.length;
   }
 
   /** Every area, one after another, in the table's order. */

@@ -2,7 +2,12 @@
 // service answers every request as one that loaded every area at start does — the first request
 // to an area waits for its code, the route table and the OpenAPI document are the same, and HEAD
 // is answered by the GET route without a body.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDeployment } from '../support/deployments';
+import { D, deployFiles } from '../support/lakehouse';
 import { startTestService, type TestResponse, type TestService } from '../support/service';
 import { createUser } from '../support/users';
 
@@ -79,6 +84,43 @@ describe('areas loaded on first use', () => {
       expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
       expect((await svc.call('HEAD', '/api/v1/no-such-operation')).status).toBe(404);
       expect((await svc.call('HEAD', '/api/v1/users/me', { auth: null })).status).toBe(401);
+    }
+  });
+});
+
+// An area subscribes to another's events when its code loads (src-main/features/area-events.ts).
+describe('events between areas loaded on first use', () => {
+  it('a deployment created by the first request after start, before any other area has loaded, gets its production environment', async () => {
+    const fresh = await startTestService({ areas: 'on-first-use', loadRestAfterMs: null });
+    try {
+      const id = await createDeployment(fresh);
+      const environments = await fresh.call('GET', `/api/v1/deployments/${id}/environments`);
+      expect(environments.status).toBe(200);
+      expect((environments.body as { items: { kind: string; branchName: string }[] }).items).toEqual([
+        expect.objectContaining({ kind: 'production', branchName: 'main' }),
+      ]);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it('a commit to the deploy branch, the first request after a restart, starts its build as it does once every area has loaded', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'drydock-lazy-'));
+    try {
+      const first = await startTestService({ dataDir, areas: 'on-first-use', loadRestAfterMs: null });
+      const id = await createDeployment(first);
+      await first.stop();
+
+      const restarted = await startTestService({ dataDir, areas: 'on-first-use', loadRestAfterMs: null });
+      try {
+        const commit = await deployFiles(restarted, id, { 'model/cubes/extra.yml': 'cubes:\n  - name: extra\n    sql_table: extra\n' });
+        // The background load is off here, so the job runner never starts: the build is queued, not run.
+        await expect.poll(async () => (await restarted.call('GET', `${D(id)}/build-status`)).body).toMatchObject({ commit, buildStatus: 'queued' });
+      } finally {
+        await restarted.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

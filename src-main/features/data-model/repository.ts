@@ -7,6 +7,7 @@ import { ApiError } from '../../http/problem';
 import type { PathRuleProblem } from '../../../src-shared/paths/portable-path';
 import { GitRepository, readSampleModelFiles, RepoError, type Signature } from '../../platform/repo';
 import { appendDeploymentLog, getDeployBranch } from '../deployments';
+import { whenEveryAreaLoaded } from '../area-events';
 import { ensureRepositoryChecked, forgetRepositoryCheck } from './repo-health';
 
 export const SYSTEM_AUTHOR: Signature = { name: 'Drydock', email: 'drydock@localhost' };
@@ -154,13 +155,15 @@ export function onBranchServingChanged(ctx: ServiceContext, listener: BranchServ
 }
 
 export function emitBranchServingChanged(ctx: ServiceContext, deploymentId: number, branch: string): void {
-  for (const listener of servingListeners.get(ctx) ?? []) {
-    try {
-      listener(deploymentId, branch);
-    } catch (error) {
-      ctx.log.error('a branch serving listener failed', { deploymentId, branch, error: String(error) });
+  whenEveryAreaLoaded(ctx, () => {
+    for (const listener of servingListeners.get(ctx) ?? []) {
+      try {
+        listener(deploymentId, branch);
+      } catch (error) {
+        ctx.log.error('a branch serving listener failed', { deploymentId, branch, error: String(error) });
+      }
     }
-  }
+  });
 }
 
 /**
@@ -176,13 +179,16 @@ export function isServedBranch(ctx: ServiceContext, deploymentId: number, branch
 }
 
 export function emitBranchCommit(ctx: ServiceContext, deploymentId: number, branch: string, commit: string): void {
-  for (const listener of listeners.get(ctx) ?? []) {
-    try {
-      listener(deploymentId, branch, commit);
-    } catch (error) {
-      ctx.log.error('a branch commit listener failed', { deploymentId, branch, error: String(error) });
+  // Builds and transform syncs subscribe when their areas load (area-events.ts).
+  whenEveryAreaLoaded(ctx, () => {
+    for (const listener of listeners.get(ctx) ?? []) {
+      try {
+        listener(deploymentId, branch, commit);
+      } catch (error) {
+        ctx.log.error('a branch commit listener failed', { deploymentId, branch, error: String(error) });
+      }
     }
-  }
+  });
 }
 
 /** A line in the deployment's log: production for the deploy branch, dev for the others. */

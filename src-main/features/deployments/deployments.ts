@@ -18,6 +18,7 @@ import { pageWindow, toPage, type PageRequest, type PageResult } from '../../htt
 import { creationStepState, defaultRegion, isRegionOf, isVersionOf, latestVersion, RELEASE_VERSIONS } from './catalog';
 import { insertDefaultEnvVars, secretEnvKeys } from './env-vars';
 import { appendDeploymentLog } from './logs';
+import { everyAreaLoaded } from '../area-events';
 
 type TemplateValue = string | number | boolean;
 
@@ -165,6 +166,8 @@ export async function createDeployment(ctx: ServiceContext, input: CreateDeploym
   };
   const now = ctx.clock.now().toISOString();
   const deployBranch = 'main';
+  // Every area that hooks into a new deployment (its production environment) is listening first.
+  await everyAreaLoaded(ctx);
 
   const id = ctx.db.transaction(() => {
     const result = ctx.db
@@ -370,6 +373,8 @@ export const onDeploymentDeleted = (ctx: ServiceContext, hook: DeploymentDeleted
  * states), revokes its deployment and environment tokens, then removes its secrets.
  */
 export async function deleteDeployment(ctx: ServiceContext, deploymentId: number): Promise<void> {
+  // Every area that keeps something of a deployment (files, repositories, tokens) removes it.
+  await everyAreaLoaded(ctx);
   const row = loadRow(ctx, deploymentId);
   const secretKeys = secretEnvKeys(ctx, deploymentId);
   const storage = JSON.parse(row.storage_provider) as StorageProvider;
