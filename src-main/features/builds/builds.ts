@@ -7,6 +7,7 @@ import { getDeployBranch, onDeploymentDeleted, recordBuildState } from '../deplo
 import { getBranchHead, isServedBranch, modelRepositoryDir, onBranchCommit, onBranchServingChanged } from '../data-model';
 import { readSnapshot, removeSnapshot, snapshotDir, snapshotFile, writeSnapshot } from './snapshot';
 import { deployBranchHead } from './source';
+import { whenEveryAreaLoaded } from '../area-events';
 
 export const BUILD_JOB_KIND = 'build';
 
@@ -218,13 +219,16 @@ export function recordBuildCheck(ctx: ServiceContext, buildId: string, check: st
 function emitBuildSucceeded(ctx: ServiceContext, buildId: string): void {
   const build = getBuild(ctx, buildId);
   if (!build) return;
-  for (const listener of succeededListeners.get(ctx) ?? []) {
-    try {
-      listener(build);
-    } catch (error) {
-      ctx.log.error('a build listener failed', { buildId, error: String(error) });
+  // Model tests run after each build; their area subscribes when it loads (area-events.ts).
+  whenEveryAreaLoaded(ctx, () => {
+    for (const listener of succeededListeners.get(ctx) ?? []) {
+      try {
+        listener(build);
+      } catch (error) {
+        ctx.log.error('a build listener failed', { buildId, error: String(error) });
+      }
     }
-  }
+  });
 }
 
 // ---- the job -------------------------------------------------------------------------------------

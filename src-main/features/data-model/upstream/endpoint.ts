@@ -2,6 +2,7 @@ import { UpstreamErrorCodes as Codes } from '../../../../src-shared/api/git-host
 import type { ServiceContext } from '../../../context';
 import { ApiError } from '../../../http/problem';
 import { KeyedMutex, RemoteError, type RemoteEndpoint } from '../../../platform/repo';
+import { whenEveryAreaLoaded } from '../../area-events';
 
 /**
  * How this area reaches the team's repository. The git-host area owns connections and their
@@ -51,13 +52,16 @@ export function onUpstreamFetched(ctx: ServiceContext, listener: FetchListener):
 
 export function emitUpstreamFetched(ctx: ServiceContext, deploymentId: number, error: { code: string; message: string } | null): void {
   const at = ctx.clock.now().toISOString();
-  for (const listener of fetchListeners.get(ctx) ?? []) {
-    try {
-      listener(deploymentId, { at, error });
-    } catch (e) {
-      ctx.log.error('an upstream fetch listener failed', { deploymentId, error: String(e) });
+  // The git host area records each fetch; it subscribes when it loads (area-events.ts).
+  whenEveryAreaLoaded(ctx, () => {
+    for (const listener of fetchListeners.get(ctx) ?? []) {
+      try {
+        listener(deploymentId, { at, error });
+      } catch (e) {
+        ctx.log.error('an upstream fetch listener failed', { deploymentId, error: String(e) });
+      }
     }
-  }
+  });
 }
 
 const STATUS: Record<RemoteError['code'], number> = {
