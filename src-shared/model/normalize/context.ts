@@ -17,6 +17,13 @@ import type {
 } from '../types';
 import { isIdentifier } from './defs';
 import { dict } from '../dict';
+import { Fields } from './fields';
+
+/** Whether an entry before `end` has the key `key` (entries read under their own keys). */
+function seenBefore(entries: readonly RawEntry[], end: number, key: string): boolean {
+  for (let i = 0; i < end; i++) if (entries[i]!.key === key) return true;
+  return false;
+}
 
 export function camelToSnake(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -58,28 +65,48 @@ export class Ctx {
   }
 
   /** Entries of a map keyed by snake_case key; reports unknown and duplicate keys. */
-  fields(map: RawMap, allowed: Set<string>, what: string, member?: string): Map<string, RawEntry> {
-    const out = new Map<string, RawEntry>();
-    for (const entry of map.entries) {
-      if (entry.key === '...') {
-        this.dynamic = true;
-        continue;
+  fields(map: RawMap, allowed: Set<string>, what: string, member?: string): Fields {
+    const entries = map.entries;
+    // A copy only once an entry is left out or read under another key; until then the map's own entries.
+    let kept: RawEntry[] | null = null;
+    let keys: string[] | null = null;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      const key = this.fieldKey(entry, allowed, what, member);
+      if (kept === null && key !== entry.key) {
+        kept = entries.slice(0, i);
+        keys = kept.map((e) => e.key);
       }
-      const key = this.format === 'yaml' ? entry.key : camelToSnake(entry.key);
-      if (!allowed.has(key)) {
-        const snake = camelToSnake(entry.key);
-        const hint = this.format === 'yaml' && snake !== entry.key && allowed.has(snake) ? ` (keys are snake_case: did you mean '${snake}'?)` : '';
-        this.error(C.UNKNOWN_PROPERTY, `Unknown property '${entry.key}' in ${what}${hint}`, entry, member);
-        continue;
-      }
-      if (out.has(key)) {
+      if (key === undefined) continue;
+      if (kept === null ? seenBefore(entries, i, key) : keys!.includes(key)) {
         this.error(C.DUPLICATE_KEY, `Property '${key}' is set twice in ${what}`, entry, member);
+        if (kept === null) {
+          kept = entries.slice(0, i);
+          keys = kept.map((e) => e.key);
+        }
         continue;
       }
-      out.set(key, entry);
+      if (kept !== null) {
+        kept.push(entry);
+        keys!.push(key);
+      }
       if (this.mayBeOpaque && containsOpaque(entry.value)) this.dynamic = true;
     }
-    return out;
+    return kept === null ? new Fields(entries, null) : new Fields(kept, keys);
+  }
+
+  /** The key an entry is read under (snake_case), or undefined when it is left out: `...`, or unknown (reported). */
+  private fieldKey(entry: RawEntry, allowed: Set<string>, what: string, member?: string): string | undefined {
+    if (entry.key === '...') {
+      this.dynamic = true;
+      return undefined;
+    }
+    const key = this.format === 'yaml' ? entry.key : camelToSnake(entry.key);
+    if (allowed.has(key)) return key;
+    const snake = camelToSnake(entry.key);
+    const hint = this.format === 'yaml' && snake !== entry.key && allowed.has(snake) ? ` (keys are snake_case: did you mean '${snake}'?)` : '';
+    this.error(C.UNKNOWN_PROPERTY, `Unknown property '${entry.key}' in ${what}${hint}`, entry, member);
+    return undefined;
   }
 
   isOpaque(node: RawNode): boolean {
@@ -233,7 +260,7 @@ export function plain(node: RawNode): PlainValue {
  * The properties a definition wrote, by key (one for every member of every cube: a dictionary
  * V8 keeps compact, see dict.ts). `skip`: keys whose typed form is kept instead.
  */
-export function propsOf(fields: Map<string, RawEntry>, skip?: ReadonlySet<string>): Record<string, PlainValue> {
+export function propsOf(fields: Fields, skip?: ReadonlySet<string>): Record<string, PlainValue> {
   const out = dict<PlainValue>();
   // forEach, not `for of` with destructuring: no entry array per property (issue 28).
   fields.forEach((entry, key) => {
@@ -280,7 +307,7 @@ export function readMembers<T>(maps: RawMap[], ctx: Ctx, mc: MemberContext, read
   return out;
 }
 
-export function memberBase(map: RawMap, name: string, f: Map<string, RawEntry>, ctx: Ctx, what: string, memberPath: string) {
+export function memberBase(map: RawMap, name: string, f: Fields, ctx: Ctx, what: string, memberPath: string) {
   return {
     name,
     loc: ctx.loc(map),
@@ -295,7 +322,7 @@ export function memberBase(map: RawMap, name: string, f: Map<string, RawEntry>, 
   };
 }
 
-export function hasOpaque(f: Map<string, RawEntry>): boolean {
+export function hasOpaque(f: Fields): boolean {
   for (const e of f.values()) if (containsOpaque(e.value)) return true;
   return false;
 }

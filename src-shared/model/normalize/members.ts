@@ -18,6 +18,7 @@ import type {
   Segment,
 } from '../types';
 import { hasOpaque, memberBase, normalizeEnum, plain, readMembers, sqlOf, type Ctx, type MemberContext } from './context';
+import type { Fields } from './fields';
 import { checkListValues, checkMapValue } from './values';
 import { CURRENCY_CODES, NON_NUMERIC_MEASURE_TYPES } from './currency';
 import { checkMask, checkShapeList, DRILL_FILTER_SHAPE, LINK_SHAPE } from './shapes';
@@ -54,7 +55,7 @@ const NONE: never[] = Object.freeze([]) as unknown as never[];
 
 const orNone = <T>(list: T[]): T[] => (list.length > 0 ? list : NONE);
 
-function checkFormat(f: Map<string, RawEntry>, ctx: Ctx, kind: 'measure' | 'dimension', type: string | undefined, what: string, memberPath: string): void {
+function checkFormat(f: Fields, ctx: Ctx, kind: 'measure' | 'dimension', type: string | undefined, what: string, memberPath: string): void {
   const entry = f.get('format');
   if (!entry || ctx.isOpaque(entry.value)) return;
   const problem = formatProblem(kind, type, plain(entry.value));
