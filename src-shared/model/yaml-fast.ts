@@ -6,7 +6,7 @@
 // it builds exactly the raw tree (values and positions) the `yaml`-based path builds; a property test checks it.
 
 import type { NodeBudget } from './limits';
-import type { RawMap, RawNode, RawScalar, RawSeq } from './types';
+import type { RawEntry, RawMap, RawNode, RawScalar, RawSeq } from './types';
 
 /** Thrown internally to abandon the fast path. */
 const BAIL = Symbol('bail');
@@ -22,6 +22,16 @@ const START = 0;
 const END = 1;
 const INDENT = 2;
 const BLANK = 3;
+
+/**
+ * Entries of the maps and items of the lists being read, nested ones above their parent's: each
+ * map or list takes an array of its exact length when it ends. A list grown by push from empty
+ * holds room for 17 (issue 28: one such array per map and list of every file). Emptied after each text.
+ */
+const pendingEntries: RawEntry[] = [];
+const pendingItems: RawNode[] = [];
+/** What a map or list holds until it ends; never filled. */
+const UNFILLED: never[] = [];
 
 function isKeyChar(c: number, first: boolean): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (!first && c >= 48 && c <= 57);
@@ -45,6 +55,9 @@ export function fastParseYaml(text: string, budget?: NodeBudget): RawNode | null
   } catch (e) {
     if (e === BAIL) return undefined;
     throw e;
+  } finally {
+    pendingEntries.length = 0;
+    pendingItems.length = 0;
   }
 }
 
@@ -137,7 +150,8 @@ class FastReader {
   }
 
   private seq(i: number, col: number): RawSeq {
-    const seq: RawSeq = this.counted({ kind: 'seq', items: [], line: i + 1, column: col + 1 });
+    const seq: RawSeq = this.counted({ kind: 'seq', items: UNFILLED, line: i + 1, column: col + 1 });
+    const from = pendingItems.length;
     let first = true;
     for (;;) {
       if (!first && this.indent(i) !== col) break;
@@ -155,10 +169,10 @@ class FastReader {
       if (ch === 45 && this.text.charCodeAt(content + 1) === 32) throw BAIL; // `- - x`
       let next: number;
       if (this.keyEnd(content, this.end(i)) >= 0) {
-        seq.items.push(this.map(i, itemCol));
+        pendingItems.push(this.map(i, itemCol));
         next = this.after;
       } else {
-        seq.items.push(this.inlineScalar(i, content));
+        pendingItems.push(this.inlineScalar(i, content));
         next = i + 1;
       }
       i = this.nextContent(next);
@@ -167,12 +181,15 @@ class FastReader {
       if (indent > col) throw BAIL;
       if (indent < col) break;
     }
+    seq.items = pendingItems.slice(from);
+    pendingItems.length = from;
     this.after = i;
     return seq;
   }
 
   private map(i: number, col: number): RawMap {
-    const map: RawMap = this.counted({ kind: 'map', entries: [], line: i + 1, column: col + 1 });
+    const map: RawMap = this.counted({ kind: 'map', entries: UNFILLED, line: i + 1, column: col + 1 });
+    const from = pendingEntries.length;
     let first = true;
     for (;;) {
       if (!first && this.indent(i) !== col) break;
@@ -185,7 +202,7 @@ class FastReader {
       first = false;
       const key = sharedSlice(this.text, at, keyEnd);
       if (isBooleanOrNullWord(key)) throw BAIL;
-      for (const e of map.entries) if (e.key === key) throw BAIL; // duplicate: let `yaml` report it
+      for (let e = from; e < pendingEntries.length; e++) if (pendingEntries[e]!.key === key) throw BAIL; // duplicate: let `yaml` report it
       const colon = keyEnd;
       let v = colon + 1;
       while (v < this.end(i) && this.text.charCodeAt(v) === 32) v++;
@@ -218,13 +235,15 @@ class FastReader {
           next = i + 1;
         }
       }
-      map.entries.push({ key, line: i + 1, column: this.column(i, at), value });
+      pendingEntries.push({ key, line: i + 1, column: this.column(i, at), value });
       i = this.nextContent(next);
       if (i >= this.count) break;
       const indent = this.indent(i);
       if (indent > col) throw BAIL;
       if (indent < col) break;
     }
+    map.entries = pendingEntries.slice(from);
+    pendingEntries.length = from;
     this.after = i;
     return map;
   }
