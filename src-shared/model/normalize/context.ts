@@ -307,19 +307,33 @@ export function readMembers<T>(maps: RawMap[], ctx: Ctx, mc: MemberContext, read
   return out;
 }
 
-export function memberBase(map: RawMap, name: string, f: Fields, ctx: Ctx, what: string, memberPath: string) {
-  return {
-    name,
-    loc: ctx.loc(map),
-    title: f.has('title') ? ctx.text(f.get('title'), what, memberPath) : undefined,
-    description: f.has('description') ? ctx.text(f.get('description'), what, memberPath) : undefined,
-    public: f.has('public') || f.has('shown') ? (ctx.boolean(f.get('public'), what, memberPath) ?? ctx.boolean(f.get('shown'), what, memberPath) ?? true) : true,
-    meta: f.has('meta') ? plain(f.get('meta')!.value) : undefined,
-    format: f.has('format') ? plain(f.get('format')!.value) : undefined,
-    dynamic: ctx.mayBeOpaque && hasOpaque(f),
-    props: propsOf(f),
-    sqlLoc: f.has('sql') ? ctx.loc(f.get('sql')!.value) : undefined,
-  };
+/** What every member has (see `readMemberBase`). */
+export interface MemberBase {
+  name: string;
+  loc: SourceLocation;
+  title: string | undefined;
+  description: string | undefined;
+  public: boolean;
+  meta: PlainValue;
+  format: PlainValue;
+  dynamic: boolean;
+  props: Record<string, PlainValue>;
+  sqlLoc: SourceLocation | undefined;
+}
+
+/** Reads what every member has into `into`, which the caller copies from before it reads another member. */
+export function readMemberBase<T extends MemberBase>(into: T, map: RawMap, name: string, f: Fields, ctx: Ctx, what: string, memberPath: string): T {
+  into.name = name;
+  into.loc = ctx.loc(map);
+  into.title = f.has('title') ? ctx.text(f.get('title'), what, memberPath) : undefined;
+  into.description = f.has('description') ? ctx.text(f.get('description'), what, memberPath) : undefined;
+  into.public = f.has('public') || f.has('shown') ? (ctx.boolean(f.get('public'), what, memberPath) ?? ctx.boolean(f.get('shown'), what, memberPath) ?? true) : true;
+  into.meta = f.has('meta') ? plain(f.get('meta')!.value) : undefined;
+  into.format = f.has('format') ? plain(f.get('format')!.value) : undefined;
+  into.dynamic = ctx.mayBeOpaque && hasOpaque(f);
+  into.props = propsOf(f);
+  into.sqlLoc = f.has('sql') ? ctx.loc(f.get('sql')!.value) : undefined;
+  return into;
 }
 
 export function hasOpaque(f: Fields): boolean {
