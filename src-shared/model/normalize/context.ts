@@ -278,9 +278,15 @@ export interface MemberContext {
 
 export type MemberReader<T> = (map: RawMap, name: string, ctx: Ctx, mc: MemberContext) => T;
 
+/** Members a section may have before its names are kept in a Set. */
+const SHORT_SECTION = 32;
+
 export function readMembers<T>(maps: RawMap[], ctx: Ctx, mc: MemberContext, reader: MemberReader<T>): T[] {
   const out: T[] = [];
-  const seen = new Set<string>();
+  // Names so far, scanned while a section is short; a Set grown member by member reallocated its
+  // table four times for a cube's 20 dimensions (issue 28).
+  const names: string[] = [];
+  let seen: Set<string> | null = null;
   const singular = mc.section === 'hierarchies' ? 'hierarchy' : mc.section.replace(/s$/, '').replace('_', '-');
   for (const map of maps) {
     const nameEntry = map.entries.find((e) => e.key === 'name');
@@ -297,11 +303,12 @@ export function readMembers<T>(maps: RawMap[], ctx: Ctx, mc: MemberContext, read
     if (!isIdentifier(name)) {
       ctx.error(C.INVALID_IDENTIFIER, `${singular[0]!.toUpperCase()}${singular.slice(1)} name '${name}' of ${mc.what} is not a valid name: use letters, digits and _ and do not start with a digit`, nameEntry.value, `${mc.entity}.${name}`);
     }
-    if (seen.has(name)) {
+    if (seen ? seen.has(name) : names.includes(name)) {
       ctx.error(C.DUPLICATE_MEMBER, `${singular[0]!.toUpperCase()}${singular.slice(1)} '${name}' is defined more than once in ${mc.what}`, nameEntry.value, `${mc.entity}.${name}`);
       continue;
     }
-    seen.add(name);
+    if (seen) seen.add(name);
+    else if (names.push(name) > SHORT_SECTION) seen = new Set(names);
     out.push(reader(map, name, ctx, mc));
   }
   return out;
