@@ -82,7 +82,8 @@ export function resolveCube(def: CubeDef, env: ResolveEnv): { cube: CompiledCube
   byName(cube.segments, def.segments);
   byName(cube.hierarchies, def.hierarchies);
   byName(cube.preAggregations, def.preAggregations);
-  for (const d of Object.values(cube.dimensions)) if (d.primaryKey) cube.primaryKeys.push(d.name);
+  const dims = Object.values(cube.dimensions);
+  for (let i = 0; i < dims.length; i++) if (dims[i]!.primaryKey) cube.primaryKeys.push(dims[i]!.name);
   if (cube.primaryKeys.length === 1) cube.primaryKey = cube.primaryKeys[0];
   return { cube, diagnostics };
 }

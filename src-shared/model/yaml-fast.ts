@@ -6,7 +6,7 @@
 // it builds exactly the raw tree (values and positions) the `yaml`-based path builds; a property test checks it.
 
 import type { NodeBudget } from './limits';
-import type { RawMap, RawNode, RawScalar, RawSeq } from './types';
+import type { RawEntry, RawMap, RawNode, RawScalar, RawSeq } from './types';
 
 /** Thrown internally to abandon the fast path. */
 const BAIL = Symbol('bail');
@@ -22,6 +22,16 @@ const START = 0;
 const END = 1;
 const INDENT = 2;
 const BLANK = 3;
+
+/**
+ * Entries of the maps and items of the lists being read, nested ones above their parent's: each
+ * map or list takes an array of its exact length when it ends. A list grown by push from empty
+ * holds room for 17 (issue 28: one such array per map and list of every file). Emptied after each text.
+ */
+const pendingEntries: RawEntry[] = [];
+const pendingItems: RawNode[] = [];
+/** What a map or list holds until it ends; never filled. */
+const UNFILLED: never[] = [];
 
 function isKeyChar(c: number, first: boolean): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (!first && c >= 48 && c <= 57);
@@ -45,6 +55,9 @@ export function fastParseYaml(text: string, budget?: NodeBudget): RawNode | null
   } catch (e) {
     if (e === BAIL) return undefined;
     throw e;
+  } finally {
+    pendingEntries.length = 0;
+    pendingItems.length = 0;
   }
 }
 
@@ -52,6 +65,13 @@ class FastReader {
   private readonly lines: Int32Array;
   /** How many lines the text has. */
   private readonly count: number;
+  /**
+   * The line after the block node just read (node, seq, map, blockScalar): a field, not a pair
+   * returned with the node, which was an array per map of every file (issue 28).
+   */
+  private after = 0;
+  /** The offset after the quoted scalar just read (singleQuoted, doubleQuoted), for the same reason. */
+  private quoteEnd = 0;
 
   constructor(
     private readonly text: string,
@@ -116,21 +136,22 @@ class FastReader {
     if (first >= this.count) return null;
     const head = this.text.slice(this.start(first) + this.indent(first), this.start(first) + this.indent(first) + 3);
     if (head === '---' || head === '...' || head[0] === '%') throw BAIL;
-    const [node, next] = this.node(first, this.indent(first));
-    if (this.nextContent(next) < this.count) throw BAIL;
+    const node = this.node(first, this.indent(first));
+    if (this.nextContent(this.after) < this.count) throw BAIL;
     return node;
   }
 
-  /** A block node whose first line is `i`, starting at column `col` of that line. */
-  private node(i: number, col: number): [RawNode, number] {
+  /** A block node whose first line is `i`, starting at column `col` of that line; `after` is the line that follows it. */
+  private node(i: number, col: number): RawNode {
     const c = this.text.charCodeAt(this.start(i) + col);
     const c1 = this.text.charCodeAt(this.start(i) + col + 1);
     if (c === 45 /* - */ && (c1 === 32 || this.start(i) + col + 1 === this.end(i))) return this.seq(i, col);
     return this.map(i, col);
   }
 
-  private seq(i: number, col: number): [RawSeq, number] {
-    const seq: RawSeq = this.counted({ kind: 'seq', items: [], line: i + 1, column: col + 1 });
+  private seq(i: number, col: number): RawSeq {
+    const seq: RawSeq = this.counted({ kind: 'seq', items: UNFILLED, line: i + 1, column: col + 1 });
+    const from = pendingItems.length;
     let first = true;
     for (;;) {
       if (!first && this.indent(i) !== col) break;
@@ -148,11 +169,10 @@ class FastReader {
       if (ch === 45 && this.text.charCodeAt(content + 1) === 32) throw BAIL; // `- - x`
       let next: number;
       if (this.keyEnd(content, this.end(i)) >= 0) {
-        const [map, after] = this.map(i, itemCol);
-        seq.items.push(map);
-        next = after;
+        pendingItems.push(this.map(i, itemCol));
+        next = this.after;
       } else {
-        seq.items.push(this.inlineScalar(i, content));
+        pendingItems.push(this.inlineScalar(i, content));
         next = i + 1;
       }
       i = this.nextContent(next);
@@ -161,11 +181,15 @@ class FastReader {
       if (indent > col) throw BAIL;
       if (indent < col) break;
     }
-    return [seq, i];
+    seq.items = pendingItems.slice(from);
+    pendingItems.length = from;
+    this.after = i;
+    return seq;
   }
 
-  private map(i: number, col: number): [RawMap, number] {
-    const map: RawMap = this.counted({ kind: 'map', entries: [], line: i + 1, column: col + 1 });
+  private map(i: number, col: number): RawMap {
+    const map: RawMap = this.counted({ kind: 'map', entries: UNFILLED, line: i + 1, column: col + 1 });
+    const from = pendingEntries.length;
     let first = true;
     for (;;) {
       if (!first && this.indent(i) !== col) break;
@@ -176,10 +200,10 @@ class FastReader {
         throw BAIL;
       }
       first = false;
-      const key = this.text.slice(at, keyEnd);
+      const key = sharedSlice(this.text, at, keyEnd);
       if (isBooleanOrNullWord(key)) throw BAIL;
-      for (const e of map.entries) if (e.key === key) throw BAIL; // duplicate: let `yaml` report it
-      const colon = at + key.length;
+      for (let e = from; e < pendingEntries.length; e++) if (pendingEntries[e]!.key === key) throw BAIL; // duplicate: let `yaml` report it
+      const colon = keyEnd;
       let v = colon + 1;
       while (v < this.end(i) && this.text.charCodeAt(v) === 32) v++;
       let value: RawNode;
@@ -191,7 +215,8 @@ class FastReader {
         const nestedAt = nested ? this.start(j) + this.indent(j) : -1;
         const isSeqItem = nested && this.text.charCodeAt(nestedAt) === 45 && this.text.charCodeAt(nestedAt + 1) === 32;
         if (nested && (this.indent(j) > col || (this.indent(j) === col && isSeqItem))) {
-          [value, next] = this.node(j, this.indent(j));
+          value = this.node(j, this.indent(j));
+          next = this.after;
         } else {
           // `yaml` places an empty value after the spaces that follow the colon (at a trailing comment if any).
           value = this.counted({ kind: 'scalar', value: null, line: i + 1, column: v - this.start(i) + 1 });
@@ -199,8 +224,10 @@ class FastReader {
         }
       } else {
         const ch = this.text.charCodeAt(v);
-        if (ch === 124 || ch === 62 /* | > */) [value, next] = this.blockScalar(i, v, col);
-        else if (ch === 91 /* [ */) {
+        if (ch === 124 || ch === 62 /* | > */) {
+          value = this.blockScalar(i, v, col);
+          next = this.after;
+        } else if (ch === 91 /* [ */) {
           value = this.flowSequence(i, v);
           next = i + 1;
         } else {
@@ -208,14 +235,17 @@ class FastReader {
           next = i + 1;
         }
       }
-      map.entries.push({ key, line: i + 1, column: this.column(i, at), value });
+      pendingEntries.push({ key, line: i + 1, column: this.column(i, at), value });
       i = this.nextContent(next);
       if (i >= this.count) break;
       const indent = this.indent(i);
       if (indent > col) throw BAIL;
       if (indent < col) break;
     }
-    return [map, i];
+    map.entries = pendingEntries.slice(from);
+    pendingEntries.length = from;
+    this.after = i;
+    return map;
   }
 
   /** End of an identifier key followed by `:` and a space or the line end, else -1. */
@@ -230,10 +260,10 @@ class FastReader {
   private inlineScalar(i: number, at: number): RawScalar {
     const ch = this.text.charCodeAt(at);
     if (ch === 34 || ch === 39) {
-      const [value, end] = ch === 34 ? this.doubleQuoted(at, this.end(i)) : this.singleQuoted(at, this.end(i));
-      this.expectLineEnd(end, this.end(i));
+      const value = ch === 34 ? this.doubleQuoted(at, this.end(i)) : this.singleQuoted(at, this.end(i));
+      this.expectLineEnd(this.quoteEnd, this.end(i));
       this.noContinuation(i);
-      return this.counted({ kind: 'scalar', value: shared(value), line: i + 1, column: this.column(i, at) });
+      return this.counted({ kind: 'scalar', value, line: i + 1, column: this.column(i, at) });
     }
     // Indicators that start something other than a plain scalar (or need care we do not take).
     if ('[]{}&*!|>%@`#,?:-'.includes(this.text[at]!)) {
@@ -247,11 +277,10 @@ class FastReader {
       }
     }
     while (end > at && this.text.charCodeAt(end - 1) === 32) end--;
-    const raw = this.text.slice(at, end);
+    const raw = sharedSlice(this.text, at, end);
     if (raw.includes(': ') || raw.endsWith(':') || raw.includes(' #')) throw BAIL;
     this.noContinuation(i);
-    const value = resolvePlain(raw);
-    return this.counted({ kind: 'scalar', value: typeof value === 'string' ? shared(value) : value, line: i + 1, column: this.column(i, at) });
+    return this.counted({ kind: 'scalar', value: resolvePlain(raw), line: i + 1, column: this.column(i, at) });
   }
 
   /** `[a, "b", 'c']` on one line: scalars only. */
@@ -272,9 +301,9 @@ class FastReader {
       const ch = this.text.charCodeAt(k);
       const column = this.column(i, k);
       if (ch === 34 || ch === 39) {
-        const [value, end] = ch === 34 ? this.doubleQuoted(k, this.end(i)) : this.singleQuoted(k, this.end(i));
+        const value = ch === 34 ? this.doubleQuoted(k, this.end(i)) : this.singleQuoted(k, this.end(i));
         seq.items.push(this.counted({ kind: 'scalar', value, line: i + 1, column }));
-        k = end;
+        k = this.quoteEnd;
       } else {
         let end = k;
         while (end < this.end(i) && !',[]{}#'.includes(this.text[end]!)) end++;
@@ -315,20 +344,28 @@ class FastReader {
     if (k < end && !(this.text.charCodeAt(k) === 35 && k > from)) throw BAIL;
   }
 
-  private singleQuoted(at: number, end: number): [string, number] {
+  /** A single-quoted scalar; `quoteEnd` is the offset after it. */
+  private singleQuoted(at: number, end: number): string {
     let out = '';
     let k = at + 1;
     for (;;) {
       const q = this.text.indexOf("'", k);
       if (q < 0 || q >= end) throw BAIL;
+      if (out === '' && this.text.charCodeAt(q + 1) !== 39) return this.quoted(sharedSlice(this.text, k, q), q + 1); // no escape: the common case
       out += this.text.slice(k, q);
       if (this.text.charCodeAt(q + 1) === 39) {
         out += "'";
         k = q + 2;
         continue;
       }
-      return [out, q + 1];
+      return this.quoted(out, q + 1);
     }
+  }
+
+  /** `value`, a quoted scalar that ends before `end`. */
+  private quoted(value: string, end: number): string {
+    this.quoteEnd = end;
+    return value;
   }
 
   /**
@@ -336,16 +373,17 @@ class FastReader {
    * a chain of one V8 cons string per character, kept as long as the value is (issue 28: at 10,000
    * cubes the descriptions alone held hundreds of MB that way).
    */
-  private doubleQuoted(at: number, end: number): [string, number] {
+  private doubleQuoted(at: number, end: number): string {
     let out = '';
     let k = at + 1;
     while (k < end) {
       let run = k;
       for (let c = this.text.charCodeAt(run); run < end && c !== 34 /* " */ && c !== 92 /* backslash */; c = this.text.charCodeAt(++run));
+      if (run < end && out === '' && this.text.charCodeAt(run) === 34) return this.quoted(sharedSlice(this.text, k, run), run + 1); // no escape: the common case
       if (run > k) out = out === '' ? this.text.slice(k, run) : out + this.text.slice(k, run);
       k = run;
       if (k >= end) break;
-      if (this.text.charCodeAt(k) === 34) return [out, k + 1];
+      if (this.text.charCodeAt(k) === 34) return this.quoted(out, k + 1);
       const e = this.text[k + 1];
       const simple = e === undefined ? undefined : SIMPLE_ESCAPES[e];
       if (simple !== undefined) {
@@ -360,7 +398,7 @@ class FastReader {
   }
 
   /** `|`, `|-`, `>`, `>-` block scalars with plain indentation (anything fancier goes to `yaml`). */
-  private blockScalar(i: number, at: number, parentCol: number): [RawScalar, number] {
+  private blockScalar(i: number, at: number, parentCol: number): RawScalar {
     const header = this.text.slice(at, this.end(i)).replace(/ +$/, '');
     if (header !== '|' && header !== '>' && header !== '|-' && header !== '>-') throw BAIL;
     const folded = header[0] === '>';
@@ -394,27 +432,35 @@ class FastReader {
     if (folded && content.includes('')) throw BAIL;
     let value = content.join(folded ? ' ' : '\n');
     if (!strip) value += '\n';
-    return [this.counted({ kind: 'scalar', value, line: i + 1, column: at - this.start(i) + 1 }), j];
+    this.after = j;
+    return this.counted({ kind: 'scalar', value, line: i + 1, column: at - this.start(i) + 1 });
   }
 }
 
-/** Short values seen, each kept once (see `shared`); emptied when full, so it stays small. */
-const shortValues = new Map<string, string>();
-const SHORT_VALUES_KEPT = 65_536;
+/** Slots of the table of short strings (see `sharedSlice`): a power of two. */
+const SHORT_SLOTS = 1 << 16;
+const shortStrings: (string | undefined)[] = new Array<string | undefined>(SHORT_SLOTS).fill(undefined);
 
 /**
- * One string for every equal short value (`number`, `id`, `dim_2`, `{CUBE}.col_2`): V8 copies a
- * piece of text under 13 characters into a string of its own, and a model keeps its values, so at
- * 10,000 cubes each member's name, type and SQL were a copy of their own (issue 28). Longer values
- * are slices of the file's text, which the compiler keeps anyway.
+ * `text.slice(start, end)`, one string for every equal short piece (keys and values such as `name`,
+ * `number`, `dim_2`, `{CUBE}.col_2`): V8 copies a piece of text under 13 characters into a string of
+ * its own, and a model keeps its keys and values, so at 10,000 cubes each member's keys, name, type
+ * and SQL were a copy of their own (issue 28). A piece seen before is found by a hash of its
+ * characters, without slicing it again: keys and short values allocate nothing once seen. One string
+ * a slot, the last one seen (a collision replaces it), so the table stays small. Longer pieces are
+ * slices of the file's text, which the compiler keeps anyway.
  */
-function shared(value: string): string {
-  if (value.length > 12) return value;
-  const kept = shortValues.get(value);
-  if (kept !== undefined) return kept;
-  if (shortValues.size >= SHORT_VALUES_KEPT) shortValues.clear();
-  shortValues.set(value, value);
-  return value;
+function sharedSlice(text: string, start: number, end: number): string {
+  const length = end - start;
+  if (length > 12) return text.slice(start, end);
+  let hash = length;
+  for (let k = start; k < end; k++) hash = (Math.imul(hash, 31) + text.charCodeAt(k)) | 0;
+  const slot = (hash ^ (hash >>> 16)) & (SHORT_SLOTS - 1);
+  const kept = shortStrings[slot];
+  if (kept !== undefined && kept.length === length && text.startsWith(kept, start)) return kept;
+  const piece = text.slice(start, end);
+  shortStrings[slot] = piece;
+  return piece;
 }
 
 /** The one-character escapes of a double-quoted scalar (the subset this reader takes). */

@@ -17,6 +17,13 @@ import type {
 } from '../types';
 import { isIdentifier } from './defs';
 import { dict } from '../dict';
+import { Fields } from './fields';
+
+/** Whether an entry before `end` has the key `key` (entries read under their own keys). */
+function seenBefore(entries: readonly RawEntry[], end: number, key: string): boolean {
+  for (let i = 0; i < end; i++) if (entries[i]!.key === key) return true;
+  return false;
+}
 
 export function camelToSnake(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -58,28 +65,48 @@ export class Ctx {
   }
 
   /** Entries of a map keyed by snake_case key; reports unknown and duplicate keys. */
-  fields(map: RawMap, allowed: Set<string>, what: string, member?: string): Map<string, RawEntry> {
-    const out = new Map<string, RawEntry>();
-    for (const entry of map.entries) {
-      if (entry.key === '...') {
-        this.dynamic = true;
-        continue;
+  fields(map: RawMap, allowed: Set<string>, what: string, member?: string): Fields {
+    const entries = map.entries;
+    // A copy only once an entry is left out or read under another key; until then the map's own entries.
+    let kept: RawEntry[] | null = null;
+    let keys: string[] | null = null;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      const key = this.fieldKey(entry, allowed, what, member);
+      if (kept === null && key !== entry.key) {
+        kept = entries.slice(0, i);
+        keys = kept.map((e) => e.key);
       }
-      const key = this.format === 'yaml' ? entry.key : camelToSnake(entry.key);
-      if (!allowed.has(key)) {
-        const snake = camelToSnake(entry.key);
-        const hint = this.format === 'yaml' && snake !== entry.key && allowed.has(snake) ? ` (keys are snake_case: did you mean '${snake}'?)` : '';
-        this.error(C.UNKNOWN_PROPERTY, `Unknown property '${entry.key}' in ${what}${hint}`, entry, member);
-        continue;
-      }
-      if (out.has(key)) {
+      if (key === undefined) continue;
+      if (kept === null ? seenBefore(entries, i, key) : keys!.includes(key)) {
         this.error(C.DUPLICATE_KEY, `Property '${key}' is set twice in ${what}`, entry, member);
+        if (kept === null) {
+          kept = entries.slice(0, i);
+          keys = kept.map((e) => e.key);
+        }
         continue;
       }
-      out.set(key, entry);
+      if (kept !== null) {
+        kept.push(entry);
+        keys!.push(key);
+      }
       if (this.mayBeOpaque && containsOpaque(entry.value)) this.dynamic = true;
     }
-    return out;
+    return kept === null ? new Fields(entries, null) : new Fields(kept, keys);
+  }
+
+  /** The key an entry is read under (snake_case), or undefined when it is left out: `...`, or unknown (reported). */
+  private fieldKey(entry: RawEntry, allowed: Set<string>, what: string, member?: string): string | undefined {
+    if (entry.key === '...') {
+      this.dynamic = true;
+      return undefined;
+    }
+    const key = this.format === 'yaml' ? entry.key : camelToSnake(entry.key);
+    if (allowed.has(key)) return key;
+    const snake = camelToSnake(entry.key);
+    const hint = this.format === 'yaml' && snake !== entry.key && allowed.has(snake) ? ` (keys are snake_case: did you mean '${snake}'?)` : '';
+    this.error(C.UNKNOWN_PROPERTY, `Unknown property '${entry.key}' in ${what}${hint}`, entry, member);
+    return undefined;
   }
 
   isOpaque(node: RawNode): boolean {
@@ -233,7 +260,7 @@ export function plain(node: RawNode): PlainValue {
  * The properties a definition wrote, by key (one for every member of every cube: a dictionary
  * V8 keeps compact, see dict.ts). `skip`: keys whose typed form is kept instead.
  */
-export function propsOf(fields: Map<string, RawEntry>, skip?: ReadonlySet<string>): Record<string, PlainValue> {
+export function propsOf(fields: Fields, skip?: ReadonlySet<string>): Record<string, PlainValue> {
   const out = dict<PlainValue>();
   // forEach, not `for of` with destructuring: no entry array per property (issue 28).
   fields.forEach((entry, key) => {
@@ -251,9 +278,15 @@ export interface MemberContext {
 
 export type MemberReader<T> = (map: RawMap, name: string, ctx: Ctx, mc: MemberContext) => T;
 
+/** Members a section may have before its names are kept in a Set. */
+const SHORT_SECTION = 32;
+
 export function readMembers<T>(maps: RawMap[], ctx: Ctx, mc: MemberContext, reader: MemberReader<T>): T[] {
   const out: T[] = [];
-  const seen = new Set<string>();
+  // Names so far, scanned while a section is short; a Set grown member by member reallocated its
+  // table four times for a cube's 20 dimensions (issue 28).
+  const names: string[] = [];
+  let seen: Set<string> | null = null;
   const singular = mc.section === 'hierarchies' ? 'hierarchy' : mc.section.replace(/s$/, '').replace('_', '-');
   for (const map of maps) {
     const nameEntry = map.entries.find((e) => e.key === 'name');
@@ -270,32 +303,47 @@ export function readMembers<T>(maps: RawMap[], ctx: Ctx, mc: MemberContext, read
     if (!isIdentifier(name)) {
       ctx.error(C.INVALID_IDENTIFIER, `${singular[0]!.toUpperCase()}${singular.slice(1)} name '${name}' of ${mc.what} is not a valid name: use letters, digits and _ and do not start with a digit`, nameEntry.value, `${mc.entity}.${name}`);
     }
-    if (seen.has(name)) {
+    if (seen ? seen.has(name) : names.includes(name)) {
       ctx.error(C.DUPLICATE_MEMBER, `${singular[0]!.toUpperCase()}${singular.slice(1)} '${name}' is defined more than once in ${mc.what}`, nameEntry.value, `${mc.entity}.${name}`);
       continue;
     }
-    seen.add(name);
+    if (seen) seen.add(name);
+    else if (names.push(name) > SHORT_SECTION) seen = new Set(names);
     out.push(reader(map, name, ctx, mc));
   }
   return out;
 }
 
-export function memberBase(map: RawMap, name: string, f: Map<string, RawEntry>, ctx: Ctx, what: string, memberPath: string) {
-  return {
-    name,
-    loc: ctx.loc(map),
-    title: f.has('title') ? ctx.text(f.get('title'), what, memberPath) : undefined,
-    description: f.has('description') ? ctx.text(f.get('description'), what, memberPath) : undefined,
-    public: f.has('public') || f.has('shown') ? (ctx.boolean(f.get('public'), what, memberPath) ?? ctx.boolean(f.get('shown'), what, memberPath) ?? true) : true,
-    meta: f.has('meta') ? plain(f.get('meta')!.value) : undefined,
-    format: f.has('format') ? plain(f.get('format')!.value) : undefined,
-    dynamic: ctx.mayBeOpaque && hasOpaque(f),
-    props: propsOf(f),
-    sqlLoc: f.has('sql') ? ctx.loc(f.get('sql')!.value) : undefined,
-  };
+/** What every member has (see `readMemberBase`). */
+export interface MemberBase {
+  name: string;
+  loc: SourceLocation;
+  title: string | undefined;
+  description: string | undefined;
+  public: boolean;
+  meta: PlainValue;
+  format: PlainValue;
+  dynamic: boolean;
+  props: Record<string, PlainValue>;
+  sqlLoc: SourceLocation | undefined;
 }
 
-export function hasOpaque(f: Map<string, RawEntry>): boolean {
+/** Reads what every member has into `into`, which the caller copies from before it reads another member. */
+export function readMemberBase<T extends MemberBase>(into: T, map: RawMap, name: string, f: Fields, ctx: Ctx, what: string, memberPath: string): T {
+  into.name = name;
+  into.loc = ctx.loc(map);
+  into.title = f.has('title') ? ctx.text(f.get('title'), what, memberPath) : undefined;
+  into.description = f.has('description') ? ctx.text(f.get('description'), what, memberPath) : undefined;
+  into.public = f.has('public') || f.has('shown') ? (ctx.boolean(f.get('public'), what, memberPath) ?? ctx.boolean(f.get('shown'), what, memberPath) ?? true) : true;
+  into.meta = f.has('meta') ? plain(f.get('meta')!.value) : undefined;
+  into.format = f.has('format') ? plain(f.get('format')!.value) : undefined;
+  into.dynamic = ctx.mayBeOpaque && hasOpaque(f);
+  into.props = propsOf(f);
+  into.sqlLoc = f.has('sql') ? ctx.loc(f.get('sql')!.value) : undefined;
+  return into;
+}
+
+export function hasOpaque(f: Fields): boolean {
   for (const e of f.values()) if (containsOpaque(e.value)) return true;
   return false;
 }

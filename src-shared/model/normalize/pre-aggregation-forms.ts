@@ -4,8 +4,9 @@
 // rollups of rollup_join and rollup_lambda). The key table of keys.ts is their union.
 
 import { DiagnosticCodes as C } from '../codes';
-import type { RawEntry, RawMap } from '../types';
+import type { RawMap } from '../types';
 import type { Ctx } from './context';
+import type { Fields } from './fields';
 
 const SHARED = ['name', 'type', 'refresh_key', 'sql_alias', 'use_original_sql_pre_aggregations', 'external', 'scheduled_refresh', 'indexes', 'refresh_range_start', 'refresh_range_end', 'build_range_start', 'build_range_end', 'read_only', 'stream_offset', 'output_column_types', 'partition_granularity'];
 const MEMBERS = ['measures', 'dimensions', 'segments', 'measure_references', 'dimension_references', 'segment_references'];
@@ -52,7 +53,7 @@ const FORMS: Readonly<Record<string, Form>> = {
 const REFERENCE_SPELLING: Readonly<Record<string, string>> = { rollups: 'rollup_references', time_dimension: 'time_dimension_reference' };
 
 /** Checks a pre-aggregation's keys against its type's form; `type` is already known to be a type. */
-export function checkPreAggregationForm(map: RawMap, f: Map<string, RawEntry>, type: string, ctx: Ctx, what: string, member: string): void {
+export function checkPreAggregationForm(map: RawMap, f: Fields, type: string, ctx: Ctx, what: string, member: string): void {
   const shape = FORMS[type];
   if (!shape) return;
   const aType = `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;

@@ -56,6 +56,14 @@ describe('checks the platform makes', () => {
     expect(d).toMatchObject({ file: 'model/cubes/customers.yml', line: 12, column: 15, member: 'customers.city' });
   });
 
+  it('duplicate member in a long section: each repeat past the 32nd member is reported once', () => {
+    const many = Array.from({ length: 40 }, (_, n) => `      - name: extra_${n}\n        sql: extra_${n}\n        type: string\n`).join('');
+    const repeats = '      - name: extra_3\n        sql: x\n        type: string\n      - name: extra_39\n        sql: y\n        type: string\n';
+    const cube = CUSTOMERS.replace('      - name: city\n', `${many}${repeats}      - name: city\n`);
+    const found = withCode(compile(base({ 'model/cubes/customers.yml': cube })), C.DUPLICATE_MEMBER);
+    expect(found.map((d) => d.member)).toEqual(['customers.extra_3', 'customers.extra_39']);
+  });
+
   it('duplicate member: a measure and a dimension with one name', () => {
     const cube = CUSTOMERS.replace('      - name: count\n        type: count\n', '      - name: city\n        type: count\n');
     const d = single(compile(base({ 'model/cubes/customers.yml': cube })), C.DUPLICATE_MEMBER);

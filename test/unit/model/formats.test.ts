@@ -165,6 +165,14 @@ describe('JavaScript models', () => {
     expect(d.frame).toContain('type: `number`');
   });
 
+  it('a camelCase key and its snake_case spelling are one property set twice: the first is kept', () => {
+    const text = 'cube(`twice`, {\n  sqlTable: `shop.first`,\n  sql_table: `shop.second`,\n  oddKey: 1,\n  title: `Twice`,\n  dimensions: { id: { sql: `id`, type: `number`, primaryKey: true } },\n});\n';
+    const result = compile({ 'model/js/twice.js': text });
+    expect(withCode(result, C.DUPLICATE_KEY).map((d) => [d.message, d.line])).toEqual([["Property 'sql_table' is set twice in cube 'twice' (model/js/twice.js)", 3]]);
+    expect(withCode(result, C.UNKNOWN_PROPERTY).map((d) => d.line)).toEqual([4]);
+    expect(result.model.cubes.twice).toMatchObject({ sqlTable: 'shop.first', title: 'Twice' });
+  });
+
   it('TypeScript model files are flagged dynamic and not analysed', () => {
     const result = compile({ 'model/ts/x.ts': 'cube(`x`, { sql: `select 1` } as const);\n' });
     expect(result.model.files['model/ts/x.ts']).toMatchObject({ format: 'ts', dynamic: true, opaqueDefinitions: true });

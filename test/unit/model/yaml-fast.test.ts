@@ -219,4 +219,32 @@ describe('fast YAML reader', () => {
     expect(resolvePlain('7 days')).toBe('7 days');
     expect(resolvePlain('yes')).toBe('yes');
   });
+
+  it('reads every short key and value as written, across more distinct ones than the reader keeps one copy of', () => {
+    // Keys and values of 12 characters or fewer are shared through a fixed table of 65,536 strings
+    // (issue 28); 200,000 distinct ones force collisions and replacements, which must never change a value.
+    const groups = 2_000;
+    const perGroup = 50;
+    const name = (g: number, n: number) => (g * perGroup + n).toString(36);
+    const lines: string[] = [];
+    for (let g = 0; g < groups; g++) {
+      lines.push(`g${g}:`);
+      for (let n = 0; n < perGroup; n++) lines.push(`  k${name(g, n)}: v${name(g, n)}`, `  q${name(g, n)}: "w${name(g, n)}"`);
+    }
+    const tree = fastParseYaml(`${lines.join('\n')}\n`);
+    expect(tree?.kind).toBe('map');
+    const wrong: string[] = [];
+    const groupEntries = tree!.kind === 'map' ? tree!.entries : [];
+    expect(groupEntries).toHaveLength(groups);
+    groupEntries.forEach((group, g) => {
+      const entries = group.value.kind === 'map' ? group.value.entries : [];
+      if (group.key !== `g${g}` || entries.length !== 2 * perGroup) wrong.push(group.key);
+      entries.forEach((e, i) => {
+        const n = name(g, i >> 1);
+        const [key, value] = i % 2 === 0 ? [`k${n}`, `v${n}`] : [`q${n}`, `w${n}`];
+        if (e.key !== key || e.value.kind !== 'scalar' || e.value.value !== value) wrong.push(`${e.key}: ${JSON.stringify(e.value)}`);
+      });
+    });
+    expect(wrong).toEqual([]);
+  });
 });
