@@ -7,8 +7,8 @@ import type { RawEntry } from '../types';
 
 export class Fields {
   /**
-   * `entries` in the order written; `keys[i]` is the key `entries[i]` is read under (snake_case in
-   * a JavaScript model), or null when every entry is read under its own key.
+   * `list`: the entries in the order written; `names[i]` is the key `list[i]` is read under
+   * (snake_case in a JavaScript model), or `names` is null when every entry is read under its own key.
    */
   constructor(
     private readonly list: readonly RawEntry[],
