@@ -14,7 +14,7 @@ export async function everyAreaLoaded(ctx: ServiceContext): Promise<void> {
  * Runs `deliver` at once when every area has loaded, else once they have: for an event sent from
  * code that cannot wait (its subscribers only schedule work of their own).
  */
-export function whenEveryAreaLoaded(ctx: ServiceContext, deliver: () => void): void {
+function whenEveryAreaLoaded(ctx: ServiceContext, deliver: () => void): void {
   const allLoaded = ctx.services.allAreasLoaded as (() => boolean) | undefined;
   if (!allLoaded || allLoaded()) {
     deliver();
@@ -25,4 +25,33 @@ export function whenEveryAreaLoaded(ctx: ServiceContext, deliver: () => void): v
     ctx.log.warn('an event waited for an area that failed to load', { error: String(error) });
     deliver();
   });
+}
+
+/**
+ * An event of one area that others subscribe to (per service): `on` subscribes and returns the
+ * unsubscribe function; `emit` delivers to every subscriber once every area has loaded (at once
+ * when they have). A subscriber that throws is logged with `describe`'s fields and the others
+ * still hear of it. Subscribers only schedule work of their own.
+ */
+export function areaEvent<A extends unknown[]>(failure: string, describe: (...args: A) => Record<string, unknown>) {
+  const subscribers = new WeakMap<ServiceContext, Set<(...args: A) => void>>();
+  return {
+    on(ctx: ServiceContext, listener: (...args: A) => void): () => void {
+      let set = subscribers.get(ctx);
+      if (!set) subscribers.set(ctx, (set = new Set()));
+      set.add(listener);
+      return () => set.delete(listener);
+    },
+    emit(ctx: ServiceContext, ...args: A): void {
+      whenEveryAreaLoaded(ctx, () => {
+        for (const listener of subscribers.get(ctx) ?? []) {
+          try {
+            listener(...args);
+          } catch (error) {
+            ctx.log.error(failure, { ...describe(...args), error: String(error) });
+          }
+        }
+      });
+    },
+  };
 }

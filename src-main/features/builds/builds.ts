@@ -7,7 +7,7 @@ import { getDeployBranch, onDeploymentDeleted, recordBuildState } from '../deplo
 import { getBranchHead, isServedBranch, modelRepositoryDir, onBranchCommit, onBranchServingChanged } from '../data-model';
 import { readSnapshot, removeSnapshot, snapshotDir, snapshotFile, writeSnapshot } from './snapshot';
 import { deployBranchHead } from './source';
-import { whenEveryAreaLoaded } from '../area-events';
+import { areaEvent } from '../area-events';
 
 export const BUILD_JOB_KIND = 'build';
 
@@ -196,14 +196,12 @@ export async function waitForBuild(ctx: ServiceContext, buildId: string, signal?
 
 export type BuildSucceededListener = (build: BuildRecord) => void;
 
-const succeededListeners = new WeakMap<ServiceContext, Set<BuildSucceededListener>>();
+// Model tests run after each build; their area subscribes when it loads (area-events.ts).
+const buildSucceeded = areaEvent<[build: BuildRecord]>('a build listener failed', (build) => ({ buildId: build.id }));
 
 /** Calls `listener` after every successful build. Listeners only schedule work. Returns an unsubscribe function. */
 export function onBuildSucceeded(ctx: ServiceContext, listener: BuildSucceededListener): () => void {
-  let set = succeededListeners.get(ctx);
-  if (!set) succeededListeners.set(ctx, (set = new Set()));
-  set.add(listener);
-  return () => set.delete(listener);
+  return buildSucceeded.on(ctx, listener);
 }
 
 /** Notes on a build what a check found (merged with what other checks noted). */
@@ -218,17 +216,7 @@ export function recordBuildCheck(ctx: ServiceContext, buildId: string, check: st
 
 function emitBuildSucceeded(ctx: ServiceContext, buildId: string): void {
   const build = getBuild(ctx, buildId);
-  if (!build) return;
-  // Model tests run after each build; their area subscribes when it loads (area-events.ts).
-  whenEveryAreaLoaded(ctx, () => {
-    for (const listener of succeededListeners.get(ctx) ?? []) {
-      try {
-        listener(build);
-      } catch (error) {
-        ctx.log.error('a build listener failed', { buildId, error: String(error) });
-      }
-    }
-  });
+  if (build) buildSucceeded.emit(ctx, build);
 }
 
 // ---- the job -------------------------------------------------------------------------------------

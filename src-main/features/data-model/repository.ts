@@ -7,7 +7,7 @@ import { ApiError } from '../../http/problem';
 import type { PathRuleProblem } from '../../../src-shared/paths/portable-path';
 import { GitRepository, readSampleModelFiles, RepoError, type Signature } from '../../platform/repo';
 import { appendDeploymentLog, getDeployBranch } from '../deployments';
-import { whenEveryAreaLoaded } from '../area-events';
+import { areaEvent } from '../area-events';
 import { ensureRepositoryChecked, forgetRepositoryCheck } from './repo-health';
 
 export const SYSTEM_AUTHOR: Signature = { name: 'Drydock', email: 'drydock@localhost' };
@@ -126,44 +126,31 @@ export async function guarded<T>(fn: () => Promise<T>): Promise<T> {
 
 export type BranchCommitListener = (deploymentId: number, branch: string, commit: string) => void;
 
-const listeners = new WeakMap<ServiceContext, Set<BranchCommitListener>>();
+// Builds and transform syncs subscribe when their areas load (area-events.ts).
+const branchCommit = areaEvent<Parameters<BranchCommitListener>>('a branch commit listener failed', (deploymentId, branch) => ({ deploymentId, branch }));
 
 /**
  * Calls `listener` after every change of a branch head (commits, uploads, merges, pulls).
  * Listeners run synchronously and should only schedule work. Returns an unsubscribe function.
  */
 export function onBranchCommit(ctx: ServiceContext, listener: BranchCommitListener): () => void {
-  let set = listeners.get(ctx);
-  if (!set) listeners.set(ctx, (set = new Set()));
-  set.add(listener);
-  return () => set.delete(listener);
+  return branchCommit.on(ctx, listener);
 }
 
 export type BranchServingListener = (deploymentId: number, branch: string) => void;
 
-const servingListeners = new WeakMap<ServiceContext, Set<BranchServingListener>>();
+const branchServing = areaEvent<Parameters<BranchServingListener>>('a branch serving listener failed', (deploymentId, branch) => ({ deploymentId, branch }));
 
 /**
  * Calls `listener` when whether a branch is served changes: its always-on staging environment was
  * enabled or disabled, or a developer entered dev mode on it. Listeners only schedule work.
  */
 export function onBranchServingChanged(ctx: ServiceContext, listener: BranchServingListener): () => void {
-  let set = servingListeners.get(ctx);
-  if (!set) servingListeners.set(ctx, (set = new Set()));
-  set.add(listener);
-  return () => set.delete(listener);
+  return branchServing.on(ctx, listener);
 }
 
 export function emitBranchServingChanged(ctx: ServiceContext, deploymentId: number, branch: string): void {
-  whenEveryAreaLoaded(ctx, () => {
-    for (const listener of servingListeners.get(ctx) ?? []) {
-      try {
-        listener(deploymentId, branch);
-      } catch (error) {
-        ctx.log.error('a branch serving listener failed', { deploymentId, branch, error: String(error) });
-      }
-    }
-  });
+  branchServing.emit(ctx, deploymentId, branch);
 }
 
 /**
@@ -179,16 +166,7 @@ export function isServedBranch(ctx: ServiceContext, deploymentId: number, branch
 }
 
 export function emitBranchCommit(ctx: ServiceContext, deploymentId: number, branch: string, commit: string): void {
-  // Builds and transform syncs subscribe when their areas load (area-events.ts).
-  whenEveryAreaLoaded(ctx, () => {
-    for (const listener of listeners.get(ctx) ?? []) {
-      try {
-        listener(deploymentId, branch, commit);
-      } catch (error) {
-        ctx.log.error('a branch commit listener failed', { deploymentId, branch, error: String(error) });
-      }
-    }
-  });
+  branchCommit.emit(ctx, deploymentId, branch, commit);
 }
 
 /** A line in the deployment's log: production for the deploy branch, dev for the others. */

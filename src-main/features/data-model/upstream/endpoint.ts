@@ -2,7 +2,7 @@ import { UpstreamErrorCodes as Codes } from '../../../../src-shared/api/git-host
 import type { ServiceContext } from '../../../context';
 import { ApiError } from '../../../http/problem';
 import { KeyedMutex, RemoteError, type RemoteEndpoint } from '../../../platform/repo';
-import { whenEveryAreaLoaded } from '../../area-events';
+import { areaEvent } from '../../area-events';
 
 /**
  * How this area reaches the team's repository. The git-host area owns connections and their
@@ -19,7 +19,8 @@ export type UpstreamResolver = (deploymentId: number) => Promise<UpstreamConnect
 export type FetchListener = (deploymentId: number, outcome: { at: string; error: { code: string; message: string } | null }) => void;
 
 const resolvers = new WeakMap<ServiceContext, UpstreamResolver>();
-const fetchListeners = new WeakMap<ServiceContext, Set<FetchListener>>();
+// The git host area records each fetch; it subscribes when it loads (area-events.ts).
+const upstreamFetched = areaEvent<Parameters<FetchListener>>('an upstream fetch listener failed', (deploymentId) => ({ deploymentId }));
 
 /** One remote operation at a time per deployment repository (fetches, pushes, remote deletes). */
 export const remoteLocks = new KeyedMutex();
@@ -44,24 +45,11 @@ export async function requireUpstream(ctx: ServiceContext, deploymentId: number)
 }
 
 export function onUpstreamFetched(ctx: ServiceContext, listener: FetchListener): () => void {
-  let set = fetchListeners.get(ctx);
-  if (!set) fetchListeners.set(ctx, (set = new Set()));
-  set.add(listener);
-  return () => set.delete(listener);
+  return upstreamFetched.on(ctx, listener);
 }
 
 export function emitUpstreamFetched(ctx: ServiceContext, deploymentId: number, error: { code: string; message: string } | null): void {
-  const at = ctx.clock.now().toISOString();
-  // The git host area records each fetch; it subscribes when it loads (area-events.ts).
-  whenEveryAreaLoaded(ctx, () => {
-    for (const listener of fetchListeners.get(ctx) ?? []) {
-      try {
-        listener(deploymentId, { at, error });
-      } catch (e) {
-        ctx.log.error('an upstream fetch listener failed', { deploymentId, error: String(e) });
-      }
-    }
-  });
+  upstreamFetched.emit(ctx, deploymentId, { at: ctx.clock.now().toISOString(), error });
 }
 
 const STATUS: Record<RemoteError['code'], number> = {
