@@ -287,6 +287,57 @@ describe('dev mode', () => {
   });
 });
 
+describe('a file and a folder never share a path, counting committed files and uncommitted edits', () => {
+  let id: number;
+  const put = (...paths: string[]) =>
+    svc.call('PUT', files(id), { auth: otherDeveloper.auth, body: { files: paths.map((path) => ({ path, content: 'cubes: []\n' })) } });
+  const del = (path: string) => svc.call('DELETE', files(id, `?path=${encodeURIComponent(path)}`), { auth: otherDeveloper.auth });
+  beforeAll(async () => {
+    id = await createDeployment(svc);
+    expect((await svc.call('POST', `${buildPath(id)}/dev-mode`, { auth: otherDeveloper.auth })).body).toMatchObject({ created: true });
+    // A committed folder whose name could also be a file's: model/extra.yml/
+    expect((await put('model/extra.yml/a.yml', 'model/extra.yml/b.yml')).status).toBe(200);
+    const committed = await svc.call('POST', `${buildPath(id)}/commit`, { auth: otherDeveloper.auth, body: { message: 'a folder named like a file' } });
+    expect(committed.body.outcome).toBe('committed');
+  });
+
+  const refused = async (res: Awaited<ReturnType<typeof put>>, paths: string[]) => {
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('PATH_CONFLICT');
+    expect(res.body.paths).toEqual(paths);
+  };
+
+  it('refuses a new file under a committed file, and a new file where committed files are a folder, naming every path involved', async () => {
+    await refused(await put('model/cubes/orders.yml/x.yml'), ['model/cubes/orders.yml', 'model/cubes/orders.yml/x.yml']);
+    await refused(await put('model/extra.yml'), ['model/extra.yml', 'model/extra.yml/a.yml', 'model/extra.yml/b.yml']);
+  });
+
+  it('counts uncommitted new files, and two new paths of one write, as files', async () => {
+    expect((await put('model/new.yml')).status).toBe(200);
+    await refused(await put('model/new.yml/x.yml'), ['model/new.yml', 'model/new.yml/x.yml']);
+    expect((await put('model/later.yml/x.yml')).status).toBe(200);
+    await refused(await put('model/later.yml'), ['model/later.yml', 'model/later.yml/x.yml']);
+    await refused(await put('model/both.yml', 'model/both.yml/x.yml'), ['model/both.yml', 'model/both.yml/x.yml']);
+  });
+
+  it('frees the path of a file deleted, committed or not, and keeps a folder while any file is left in it', async () => {
+    expect((await del('model/new.yml')).status).toBe(200);
+    expect((await put('model/new.yml/x.yml')).status).toBe(200);
+    expect((await del('model/extra.yml/a.yml')).status).toBe(200);
+    await refused(await put('model/extra.yml'), ['model/extra.yml', 'model/extra.yml/b.yml']);
+    expect((await del('model/extra.yml/b.yml')).status).toBe(200);
+    expect((await put('model/extra.yml')).status).toBe(200);
+    const list = await svc.call('GET', files(id), { auth: otherDeveloper.auth });
+    expect(list.body.items.map((f: { path: string }) => f.path)).toEqual([
+      'model/cubes/orders.yml',
+      'model/extra.yml',
+      'model/later.yml/x.yml',
+      'model/new.yml/x.yml',
+      'model/views/sales.yml',
+    ]);
+  });
+});
+
 describe('GET data-model/validate', () => {
   let id: number;
   beforeAll(async () => {

@@ -10,7 +10,7 @@ import { ApiError, invalidField } from '../../http/problem';
 import { paginateArray, type PageRequest } from '../../http/pagination';
 import { assertBranchName, defaultBranch, loadBranch } from './branches';
 import { openRepository } from './repository';
-import { assertExistingPath, fileSummary, fileText, readWorkingFile, workingEdits, workingTree, type WorkingFile, type WorkingTree } from './working';
+import { assertExistingPath, fileSummary, fileText, readWorkingFile, workingEdits, workingTree, workingTreeOf, type WorkingTree } from './working';
 
 
 async function branchView(ctx: ServiceContext, deploymentId: number, principal: Principal, requested?: string) {
@@ -62,11 +62,7 @@ export async function modelFilesOfBranch(ctx: ServiceContext, deploymentId: numb
   const name = branch ?? deployBranch;
   await loadBranch(ctx, repo, deploymentId, deployBranch, name);
   const tree = await workingTree(ctx, repo, deploymentId, name);
-  if (!includeWorkingEdits) {
-    const committed = [...tree.head].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    tree.files = new Map(committed.map(([path, entry]) => [path, { path, source: 'head' as const, oid: entry.oid }]));
-  }
-  return modelFilesOf(repo, tree);
+  return modelFilesOf(repo, includeWorkingEdits ? tree : workingTreeOf(name, tree.commit, tree.head, new Map()));
 }
 
 /**
@@ -100,16 +96,7 @@ export async function modelSourceOfBranch(
     if (isModelSourcePath(path)) hash.update(path).update('\0').update(content === null ? '\u0001deleted' : `=${content}`).update('\0');
   }
   // The files of exactly what was fingerprinted, even if the branch moves meanwhile.
-  const files = async (): Promise<ModelFile[]> => {
-    const tree: WorkingTree = { branch: name, commit, head: await repo.treeOf(commit), edits, files: new Map() };
-    const merged = new Map<string, WorkingFile>([...tree.head].map(([path, entry]) => [path, { path, source: 'head', oid: entry.oid }]));
-    for (const [path, content] of edits) {
-      if (content === null) merged.delete(path);
-      else merged.set(path, { path, source: 'edit', content });
-    }
-    tree.files = new Map([...merged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    return modelFilesOf(repo, tree);
-  };
+  const files = async (): Promise<ModelFile[]> => modelFilesOf(repo, workingTreeOf(name, commit, await repo.treeOf(commit), edits));
   return { branch: name, fingerprint: hash.digest('hex'), files, gitdir: repo.gitdir, commit, edits };
 }
 

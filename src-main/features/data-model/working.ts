@@ -15,7 +15,7 @@ import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/problem';
 import { publishEvent } from '../../platform/events';
-import { GitRepository, pathsShadowedByFiles, type FlatTree } from '../../platform/repo';
+import { GitRepository, type FlatTree } from '../../platform/repo';
 import { assertWritable, loadBranch } from './branches';
 import { assertUnchanged, type Expectation } from './preconditions';
 import { openRepository, pathsRefused } from './repository';
@@ -38,21 +38,77 @@ export interface WorkingTree {
   branch: string;
   commit: string;
   head: FlatTree;
-  edits: Map<string, string | null>;
-  files: Map<string, WorkingFile>;
+  edits: ReadonlyMap<string, string | null>;
+  /** The file at `path`, or undefined: one lookup, whatever the size of the branch. */
+  file(path: string): WorkingFile | undefined;
+  /**
+   * Every file, in path order. Made on first use, in proportion to the branch: for lists and reads of
+   * the whole model. A save (`file`, the checks of `applyEdits`) never makes it (issue 28).
+   */
+  readonly files: ReadonlyMap<string, WorkingFile>;
+}
+
+/** The paths of a head tree in order, made once per tree (trees are kept by id, so once per commit). */
+const sortedPaths = new WeakMap<FlatTree, string[]>();
+
+function sortedPathsOf(head: FlatTree): string[] {
+  let sorted = sortedPaths.get(head);
+  if (!sorted) sortedPaths.set(head, (sorted = [...head.keys()].sort()));
+  return sorted;
+}
+
+/** The first index of `sorted` whose path is not before `path` (UTF-16 code unit order, as `sort()`). */
+function firstAtOrAfter(sorted: readonly string[], path: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! < path) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+export function workingTreeOf(branch: string, commit: string, head: FlatTree, edits: ReadonlyMap<string, string | null>): WorkingTree {
+  const file = (path: string): WorkingFile | undefined => {
+    const edit = edits.get(path);
+    if (edit !== undefined) return edit === null ? undefined : { path, source: 'edit', content: edit };
+    const entry = head.get(path);
+    return entry ? { path, source: 'head', oid: entry.oid } : undefined;
+  };
+  let files: Map<string, WorkingFile> | undefined;
+  const inOrder = (): Map<string, WorkingFile> => {
+    // The head's paths are sorted once per commit; only the edits are sorted here, and the two merged.
+    const committed = sortedPathsOf(head);
+    const edited = [...edits.keys()].filter((path) => !head.has(path)).sort();
+    const out = new Map<string, WorkingFile>();
+    let e = 0;
+    const add = (path: string) => {
+      const found = file(path);
+      if (found) out.set(path, found);
+    };
+    for (const path of committed) {
+      while (e < edited.length && edited[e]! < path) add(edited[e++]!);
+      add(path);
+    }
+    while (e < edited.length) add(edited[e++]!);
+    return out;
+  };
+  return {
+    branch,
+    commit,
+    head,
+    edits,
+    file,
+    get files() {
+      return (files ??= inOrder());
+    },
+  };
 }
 
 export async function workingTree(ctx: ServiceContext, repo: GitRepository, deploymentId: number, branch: string): Promise<WorkingTree> {
   const commit = await repo.requireHead(branch);
-  const head = await repo.treeOf(commit);
-  const edits = workingEdits(ctx, deploymentId, branch);
-  const files = new Map<string, WorkingFile>();
-  for (const [path, entry] of head) files.set(path, { path, source: 'head', oid: entry.oid });
-  for (const [path, content] of edits) {
-    if (content === null) files.delete(path);
-    else files.set(path, { path, source: 'edit', content });
-  }
-  return { branch, commit, head, edits, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
+  return workingTreeOf(branch, commit, await repo.treeOf(commit), workingEdits(ctx, deploymentId, branch));
 }
 
 export async function fileText(repo: GitRepository, file: WorkingFile): Promise<string> {
@@ -66,7 +122,7 @@ export async function fileSummary(repo: GitRepository, file: WorkingFile): Promi
 }
 
 export async function readWorkingFile(ctx: ServiceContext, repo: GitRepository, tree: WorkingTree, path: string): Promise<FileContent> {
-  const file = tree.files.get(path);
+  const file = tree.file(path);
   if (!file) throw new ApiError(404, Codes.FILE_NOT_FOUND, `Branch "${tree.branch}" has no file "${path}".`);
   const summary = await fileSummary(repo, file);
   return { branchName: tree.branch, commit: tree.commit, path, content: await fileText(repo, file), size: summary.size, sha256: summary.sha256, uncommitted: summary.uncommitted };
@@ -90,14 +146,14 @@ export function assertFilePath(path: string, pointer: string): void {
  * branch holds is fine — a file that predates a rule must stay reachable to be fixed — else the
  * rules of a new path apply (so `../x.yml` is a 400, not a 404).
  */
-export function assertExistingPath(path: string, pointer: string, tree: Pick<WorkingTree, 'files'>): void {
-  const problem = tree.files.has(path) ? existingPathProblem(path) : filePathProblem(path);
+export function assertExistingPath(path: string, pointer: string, tree: Pick<WorkingTree, 'file'>): void {
+  const problem = tree.file(path) ? existingPathProblem(path) : filePathProblem(path);
   if (problem) throw new ApiError(400, Codes[problem.code], problem.detail, { errors: [{ pointer, detail: problem.detail }], paths: [path] });
 }
 
 /** 400 `PATH_CASE_CONFLICT` when a new path of `changes` would be the same file as another on macOS or Windows. */
 function assertNoCaseTwins(tree: WorkingTree, changes: Map<string, string | null>): void {
-  const added = [...changes].filter(([path, content]) => content !== null && !tree.files.has(path)).map(([path]) => path);
+  const added = [...changes].filter(([path, content]) => content !== null && !tree.file(path)).map(([path]) => path);
   if (added.length === 0) return;
   const kept = [...tree.files.keys()].filter((path) => !changes.has(path) || changes.get(path) !== null);
   const twins = caseTwins(kept, added);
@@ -111,18 +167,40 @@ export function assertFileSize(path: string, bytes: number): void {
 }
 
 /**
+ * The paths that would make a file and a folder share a path once `changes` apply. Only a path new
+ * to the branch can: its folders are looked up as files, and the files under it are found by a
+ * binary search of the head's sorted paths and of the edited ones. A save costs what it writes, not a
+ * pass over every file of the branch (issue 28).
+ */
+function fileFolderClashes(tree: WorkingTree, changes: ReadonlyMap<string, string | null>): string[] {
+  const added = [...changes].filter(([path, content]) => content !== null && !tree.file(path)).map(([path]) => path);
+  if (added.length === 0) return [];
+  const exists = (path: string) => (changes.has(path) ? changes.get(path) !== null : tree.file(path) !== undefined);
+  const committed = sortedPathsOf(tree.head);
+  const edited = [...new Set([...tree.edits.keys(), ...changes.keys()])].sort();
+  const clashes = new Set<string>();
+  for (const path of added) {
+    for (let slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
+      const folder = path.slice(0, slash);
+      if (exists(folder)) clashes.add(folder).add(path);
+    }
+    const under = `${path}/`;
+    for (const sorted of [committed, edited]) {
+      for (let i = firstAtOrAfter(sorted, under); i < sorted.length && sorted[i]!.startsWith(under); i++) {
+        if (exists(sorted[i]!)) clashes.add(path).add(sorted[i]!);
+      }
+    }
+  }
+  return [...clashes].sort();
+}
+
+/**
  * Records edits over the head commit in one transaction. An edit that brings a file back to its
  * committed content drops the edit, so "uncommitted changes" stays exact.
  */
 async function applyEdits(ctx: ServiceContext, deploymentId: number, principal: Principal, tree: WorkingTree, changes: Map<string, string | null>): Promise<void> {
   assertNoCaseTwins(tree, changes);
-  const resulting = new Map<string, true>();
-  for (const path of tree.files.keys()) resulting.set(path, true);
-  for (const [path, content] of changes) {
-    if (content === null) resulting.delete(path);
-    else resulting.set(path, true);
-  }
-  const clashes = pathsShadowedByFiles(resulting);
+  const clashes = fileFolderClashes(tree, changes);
   if (clashes.length > 0) {
     throw new ApiError(409, Codes.PATH_CONFLICT, `A file and a folder would share a path: ${clashes.join(', ')}.`, { paths: clashes });
   }
@@ -172,7 +250,7 @@ async function editWorkingTree(
     assertWritable(await loadBranch(ctx, repo, deploymentId, deployBranch, branch), principal);
     const before = await workingTree(ctx, repo, deploymentId, branch);
     await assertUnchanged(branch, expected, async (path) => {
-      const file = before.files.get(path);
+      const file = before.file(path);
       return file ? (await fileSummary(repo, file)).sha256 : null;
     });
     const changes = await edit(before);
@@ -229,7 +307,7 @@ export function deleteFile(ctx: ServiceContext, deploymentId: number, principal:
     (tree) => {
       // Deleting works for every file the branch holds, also one whose name breaks a rule today.
       assertExistingPath(path, '/querystring/path', tree);
-      if (!tree.files.has(path)) throw new ApiError(404, Codes.FILE_NOT_FOUND, `Branch "${branch}" has no file "${path}".`);
+      if (!tree.file(path)) throw new ApiError(404, Codes.FILE_NOT_FOUND, `Branch "${branch}" has no file "${path}".`);
       return new Map([[path, null]]);
     },
     expectationOf(path, ifMatch),
@@ -254,9 +332,9 @@ export function renameFile(
   return editWorkingTree(ctx, deploymentId, principal, branch, async (tree) => {
     // A file whose name breaks a rule today can still be renamed to a good name.
     assertExistingPath(from, '/body/path', tree);
-    const file = tree.files.get(from);
+    const file = tree.file(from);
     if (!file) throw new ApiError(404, Codes.FILE_NOT_FOUND, `Branch "${branch}" has no file "${from}".`);
-    if (tree.files.has(to)) throw new ApiError(409, Codes.FILE_EXISTS, `Branch "${branch}" already has a file "${to}".`);
+    if (tree.file(to)) throw new ApiError(409, Codes.FILE_EXISTS, `Branch "${branch}" already has a file "${to}".`);
     const { repo } = await openRepository(ctx, deploymentId);
     return new Map([
       [from, null],
