@@ -9,7 +9,7 @@
 //   - `drydock validate --format json`, the whole process: wall, CPU, peak RSS;
 //   - `drydock serve` in its own process, on a data directory where the model is committed, built
 //     and a dev-mode branch opened: the first validate through the API, then one-file edits
-//     (`PUT …/data-model/files`) each followed by a validate. Meanwhile a health request every
+//     (`PUT …/data-model/files`, timed too) each followed by a validate. Meanwhile a health request every
 //     5 ms measures the HTTP thread (the slowest answer), and its time on a CPU is read from
 //     /proc (the longest stretch between two 1 ms samples: what the slowest answer would be with a
 //     free core). The service's peak RSS (VmHWM) is read at the end.
@@ -65,6 +65,7 @@ interface Figures {
   firstHealthMs: number;
   firstOnCpuMs: number;
   editValidateMs: number;
+  saveMs: number;
   editValidateP90Ms: number;
   editHealthMs: number;
   editOnCpuMs: number;
@@ -272,7 +273,7 @@ function watchHttpThread(pid: number, port: number, inside: () => boolean) {
 async function service(
   files: ModelFile[],
   cubes: number,
-): Promise<Pick<Figures, 'firstMs' | 'firstCpuMs' | 'firstHealthMs' | 'firstOnCpuMs' | 'editValidateMs' | 'editValidateP90Ms' | 'editHealthMs' | 'editOnCpuMs' | 'serviceCpuPerEditMs' | 'peakRssMb'>> {
+): Promise<Pick<Figures, 'firstMs' | 'firstCpuMs' | 'firstHealthMs' | 'firstOnCpuMs' | 'editValidateMs' | 'saveMs' | 'editValidateP90Ms' | 'editHealthMs' | 'editOnCpuMs' | 'serviceCpuPerEditMs' | 'peakRssMb'>> {
   const seeded = await seed(files);
   const serve = await spawnServe(seeded.dataDir);
   const pid = serve.proc.pid!;
@@ -302,10 +303,13 @@ async function service(
 
     const editWatch = watchHttpThread(pid, serve.port, () => open);
     const validateMs: number[] = [];
+    const saveMs: number[] = [];
     let editCpu = 0;
     for (let r = 0; r < EDITS; r++) {
       const body = JSON.stringify({ files: [cubeFile(cubes / 2, (r % 2) + 1, true)] });
+      const s0 = performance.now();
       const put = await request(serve.port, 'PUT', `${B}/data-model/files?branchName=${encodeURIComponent(seeded.branch)}`, body);
+      saveMs.push(performance.now() - s0);
       if (put.status !== 200) throw new Error(`edit: ${put.status} ${put.body.slice(0, 300)}`);
       await sleep(20);
       const c = cpuOf(pid)!;
@@ -324,6 +328,7 @@ async function service(
       firstHealthMs: first.healthMax,
       firstOnCpuMs: first.onCpuMax,
       editValidateMs: median(validateMs),
+      saveMs: median(saveMs),
       editValidateP90Ms: pct(validateMs, 0.9),
       editHealthMs: edits.healthMax,
       editOnCpuMs: edits.onCpuMax,
@@ -370,7 +375,7 @@ export async function run(): Promise<void> {
       `  service: first validate ${f0(served.firstMs)} ms (service cpu ${f0(served.firstCpuMs)} ms), HTTP thread: slowest health ${f0(served.firstHealthMs)} ms, on-CPU max ${f0(served.firstOnCpuMs)} ms`,
     );
     console.log(
-      `  service: edit → validate median ${f0(served.editValidateMs)} ms, p90 ${f0(served.editValidateP90Ms)} ms (service cpu ${f0(served.serviceCpuPerEditMs)} ms each), HTTP thread: slowest health ${f0(served.editHealthMs)} ms, on-CPU max ${f0(served.editOnCpuMs)} ms; peak RSS ${f0(served.peakRssMb)} MB`,
+      `  service: one-file save median ${f0(served.saveMs)} ms; edit → validate median ${f0(served.editValidateMs)} ms, p90 ${f0(served.editValidateP90Ms)} ms (service cpu ${f0(served.serviceCpuPerEditMs)} ms each), HTTP thread: slowest health ${f0(served.editHealthMs)} ms, on-CPU max ${f0(served.editOnCpuMs)} ms; peak RSS ${f0(served.peakRssMb)} MB`,
     );
     results.push({ cubes, views, mb, ...compiled, ...command, ...served, load: `${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}` });
   }
@@ -383,6 +388,7 @@ export async function run(): Promise<void> {
     ['… service cpu ms', (r) => r.firstCpuMs, '', ''],
     ['HTTP thread during it: slowest health, ms', (r) => r.firstHealthMs, '≤ 20', ''],
     ['… on-CPU max, ms', (r) => r.firstOnCpuMs, '', ''],
+    ['one-file save (PUT) through the API, median ms', (r) => r.saveMs, '', ''],
     ['edit → validate through the API, median ms', (r) => r.editValidateMs, '≤ 50', ''],
     ['… service cpu per validate, ms', (r) => r.serviceCpuPerEditMs, '', ''],
     ['HTTP thread during them: slowest health, ms', (r) => r.editHealthMs, '≤ 20', ''],
