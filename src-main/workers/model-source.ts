@@ -53,24 +53,46 @@ function readLooseBlob(gitdir: string, oid: string): Uint8Array | null {
   return raw.subarray(nul + 1);
 }
 
-/** The text of blobs, in the order of `oids`. */
-export async function readBlobs(gitdir: string, oids: string[]): Promise<string[]> {
-  const texts: string[] = [];
+/**
+ * Calls `each` with the bytes of every blob of `oids` and its index: loose objects read here,
+ * packed ones (a fetched or garbage-collected repository) through the repository's reader.
+ */
+async function eachBlob(gitdir: string, oids: readonly string[], each: (index: number, bytes: Uint8Array) => void): Promise<void> {
   const packed: number[] = [];
-  for (const oid of oids) {
-    const bytes = readLooseBlob(gitdir, oid);
-    if (bytes === null) packed.push(texts.length);
-    texts.push(bytes === null ? '' : decoder.decode(bytes));
+  for (let i = 0; i < oids.length; i++) {
+    const bytes = readLooseBlob(gitdir, oids[i]!);
+    if (bytes === null) packed.push(i);
+    else each(i, bytes);
   }
-  if (packed.length === 0) return texts;
-  // Packed objects (a fetched or garbage-collected repository) go through the repository's reader.
+  if (packed.length === 0) return;
   const repo = GitRepository.at(gitdir);
   for (let i = 0; i < packed.length; i += READ_BATCH) {
     const batch = packed.slice(i, i + READ_BATCH);
     const read = await Promise.all(batch.map((index) => repo.readBlob(oids[index]!)));
-    batch.forEach((index, k) => (texts[index] = decoder.decode(read[k]!)));
+    batch.forEach((index, k) => each(index, read[k]!));
   }
+}
+
+/** The text of blobs, in the order of `oids`. */
+export async function readBlobs(gitdir: string, oids: readonly string[]): Promise<string[]> {
+  const texts = new Array<string>(oids.length);
+  await eachBlob(gitdir, oids, (index, bytes) => (texts[index] = decoder.decode(bytes)));
   return texts;
+}
+
+/**
+ * Size and SHA-256 of blobs, in the order of `oids` (a compute task: the file hashes of a branch,
+ * see features/data-model/files.ts). The hashes come as one string of 64 hex digits each, which
+ * crosses to the HTTP thread as one value instead of an object per file.
+ */
+export async function blobInfos(input: { gitdir: string; oids: string[] }): Promise<{ sizes: number[]; sha256: string }> {
+  const sizes = new Array<number>(input.oids.length);
+  const hashes = new Array<string>(input.oids.length);
+  await eachBlob(input.gitdir, input.oids, (index, bytes) => {
+    sizes[index] = bytes.byteLength;
+    hashes[index] = createHash('sha256').update(bytes).digest('hex');
+  });
+  return { sizes, sha256: hashes.join('') };
 }
 
 /** The model source files of a commit, sorted by path. */

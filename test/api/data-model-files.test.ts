@@ -390,4 +390,26 @@ describe('GET data-model/file-hashes', () => {
     expect(dev.body.hashes['model/new.yml']).toBe(sha256('cubes: []\n'));
     expect(dev.body.branchName).toBe(`dev-${developer.id}`);
   });
+
+  it('gives the same hashes for a branch of many committed files (hashed on a compute thread) as for a few, edits included', async () => {
+    const id = await createDeployment(svc);
+    const user = createUser(svc, 'developer');
+    await svc.call('POST', `${buildPath(id)}/dev-mode`, { auth: user.auth });
+    const many = Array.from({ length: 150 }, (_, i) => ({ path: `model/cubes/c${String(i).padStart(3, '0')}.yml`, content: `cubes:\n  - name: c${i}\n    sql_table: t${i}\n` }));
+    expect((await svc.call('PUT', `${buildPath(id)}/data-model/files`, { auth: user.auth, body: { files: many } })).status).toBe(200);
+    expect((await svc.call('POST', `${buildPath(id)}/commit`, { auth: user.auth, body: { message: 'many cubes' } })).body.outcome).toBe('committed');
+    const edited = { path: 'model/cubes/c007.yml', content: 'cubes: []\n' };
+    await svc.call('PUT', `${buildPath(id)}/data-model/files`, { auth: user.auth, body: { files: [edited] } });
+    await svc.call('DELETE', `${buildPath(id)}/data-model/files?path=model/cubes/c008.yml`, { auth: user.auth });
+    const expected: Record<string, string> = { 'model/cubes/orders.yml': sha256(ORDERS_YML), 'model/views/sales.yml': sha256(SALES_VIEW_YML) };
+    for (const file of many) if (file.path !== 'model/cubes/c008.yml') expected[file.path] = sha256(file.content);
+    expected[edited.path] = sha256(edited.content);
+    for (let round = 0; round < 2; round++) {
+      // The first answer reads every committed file; the second answers from the hashes kept.
+      const res = await svc.call('GET', `${buildPath(id)}/data-model/file-hashes`, { auth: user.auth });
+      expect(res.status).toBe(200);
+      expect(res.body.hashes).toEqual(expected);
+      expect(Object.keys(res.body.hashes)).toEqual(Object.keys(expected).sort());
+    }
+  });
 });

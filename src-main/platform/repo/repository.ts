@@ -240,6 +240,16 @@ export class GitRepository {
   }
 
   /** Size and SHA-256 of a blob's content (cached by blob id). */
+  /** Size and SHA-256 of a blob when they are known already (read or told before), without reading it. */
+  knownBlobInfo(oid: string): { size: number; sha256: string } | undefined {
+    return blobInfoCache.get(oid);
+  }
+
+  /** Keeps the size and SHA-256 of a blob that were worked out elsewhere (a worker thread read it). */
+  rememberBlobInfo(oid: string, info: { size: number; sha256: string }): void {
+    blobInfoCache.set(oid, info);
+  }
+
   async blobInfo(oid: string): Promise<{ size: number; sha256: string }> {
     const cached = blobInfoCache.get(oid);
     if (cached) return cached;
