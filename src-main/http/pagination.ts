@@ -59,3 +59,27 @@ export function paginateArray<T>(all: T[], page: PageRequest, keyOf: (item: T) =
   }
   return toPage(all.slice(start, start + limit), page, keyOf, (x) => x);
 }
+
+/**
+ * Keyset pagination of a sorted list of distinct strings (`sort()` order): the page after the
+ * cursor's key, found by a binary search, so a page deep in a long list (12,500 model files) costs
+ * what the first one does, and a key removed meanwhile still pages on from where it was.
+ */
+export function paginateSorted(sorted: readonly string[], page: PageRequest): PageResult<string> {
+  const { limit, after } = pageWindow<unknown>(page);
+  if (after !== null && typeof after !== 'string') {
+    throw new ApiError(400, ErrorCodes.INVALID_CURSOR, 'The `after` cursor is not one this list issued.', {
+      errors: [{ pointer: '/querystring/after', detail: 'not a cursor of this list' }],
+    });
+  }
+  let start = 0;
+  if (after !== null) {
+    let high = sorted.length;
+    while (start < high) {
+      const mid = (start + high) >>> 1;
+      if (sorted[mid]! <= after) start = mid + 1;
+      else high = mid;
+    }
+  }
+  return toPage(sorted.slice(start, start + limit), page, (path) => path, (path) => path);
+}

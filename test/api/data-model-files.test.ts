@@ -336,6 +336,20 @@ describe('a file and a folder never share a path, counting committed files and u
       'model/views/sales.yml',
     ]);
   });
+
+  it('pages through the files as the user sees them, and a page goes on after a file deleted since its cursor was given', async () => {
+    const page = (after?: string) => svc.call('GET', files(id, `?first=2${after ? `&after=${after}` : ''}`), { auth: otherDeveloper.auth });
+    const first = await page();
+    expect(first.body.items.map((f: { path: string }) => f.path)).toEqual(['model/cubes/orders.yml', 'model/extra.yml']);
+    expect((await del('model/extra.yml')).status).toBe(200);
+    const second = await page(first.body.pageInfo.endCursor);
+    expect(second.status).toBe(200);
+    expect(second.body.items.map((f: { path: string }) => f.path)).toEqual(['model/later.yml/x.yml', 'model/new.yml/x.yml']);
+    expect(second.body.items[0]).toMatchObject({ uncommitted: true, sha256: sha256('cubes: []\n') });
+    const third = await page(second.body.pageInfo.endCursor);
+    expect(third.body.items.map((f: { path: string }) => f.path)).toEqual(['model/views/sales.yml']);
+    expect(third.body.pageInfo.hasNextPage).toBe(false);
+  });
 });
 
 describe('GET data-model/validate', () => {
@@ -391,7 +405,7 @@ describe('GET data-model/file-hashes', () => {
     expect(dev.body.branchName).toBe(`dev-${developer.id}`);
   });
 
-  it('gives the same hashes for a branch of many committed files (hashed on a compute thread) as for a few, edits included', async () => {
+  it('gives the same hashes and sizes for a branch of many committed files (read on a compute thread) as for a few, edits included', async () => {
     const id = await createDeployment(svc);
     const user = createUser(svc, 'developer');
     await svc.call('POST', `${buildPath(id)}/dev-mode`, { auth: user.auth });
@@ -404,6 +418,13 @@ describe('GET data-model/file-hashes', () => {
     const expected: Record<string, string> = { 'model/cubes/orders.yml': sha256(ORDERS_YML), 'model/views/sales.yml': sha256(SALES_VIEW_YML) };
     for (const file of many) if (file.path !== 'model/cubes/c008.yml') expected[file.path] = sha256(file.content);
     expected[edited.path] = sha256(edited.content);
+    // A page of 100 committed files not read before is read and hashed on a compute thread too.
+    const listed = await svc.call('GET', `${buildPath(id)}/data-model/files?first=100`, { auth: user.auth });
+    expect(listed.body.items).toHaveLength(100);
+    for (const item of listed.body.items as { path: string; sha256: string; size: number }[]) {
+      expect(item.sha256, item.path).toBe(expected[item.path]);
+      expect(item.size, item.path).toBe(Buffer.byteLength(item.path === edited.path ? edited.content : (many.find((f) => f.path === item.path)?.content ?? ''), 'utf8'));
+    }
     for (let round = 0; round < 2; round++) {
       // The first answer reads every committed file; the second answers from the hashes kept.
       const res = await svc.call('GET', `${buildPath(id)}/data-model/file-hashes`, { auth: user.auth });

@@ -42,8 +42,13 @@ export interface WorkingTree {
   /** The file at `path`, or undefined: one lookup, whatever the size of the branch. */
   file(path: string): WorkingFile | undefined;
   /**
-   * Every file, in path order. Made on first use, in proportion to the branch: for lists and reads of
-   * the whole model. A save (`file`, the checks of `applyEdits`) never makes it (issue 28).
+   * The paths of every file, in order. The head's are sorted once per commit; with uncommitted
+   * edits they are merged in on first use, in proportion to the branch (lists only).
+   */
+  paths(): readonly string[];
+  /**
+   * Every file, in path order. Made on first use, in proportion to the branch: for reads of the
+   * whole model. A save (`file`, the checks of `applyEdits`) never makes it (issue 28).
    */
   readonly files: ReadonlyMap<string, WorkingFile>;
 }
@@ -76,32 +81,30 @@ export function workingTreeOf(branch: string, commit: string, head: FlatTree, ed
     const entry = head.get(path);
     return entry ? { path, source: 'head', oid: entry.oid } : undefined;
   };
-  let files: Map<string, WorkingFile> | undefined;
-  const inOrder = (): Map<string, WorkingFile> => {
-    // The head's paths are sorted once per commit; only the edits are sorted here, and the two merged.
+  let paths: readonly string[] | undefined;
+  const inOrder = (): readonly string[] => {
     const committed = sortedPathsOf(head);
-    const edited = [...edits.keys()].filter((path) => !head.has(path)).sort();
-    const out = new Map<string, WorkingFile>();
-    let e = 0;
-    const add = (path: string) => {
-      const found = file(path);
-      if (found) out.set(path, found);
-    };
+    if (edits.size === 0) return committed;
+    const added = [...edits].filter(([path, content]) => content !== null && !head.has(path)).map(([path]) => path).sort();
+    const out: string[] = [];
+    let a = 0;
     for (const path of committed) {
-      while (e < edited.length && edited[e]! < path) add(edited[e++]!);
-      add(path);
+      while (a < added.length && added[a]! < path) out.push(added[a++]!);
+      if (edits.get(path) !== null) out.push(path);
     }
-    while (e < edited.length) add(edited[e++]!);
+    while (a < added.length) out.push(added[a++]!);
     return out;
   };
+  let files: Map<string, WorkingFile> | undefined;
   return {
     branch,
     commit,
     head,
     edits,
     file,
+    paths: () => (paths ??= inOrder()),
     get files() {
-      return (files ??= inOrder());
+      return (files ??= new Map((paths ??= inOrder()).map((path) => [path, file(path)!])));
     },
   };
 }
