@@ -239,7 +239,6 @@ export class GitRepository {
     return (await this.reading(oid, 'file', () => git.readBlob({ fs: gitFs, gitdir: this.gitdir, oid }))).blob;
   }
 
-  /** Size and SHA-256 of a blob's content (cached by blob id). */
   /** Size and SHA-256 of a blob when they are known already (read or told before), without reading it. */
   knownBlobInfo(oid: string): { size: number; sha256: string } | undefined {
     return blobInfoCache.get(oid);
@@ -250,6 +249,7 @@ export class GitRepository {
     blobInfoCache.set(oid, info);
   }
 
+  /** Size and SHA-256 of a blob's content (cached by blob id). */
   async blobInfo(oid: string): Promise<{ size: number; sha256: string }> {
     const cached = blobInfoCache.get(oid);
     if (cached) return cached;
