@@ -14,7 +14,6 @@ export { agentModelContext } from '../features/scheduled-tasks/context-tasks';
 export { compileQueryModel } from '../features/queries/model-tasks';
 export { compareReviewRows, prepareModelReview } from '../features/reviews/review-tasks';
 export { prepareModelTestRun } from '../features/model-tests/tasks';
-export { blobInfos } from './model-source';
 
 /** What a thread loads at start (see WARM_UP_EXPORT in platform/workers/pools.ts). */
 export function ready(): true {

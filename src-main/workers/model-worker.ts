@@ -26,6 +26,8 @@ import { markReading, type ReadMarker } from '../platform/workers/read-marker';
 import { checkTestFiles } from '../features/model-tests/tasks';
 import { blobIdOf, modelFilesOfCommit, modelTreeOf, readBlobs } from './model-source';
 
+export { blobInfos } from './model-source';
+
 export interface ValidateInput {
   /** `<deploymentId>:<branch>`. */
   key: string;

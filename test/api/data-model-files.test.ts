@@ -405,7 +405,7 @@ describe('GET data-model/file-hashes', () => {
     expect(dev.body.branchName).toBe(`dev-${developer.id}`);
   });
 
-  it('gives the same hashes and sizes for a branch of many committed files (read on a compute thread) as for a few, edits included', async () => {
+  it('gives the same hashes and sizes for a branch of many committed files (read on the branch’s model thread) as for a few, edits included', async () => {
     const id = await createDeployment(svc);
     const user = createUser(svc, 'developer');
     await svc.call('POST', `${buildPath(id)}/dev-mode`, { auth: user.auth });
@@ -418,7 +418,7 @@ describe('GET data-model/file-hashes', () => {
     const expected: Record<string, string> = { 'model/cubes/orders.yml': sha256(ORDERS_YML), 'model/views/sales.yml': sha256(SALES_VIEW_YML) };
     for (const file of many) if (file.path !== 'model/cubes/c008.yml') expected[file.path] = sha256(file.content);
     expected[edited.path] = sha256(edited.content);
-    // A page of 100 committed files not read before is read and hashed on a compute thread too.
+    // A page of 100 committed files not read before is read and hashed on the model thread too.
     const listed = await svc.call('GET', `${buildPath(id)}/data-model/files?first=100`, { auth: user.auth });
     expect(listed.body.items).toHaveLength(100);
     for (const item of listed.body.items as { path: string; sha256: string; size: number }[]) {

@@ -9,7 +9,8 @@ import type { Principal } from '../../http/auth';
 import { ApiError, invalidField } from '../../http/problem';
 import { paginateSorted, type PageRequest } from '../../http/pagination';
 import type { GitRepository } from '../../platform/repo';
-import { runCompute } from '../../workers/run';
+import { runOnModelShard } from '../../workers/run';
+import { branchKey, shardOf } from './validation';
 import { assertBranchName, defaultBranch, loadBranch } from './branches';
 import { openRepository } from './repository';
 import { assertExistingPath, fileSummary, fileText, readWorkingFile, workingEdits, workingTree, workingTreeOf, type WorkingFile, type WorkingTree } from './working';
@@ -41,31 +42,33 @@ export async function listOrReadFiles(
   }
   const page = paginateSorted(tree.paths(), query);
   const listed = page.items.map((path) => tree.file(path)!);
-  await learnBlobInfos(ctx, repo, listed);
+  await learnBlobInfos(ctx, repo, listed, deploymentId, tree.branch);
   const items = await Promise.all(listed.map((file) => fileSummary(repo, file)));
   return { items, pageInfo: page.pageInfo, branchName: tree.branch, commit: tree.commit, hasUncommittedChanges: tree.edits.size > 0 };
 }
 
 /**
- * Committed files whose sizes and hashes are not known yet from which they are read and hashed on a
- * compute thread: reading 12,500 of them here took 6 s of the HTTP thread's time, a page of 100
- * took 30 ms (issue 28); a few are read here, where no thread has to start.
+ * Committed files whose sizes and hashes are not known yet from which they are read and hashed on
+ * the branch's model shard: reading 12,500 of them here took 6 s of the HTTP thread's time, a page
+ * of 100 took 30 ms (issue 28); a few are read here, where no thread has to start. The shard, not a
+ * compute thread, because it reads the branch's files anyway and is usually running: a compute
+ * thread started for it added about 100 MB to the service at 10,000 cubes, the shard about 30.
  */
 const HASH_ON_THREAD_FROM = 64;
 
 /** Learns the size and SHA-256 of the committed files among `files` not known yet (see `fileSummary`). */
-async function learnBlobInfos(ctx: ServiceContext, repo: GitRepository, files: Iterable<WorkingFile>): Promise<void> {
+async function learnBlobInfos(ctx: ServiceContext, repo: GitRepository, files: Iterable<WorkingFile>, deploymentId: number, branch: string): Promise<void> {
   const unknown = new Set<string>();
   for (const file of files) if (file.source === 'head' && !repo.knownBlobInfo(file.oid)) unknown.add(file.oid);
   if (unknown.size < HASH_ON_THREAD_FROM) return;
   const oids = [...unknown];
-  const { sizes, sha256 } = await runCompute(ctx, 'blobInfos', { gitdir: repo.gitdir, oids });
+  const { sizes, sha256 } = await runOnModelShard(ctx, shardOf(ctx, branchKey(deploymentId, branch)), 'blobInfos', { gitdir: repo.gitdir, oids });
   oids.forEach((oid, i) => repo.rememberBlobInfo(oid, { size: sizes[i]!, sha256: sha256.slice(i * 64, i * 64 + 64) }));
 }
 
 export async function fileHashes(ctx: ServiceContext, deploymentId: number, principal: Principal, branchName?: string) {
   const { repo, tree } = await branchView(ctx, deploymentId, principal, branchName);
-  await learnBlobInfos(ctx, repo, tree.files.values());
+  await learnBlobInfos(ctx, repo, tree.files.values(), deploymentId, tree.branch);
   const hashes: Record<string, string> = {};
   for (const [path, file] of tree.files) {
     // Known now, unless the cache of hashes is smaller than the branch.

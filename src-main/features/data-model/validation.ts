@@ -23,7 +23,8 @@ import { workingEdits } from './working';
 /** Which shard holds which branch: a branch stays on its shard so its state is reused. */
 const placements = new WeakMap<ServiceContext, LRUCache<string, number>>();
 
-const branchKey = (deploymentId: number, branch: string) => `${deploymentId}:${branch}`;
+/** How a branch is named to the model shards. */
+export const branchKey = (deploymentId: number, branch: string) => `${deploymentId}:${branch}`;
 
 /** The shard of a branch: the one it used before, else the least busy one. */
 export function shardOf(ctx: ServiceContext, key: string): number {
