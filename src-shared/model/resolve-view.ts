@@ -20,7 +20,7 @@ import type {
   ViewMember,
   ViewMemberKind,
 } from './types';
-import { dict } from './dict';
+import { dict, hashDict } from './dict';
 
 const KIND_ORDER: ViewMemberKind[] = ['hierarchy', 'measure', 'dimension', 'segment'];
 
@@ -70,7 +70,7 @@ export function resolveView(def: ViewDef, env: ResolveEnv): { resolved: Resolved
     public: true,
     extendsChain: chain.slice(0, -1).map((d) => d.name).reverse(),
     cubes: [],
-    members: dict(),
+    members: hashDict(),
     joinPaths: [],
     folders: [],
     accessPolicy: [],
@@ -213,7 +213,7 @@ function newSplitView(name: string, parent: CompiledView): CompiledView {
     name,
     splitOf: parent.name,
     cubes: [],
-    members: dict(),
+    members: hashDict(),
     joinPaths: [],
     folders: [],
     dimensions: dict(),
