@@ -1,13 +1,11 @@
 // Reading model files straight from a deployment's git repository inside a worker thread: the
 // objects are immutable and addressed by id, so a worker reads them safely while the HTTP thread
-// writes new commits. Inflating blobs (pure JavaScript) stays off the HTTP thread.
+// writes new commits. Reading 12,500 blobs stays off the HTTP thread.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { inflateSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { isModelSourcePath, type ModelFile } from '../../src-shared/model';
 import { GitRepository } from '../platform/repo';
+import { readLooseObjectSync } from '../platform/repo/loose-object';
 
 const decoder = new TextDecoder();
 
@@ -33,34 +31,13 @@ export async function modelTreeOf(gitdir: string, commit: string): Promise<Reado
 }
 
 /**
- * The content of a loose object that is a blob (`objects/<2 hex>/<38 hex>`, zlib over
- * `blob <size>\0<content>`), checked against its id; null when the object is not loose (packed)
- * or not a blob. Native inflate and SHA-1 on this worker thread: isomorphic-git's reader hashes
- * through WebCrypto, one promise per blob, which made reading 12,500 files a fifth of a first
- * validate (issue 28).
- */
-function readLooseBlob(gitdir: string, oid: string): Uint8Array | null {
-  let raw: Buffer;
-  try {
-    raw = inflateSync(readFileSync(join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2))));
-  } catch {
-    return null;
-  }
-  const nul = raw.indexOf(0);
-  const header = nul > 0 && nul < 32 ? raw.toString('latin1', 0, nul) : '';
-  if (!/^blob \d+$/.test(header) || Number(header.slice(5)) !== raw.byteLength - nul - 1) return null;
-  if (createHash('sha1').update(raw).digest('hex') !== oid) return null;
-  return raw.subarray(nul + 1);
-}
-
-/**
  * Calls `each` with the bytes of every blob of `oids` and its index: loose objects read here,
  * packed ones (a fetched or garbage-collected repository) through the repository's reader.
  */
 async function eachBlob(gitdir: string, oids: readonly string[], each: (index: number, bytes: Uint8Array) => void): Promise<void> {
   const packed: number[] = [];
   for (let i = 0; i < oids.length; i++) {
-    const bytes = readLooseBlob(gitdir, oids[i]!);
+    const bytes = readLooseObjectSync(gitdir, oids[i]!, 'blob');
     if (bytes === null) packed.push(i);
     else each(i, bytes);
   }

@@ -1,5 +1,11 @@
 /**
- * Writing big blobs into a repository without holding the thread that asks.
+ * Reading loose objects natively, and writing big blobs without holding the thread that asks.
+ *
+ * isomorphic-git inflates an object in JavaScript and hashes it through WebCrypto with a promise
+ * per object: reading a 10,000-cube model's 12,500 files that way was a fifth of its first
+ * validate, and inflating its 10,000-entry folder took 25 ms of the thread (issue 28).
+ * `readLooseObjectSync` inflates and checks an object with Node's zlib and SHA-1 instead; a packed
+ * or damaged object is left to isomorphic-git's reader, which says what is wrong.
  *
  * isomorphic-git hashes and deflates a blob in one synchronous stretch of JavaScript (a 5 MB file
  * held the HTTP thread for well over 100 ms). A blob is a loose object like git writes it:
@@ -11,9 +17,10 @@
  * `writeLooseBlobSync` is the same for worker threads, where blocking is fine.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
-import { deflate, deflateSync } from 'node:zlib';
+import { deflate, deflateSync, inflateSync } from 'node:zlib';
 import {
   isIntactLooseObject,
   isIntactLooseObjectSync,
@@ -23,6 +30,24 @@ import {
   writeFileDurably,
   writeFileDurablySync,
 } from './durable-fs';
+
+/**
+ * The content of the loose object `oid` (`objects/<2 hex>/<38 hex>`, zlib over
+ * `<type> <size>\0<content>`) when it is a `type`, checked against its id; null when it is not
+ * loose (packed), not a `type`, or not whole.
+ */
+export function readLooseObjectSync(gitdir: string, oid: string, type: 'blob' | 'tree'): Uint8Array | null {
+  let raw: Buffer;
+  try {
+    raw = inflateSync(readFileSync(looseObjectFile(gitdir, oid)));
+  } catch {
+    return null;
+  }
+  const nul = raw.indexOf(0);
+  if (nul < 0 || nul > 32 || raw.toString('latin1', 0, nul) !== `${type} ${raw.byteLength - nul - 1}`) return null;
+  if (createHash('sha1').update(raw).digest('hex') !== oid) return null;
+  return raw.subarray(nul + 1);
+}
 
 /** From this size on, blobs go through this writer instead of isomorphic-git's. */
 export const BIG_BLOB_BYTES = 256 * 1024;

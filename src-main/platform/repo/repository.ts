@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import git, { type TreeEntry } from 'isomorphic-git';
 import { flushDirectories, fsyncDirectory, gitFs, isIntactLooseObject, looseObjectFile } from './durable-fs';
-import { BIG_BLOB_BYTES, writeLooseBlob } from './loose-object';
+import { BIG_BLOB_BYTES, readLooseObjectSync, writeLooseBlob } from './loose-object';
 import { parseTreeObject } from './tree-object';
 import { KeyedMutex } from './mutex';
 import { diffTrees, pathsShadowedByFiles, threeWayMerge, type FlatTree, type TreeChange, type TreeFile } from './tree';
@@ -236,7 +236,7 @@ export class GitRepository {
   }
 
   async readBlob(oid: string): Promise<Uint8Array> {
-    return (await this.reading(oid, 'file', () => git.readBlob({ fs: gitFs, gitdir: this.gitdir, oid }))).blob;
+    return readLooseObjectSync(this.gitdir, oid, 'blob') ?? (await this.reading(oid, 'file', () => git.readBlob({ fs: gitFs, gitdir: this.gitdir, oid }))).blob;
   }
 
   /** Size and SHA-256 of a blob when they are known already (read or told before), without reading it. */
@@ -527,6 +527,8 @@ export class GitRepository {
 
   /** The entries of a tree object, every name included (see tree-object.ts). */
   private async readTreeEntries(oid: string): Promise<TreeEntry[]> {
+    const loose = readLooseObjectSync(this.gitdir, oid, 'tree');
+    if (loose) return parseTreeObject(loose);
     const read = await this.reading(oid, 'folder', () => git.readObject({ fs: gitFs, gitdir: this.gitdir, oid, format: 'content' }));
     if (read.type !== 'tree') throw new RepositoryDamagedError(`object ${oid} should be a folder (tree) but is a ${read.type}.`, [oid]);
     return parseTreeObject(read.object as Uint8Array);

@@ -1,12 +1,13 @@
 // Big blobs are written by Drydock's own writer (hash in slices, deflate on the thread pool); the
 // objects must be exactly what git and isomorphic-git expect.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitRepository } from '../../../src-main/platform/repo';
-import { BIG_BLOB_BYTES, writeLooseBlob, writeLooseBlobSync } from '../../../src-main/platform/repo/loose-object';
+import { deflateSync, inflateSync } from 'node:zlib';
+import { BIG_BLOB_BYTES, readLooseObjectSync, writeLooseBlob, writeLooseBlobSync } from '../../../src-main/platform/repo/loose-object';
 
 const author = { name: 'Ada Lovelace', email: 'ada@example.com' };
 const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['--git-dir', gitdir, ...args], { maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
@@ -49,5 +50,28 @@ describe('big blobs', () => {
     const result = await repo.commitChanges('main', [{ path: 'docs/z.md', blob }], { message: 'z', author });
     expect(result.changes).toEqual([{ path: 'docs/z.md', status: 'added', beforeOid: null, afterOid: blob }]);
     expect(git(repo.gitdir, 'cat-file', 'blob', 'main:docs/z.md').equals(content)).toBe(true);
+  });
+});
+
+describe('reading loose objects natively', () => {
+  const objectFile = (oid: string) => join(repo.gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
+
+  it('reads a blob and a folder (tree) as git wrote them', () => {
+    const blob = git(repo.gitdir, 'rev-parse', 'main:a.txt').toString().trim();
+    expect(Buffer.from(readLooseObjectSync(repo.gitdir, blob, 'blob')!).toString()).toBe('a\n');
+    const tree = git(repo.gitdir, 'rev-parse', 'main^{tree}').toString().trim();
+    expect(Buffer.from(readLooseObjectSync(repo.gitdir, tree, 'tree')!).equals(git(repo.gitdir, 'cat-file', 'tree', tree))).toBe(true);
+  });
+
+  it('leaves to the repository’s reader an object of another type, a packed or missing one, and one whose bytes do not match its id', () => {
+    const blob = git(repo.gitdir, 'rev-parse', 'main:a.txt').toString().trim();
+    expect(readLooseObjectSync(repo.gitdir, blob, 'tree')).toBeNull();
+    expect(readLooseObjectSync(repo.gitdir, '0'.repeat(40), 'blob')).toBeNull();
+    const file = objectFile(blob);
+    chmodSync(file, 0o644);
+    writeFileSync(file, deflateSync(Buffer.from(inflateSync(readFileSync(file)).toString('latin1').replace('a', 'b'), 'latin1')));
+    expect(readLooseObjectSync(repo.gitdir, blob, 'blob')).toBeNull();
+    writeFileSync(file, Buffer.alloc(0));
+    expect(readLooseObjectSync(repo.gitdir, blob, 'blob')).toBeNull();
   });
 });
