@@ -9,10 +9,10 @@
 //   - `drydock validate --format json`, the whole process: wall, CPU, peak RSS;
 //   - `drydock serve` in its own process, on a data directory where the model is committed, built
 //     and a dev-mode branch opened: the first validate through the API, then one-file edits
-//     (`PUT …/data-model/files`, timed too) each followed by a validate. Meanwhile a health request every
-//     5 ms measures the HTTP thread (the slowest answer), and its time on a CPU is read from
-//     /proc (the longest stretch between two 1 ms samples: what the slowest answer would be with a
-//     free core). Then the file hashes of the branch (what an upload asks first), with the HTTP
+//     (`PUT …/data-model/files`, timed too) each followed by a validate. Meanwhile, from a process of
+//     its own (http-thread-watch.ts), a health request every 5 ms measures the HTTP thread (the
+//     slowest answer), and its time on a CPU is read from /proc (the longest stretch between two
+//     1 ms samples: what the slowest answer would be with a free core). Then the file hashes of the branch (what an upload asks first), with the HTTP
 //     thread's CPU during it. The service's peak RSS (VmHWM) is read at the end.
 // Goals at 10,000 cubes: first validate ≤ 2,000 ms, HTTP thread ≤ 20 ms during it, edit → validate
 // ≤ 50 ms, HTTP thread ≤ 20 ms during those, service peak RSS ≤ 600 MB, `drydock validate` ≤ 2 s
@@ -23,6 +23,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commitFiles } from '../../src-main/features/data-model';
@@ -223,52 +224,28 @@ function peakRssMb(pid: number): number {
 }
 
 /**
- * Watches the service's HTTP thread while `inside()` says a measured window is open: a health
- * request every 5 ms (its slowest answer) and the thread's run time from /proc (the longest
- * stretch on a CPU between two 1 ms samples).
+ * Watches the service's HTTP thread from a process of its own (http-thread-watch.ts): a health
+ * request every 5 ms (the slowest answer) and the thread's run time from /proc (the longest stretch
+ * on a CPU between two 1 ms samples), counted inside the windows between `open()` and `close()`.
  */
-function watchHttpThread(pid: number, port: number, inside: () => boolean) {
-  const schedstat = `/proc/${pid}/task/${pid}/schedstat`;
-  const runNs = () => Number(readFileSync(schedstat, 'utf8').split(' ')[0]);
-  let last = runNs();
-  let onCpuMax = 0;
-  const sampler = setInterval(() => {
-    let now: number;
-    try {
-      now = runNs();
-    } catch {
-      return; // the process ended
-    }
-    if (inside()) onCpuMax = Math.max(onCpuMax, (now - last) / 1e6);
-    last = now;
-  }, 1);
-  let healthMax = 0;
-  let running = true;
-  let failure: string | undefined;
-  const prober = (async () => {
-    while (running) {
-      const open = inside();
-      const t = performance.now();
-      const res = await request(port, 'GET', '/api/v1/health').catch((error: Error) => ({ status: 0, body: error.message }));
-      if (res.status !== 200) {
-        failure ??= `health: ${res.status} ${res.body}`;
-        break;
-      }
-      if (open && inside()) healthMax = Math.max(healthMax, performance.now() - t);
-      await sleep(5);
-    }
-  })();
+function watchHttpThread(pid: number, port: number) {
+  const child = spawn(process.execPath, [join(ROOT, 'test', 'bench', 'http-thread-watch.ts'), String(pid), String(port)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   return {
-    async stop() {
-      clearInterval(sampler);
-      running = false;
-      await prober;
-      if (failure) throw new Error(failure);
-      return { healthMax, onCpuMax };
+    open: () => child.stdin!.write('open\n'),
+    close: () => child.stdin!.write('close\n'),
+    /** The figures of the windows since the last report. */
+    async report(): Promise<{ healthMax: number; onCpuMax: number }> {
+      child.stdin!.write('report\n');
+      const { value } = await lines.next();
+      const figures = JSON.parse(String(value)) as { healthMax: number; onCpuMax: number; failure: string | null };
+      if (figures.failure) throw new Error(figures.failure);
+      return figures;
     },
-    reset() {
-      healthMax = 0;
-      onCpuMax = 0;
+    async stop(): Promise<void> {
+      child.stdin!.end();
+      await exited;
     },
   };
 }
@@ -292,19 +269,17 @@ async function service(
       if (body.fileCount !== files.length || body.errorCount !== 0) throw new Error(`validate: ${body.fileCount} files, ${body.errorCount} errors`);
     };
     await sleep(1000); // let start-up work settle
-    let open = false;
-    const watch = watchHttpThread(pid, serve.port, () => open);
+    const watch = watchHttpThread(pid, serve.port);
     await sleep(100);
     const cpu0 = cpuOf(pid)!;
-    open = true;
+    watch.open();
     const t0 = performance.now();
     await validate();
     const firstMs = performance.now() - t0;
-    open = false;
+    watch.close();
     const firstCpuMs = cpuOf(pid)! - cpu0;
-    const first = await watch.stop();
+    const first = await watch.report();
 
-    const editWatch = watchHttpThread(pid, serve.port, () => open);
     const validateMs: number[] = [];
     const saveMs: number[] = [];
     let editCpu = 0;
@@ -316,15 +291,16 @@ async function service(
       if (put.status !== 200) throw new Error(`edit: ${put.status} ${put.body.slice(0, 300)}`);
       await sleep(20);
       const c = cpuOf(pid)!;
-      open = true;
+      watch.open();
       const t = performance.now();
       await validate();
       validateMs.push(performance.now() - t);
-      open = false;
+      watch.close();
       editCpu += cpuOf(pid)! - c;
       await sleep(20);
     }
-    const edits = await editWatch.stop();
+    const edits = await watch.report();
+    await watch.stop();
 
     // Every file's hash (what an upload asks first), read for the first time since the start.
     const httpThreadMs = () => Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;

@@ -1,0 +1,72 @@
+// A process of its own that watches a service's HTTP thread for `npm run bench -- scale`: the
+// benchmark's own process holds the generated model (50 MB of text) and what its in-process compiles
+// left, and its garbage collections showed up as slow health answers (158 ms once, with the HTTP
+// thread never longer than 5 ms on a CPU). Run by Node directly (its type stripping), no imports
+// beyond Node's own.
+//
+//   node http-thread-watch.ts <pid> <port>
+// stdin: `open` starts a measured window, `close` ends it, `report` prints the figures of the
+// windows since the last report as one JSON line ({ healthMax, onCpuMax, failure }) and starts over.
+// Meanwhile: a health request every 5 ms (the slowest answer inside a window), and the thread's run
+// time from /proc every 1 ms (the longest stretch on a CPU between two samples inside a window).
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { createInterface } from 'node:readline';
+
+const pid = Number(process.argv[2]);
+const port = Number(process.argv[3]);
+const schedstat = `/proc/${pid}/task/${pid}/schedstat`;
+
+let open = false;
+let healthMax = 0;
+let onCpuMax = 0;
+let failure: string | null = null;
+
+const runNs = () => Number(readFileSync(schedstat, 'utf8').split(' ')[0]);
+let last = runNs();
+const sampler = setInterval(() => {
+  let now: number;
+  try {
+    now = runNs();
+  } catch {
+    return; // the process ended
+  }
+  if (open) onCpuMax = Math.max(onCpuMax, (now - last) / 1e6);
+  last = now;
+}, 1);
+
+function health(): Promise<number | string> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const req = http.get({ host: '127.0.0.1', port, path: '/api/v1/health', agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - started : `health: ${res.statusCode}`));
+    });
+    req.on('error', (error) => resolve(`health: ${error.message}`));
+  });
+}
+
+let running = true;
+const prober = (async () => {
+  while (running) {
+    const wasOpen = open;
+    const answer = await health();
+    if (typeof answer === 'string') failure ??= answer;
+    else if (wasOpen && open) healthMax = Math.max(healthMax, answer);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+})();
+
+for await (const line of createInterface({ input: process.stdin })) {
+  if (line === 'open') open = true;
+  else if (line === 'close') open = false;
+  else if (line === 'report') {
+    process.stdout.write(`${JSON.stringify({ healthMax, onCpuMax, failure })}\n`);
+    healthMax = 0;
+    onCpuMax = 0;
+    failure = null;
+  }
+}
+running = false;
+clearInterval(sampler);
+await prober;
