@@ -127,6 +127,21 @@ describe('names that differ only in case or Unicode normalisation are one file o
     expect(await listPaths()).toContain('model/views/Sales.yml');
   });
 
+  it('a folder whose files are all deleted, committed or not, no longer takes its name: its twin is fine then, not before', async () => {
+    expect((await put('model/VIEWS/x.yml')).body.code).toBe('PATH_CASE_CONFLICT');
+    const sales = (await svc.call('GET', files(`?path=${encodeURIComponent('model/views/Sales.yml')}`))).body.content as string;
+    expect((await svc.call('DELETE', files(`?path=${encodeURIComponent('model/views/Sales.yml')}`))).status).toBe(200);
+    const twin = await put('model/VIEWS/x.yml');
+    expect(twin.status, twin.text).toBe(200);
+    expect((await put('model/views/y.yml')).body.code).toBe('PATH_CASE_CONFLICT');
+    expect((await svc.call('DELETE', files(`?path=${encodeURIComponent('model/VIEWS/x.yml')}`))).status).toBe(200);
+    expect((await put('model/views/y.yml')).status).toBe(200);
+    expect((await svc.call('DELETE', files(`?path=${encodeURIComponent('model/views/y.yml')}`))).status).toBe(200);
+    // The committed file back as it was: no uncommitted change is left.
+    expect((await put('model/views/Sales.yml', sales)).status).toBe(200);
+    expect(await working()).toBe(false);
+  });
+
   it('an upload that adds a twin is refused at start with 400 PATH_CASE_CONFLICT', async () => {
     const res = await svc.call('POST', `${buildPath(id)}/data-model/upload/start`, { body: { files: [{ path: 'model/cubes/ORDERS.yml', size: 3, sha256: sha256('a: ') }] } });
     expect(res.status).toBe(400);
