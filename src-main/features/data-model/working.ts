@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
   caseTwinProblem,
-  caseTwins,
-  foldedName,
   DataModelErrorCodes as Codes,
   existingPathProblem,
   filePathProblem,
@@ -18,6 +16,7 @@ import { ApiError } from '../../http/problem';
 import { publishEvent } from '../../platform/events';
 import { GitRepository, type FlatTree } from '../../platform/repo';
 import { assertWritable, loadBranch } from './branches';
+import { caseTwinsOfNewPaths, fileFolderClashes, sortedPathsOf } from './path-index';
 import { assertUnchanged, type Expectation } from './preconditions';
 import { openRepository, pathsRefused } from './repository';
 
@@ -52,27 +51,6 @@ export interface WorkingTree {
    * whole model. A save (`file`, the checks of `applyEdits`) never makes it (issue 28).
    */
   readonly files: ReadonlyMap<string, WorkingFile>;
-}
-
-/** The paths of a head tree in order, made once per tree (trees are kept by id, so once per commit). */
-const sortedPaths = new WeakMap<FlatTree, string[]>();
-
-function sortedPathsOf(head: FlatTree): string[] {
-  let sorted = sortedPaths.get(head);
-  if (!sorted) sortedPaths.set(head, (sorted = [...head.keys()].sort()));
-  return sorted;
-}
-
-/** The first index of `sorted` whose path is not before `path` (UTF-16 code unit order, as `sort()`). */
-function firstAtOrAfter(sorted: readonly string[], path: string): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (sorted[mid]! < path) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
 
 export function workingTreeOf(branch: string, commit: string, head: FlatTree, edits: ReadonlyMap<string, string | null>): WorkingTree {
@@ -155,64 +133,9 @@ export function assertExistingPath(path: string, pointer: string, tree: Pick<Wor
   if (problem) throw new ApiError(400, Codes[problem.code], problem.detail, { errors: [{ pointer, detail: problem.detail }], paths: [path] });
 }
 
-/** Folded form → the spellings of every folder and file path of a head tree, made once per tree. */
-const foldedSpellings = new WeakMap<FlatTree, Map<string, string[]>>();
-
-function foldedSpellingsOf(head: FlatTree): Map<string, string[]> {
-  let index = foldedSpellings.get(head);
-  if (index) return index;
-  index = new Map();
-  const seen = new Set<string>();
-  for (const path of head.keys()) {
-    for (const [prefix, folded] of foldedPrefixes(path)) {
-      if (seen.has(prefix)) continue;
-      seen.add(prefix);
-      const spellings = index.get(folded);
-      if (spellings) spellings.push(prefix);
-      else index.set(folded, [prefix]);
-    }
-  }
-  foldedSpellings.set(head, index);
-  return index;
-}
-
-/** Every folder and the file of a path with its folded form: `a/B.yml` → [`a`, `a`], [`a/B.yml`, `a/b.yml`]. */
-function foldedPrefixes(path: string): [prefix: string, folded: string][] {
-  const out: [string, string][] = [];
-  let folded = '';
-  for (let start = 0, end = path.indexOf('/'); ; start = end + 1, end = path.indexOf('/', start)) {
-    const segment = end < 0 ? path.slice(start) : path.slice(start, end);
-    folded = start === 0 ? foldedName(segment) : `${folded}/${foldedName(segment)}`;
-    out.push([end < 0 ? path : path.slice(0, end), folded]);
-    if (end < 0) return out;
-  }
-}
-
-/**
- * 400 `PATH_CASE_CONFLICT` when a new path of `changes` would be the same file as another on macOS
- * or Windows. Only the names a new path could clash with are looked at: the head's spellings of the
- * same folded names (indexed once per commit), still there if a file kept by the write is or lies
- * under them, and the uncommitted new files. Adding a file to 12,500 took 16–25 ms when every path
- * was folded on each save (issue 28).
- */
-function assertNoCaseTwins(tree: WorkingTree, changes: Map<string, string | null>): void {
-  const added = [...changes].filter(([path, content]) => content !== null && !tree.file(path)).map(([path]) => path);
-  if (added.length === 0) return;
-  const kept = (path: string) => (changes.has(path) ? changes.get(path) !== null : tree.file(path) !== undefined);
-  const committed = sortedPathsOf(tree.head);
-  const headKeeps = (prefix: string) => {
-    if (tree.head.has(prefix)) return kept(prefix);
-    const under = `${prefix}/`;
-    for (let i = firstAtOrAfter(committed, under); i < committed.length && committed[i]!.startsWith(under); i++) if (kept(committed[i]!)) return true;
-    return false;
-  };
-  const index = foldedSpellingsOf(tree.head);
-  const existing = new Set<string>();
-  for (const path of added) {
-    for (const [, folded] of foldedPrefixes(path)) for (const spelling of index.get(folded) ?? []) if (!existing.has(spelling) && headKeeps(spelling)) existing.add(spelling);
-  }
-  for (const [path, content] of tree.edits) if (content !== null && !tree.head.has(path) && kept(path) && !added.includes(path)) existing.add(path);
-  const twins = caseTwins(existing, added);
+/** 400 `PATH_CASE_CONFLICT` when a new path of `changes` would be the same file as another on macOS or Windows. */
+function assertNoCaseTwins(tree: WorkingTree, changes: ReadonlyMap<string, string | null>): void {
+  const twins = caseTwinsOfNewPaths(tree, changes);
   if (twins.length > 0) throw pathsRefused(twins.map(caseTwinProblem), 400);
 }
 
@@ -220,34 +143,6 @@ export function assertFileSize(path: string, bytes: number): void {
   if (bytes > MAX_FILE_BYTES) {
     throw new ApiError(413, Codes.FILE_TOO_LARGE, `"${path}" has ${bytes} bytes; a model file may have at most ${MAX_FILE_BYTES}.`);
   }
-}
-
-/**
- * The paths that would make a file and a folder share a path once `changes` apply. Only a path new
- * to the branch can: its folders are looked up as files, and the files under it are found by a
- * binary search of the head's sorted paths and of the edited ones. A save costs what it writes, not a
- * pass over every file of the branch (issue 28).
- */
-function fileFolderClashes(tree: WorkingTree, changes: ReadonlyMap<string, string | null>): string[] {
-  const added = [...changes].filter(([path, content]) => content !== null && !tree.file(path)).map(([path]) => path);
-  if (added.length === 0) return [];
-  const exists = (path: string) => (changes.has(path) ? changes.get(path) !== null : tree.file(path) !== undefined);
-  const committed = sortedPathsOf(tree.head);
-  const edited = [...new Set([...tree.edits.keys(), ...changes.keys()])].sort();
-  const clashes = new Set<string>();
-  for (const path of added) {
-    for (let slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
-      const folder = path.slice(0, slash);
-      if (exists(folder)) clashes.add(folder).add(path);
-    }
-    const under = `${path}/`;
-    for (const sorted of [committed, edited]) {
-      for (let i = firstAtOrAfter(sorted, under); i < sorted.length && sorted[i]!.startsWith(under); i++) {
-        if (exists(sorted[i]!)) clashes.add(path).add(sorted[i]!);
-      }
-    }
-  }
-  return [...clashes].sort();
 }
 
 /**
