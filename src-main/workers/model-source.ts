@@ -59,8 +59,8 @@ export async function readBlobs(gitdir: string, oids: readonly string[]): Promis
 
 /**
  * Size and SHA-256 of blobs, in the order of `oids` (a model shard's task: the file hashes of a
- * branch, see features/data-model/files.ts). The hashes come as one string of 64 hex digits each, which
- * crosses to the HTTP thread as one value instead of an object per file.
+ * branch, see features/data-model/files.ts). The hashes come as one string of 64 hex digits each,
+ * which crosses to the HTTP thread as one value instead of an object per file.
  */
 export async function blobInfos(input: { gitdir: string; oids: string[] }): Promise<{ sizes: number[]; sha256: string }> {
   const sizes = new Array<number>(input.oids.length);
