@@ -132,7 +132,11 @@ const reports = suites.map((suite) => join(outDir, suite.report)).filter((file) 
 console.log(`\n${formatStageTimes(stageTimes)}`);
 console.log(`\nTen slowest test files:\n${slowestFiles(reports, root, 10).join('\n')}`);
 const flaky = suites.flatMap((suite) => (existsSync(flakyFile(suite)) ? readFileSync(flakyFile(suite), 'utf8').trim().split('\n').filter(Boolean) : []));
-if (flaky.length > 0) console.error(`\nFlaky tests (failed once, passed on their one retry; fix them):\n${flaky.map((t) => `  ~ ${t}`).join('\n')}`);
+const flakyLine = (line) => {
+  const [test, why] = line.split('\t');
+  return why ? `  ~ ${test}\n      first attempt: ${why}` : `  ~ ${test}`;
+};
+if (flaky.length > 0) console.error(`\nFlaky tests (failed once, passed on their one retry; fix them):\n${flaky.map(flakyLine).join('\n')}`);
 // Repeated at the very end: a CI log is often read from its tail only.
 if (failedTests.length > 0) console.error(`\nFailed tests:\n${failedTests.map((t) => `  ✗ ${t}`).join('\n')}`);
 if (failedSteps.length > 0) console.error(`\nFailed steps: ${failedSteps.join(', ')}`);

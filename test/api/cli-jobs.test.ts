@@ -55,7 +55,8 @@ describe('drydock jobs', { timeout: 120_000 }, () => {
     await new Promise<void>((resolve) => {
       child.stderr!.on('data', (d) => {
         stderr += d;
-        if (/Started push job/.test(stderr)) resolve();
+        // The whole id, not just the words before it: a chunk of stderr may end anywhere.
+        if (/Started push job [0-9a-f-]{36}/.test(stderr)) resolve();
       });
     });
     const jobId = /Started push job ([0-9a-f-]{36})/.exec(stderr)![1]!;
