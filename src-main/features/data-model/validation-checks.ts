@@ -5,7 +5,7 @@ import type { ModelDiagnostic, ValidationResult } from '../../../src-shared/api/
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { openRepository } from './repository';
-import { answerOf, shardOf, validateBranch, type ValidationAnswer } from './validation';
+import { answerOf, branchKey, shardOf, validateBranch, type ValidationAnswer } from './validation';
 import { workingEdits } from './working';
 
 export interface ValidationCheckInput {
@@ -41,7 +41,7 @@ export async function validateWithChecks(ctx: ServiceContext, deploymentId: numb
   const registered = [...(checks.get(ctx) ?? [])];
   if (registered.length === 0) return result;
   const branch = result.branchName;
-  const key = `${deploymentId}:${branch}`;
+  const key = branchKey(deploymentId, branch);
   const input: ValidationCheckInput = {
     deploymentId,
     branch,
