@@ -74,6 +74,7 @@ export function workingTreeOf(branch: string, commit: string, head: FlatTree, ed
     while (a < added.length) out.push(added[a++]!);
     return out;
   };
+  const pathsInOrder = () => (paths ??= inOrder());
   let files: Map<string, WorkingFile> | undefined;
   return {
     branch,
@@ -81,9 +82,9 @@ export function workingTreeOf(branch: string, commit: string, head: FlatTree, ed
     head,
     edits,
     file,
-    paths: () => (paths ??= inOrder()),
+    paths: pathsInOrder,
     get files() {
-      return (files ??= new Map((paths ??= inOrder()).map((path) => [path, file(path)!])));
+      return (files ??= new Map(pathsInOrder().map((path) => [path, file(path)!])));
     },
   };
 }
