@@ -21,10 +21,10 @@ class LongestFirst extends BaseSequencer {
 }
 
 // End-to-end tests: a real `drydock serve` per file (its own data directory and port) and a browser
-// context of its own in its worker's one Debian chromium, so files share no state. Three files at a time on any machine: most of an
-// e2e test is waiting on the service or the browser (with two files at a time on 2 cores the stage
-// used under one core: 171 s of CPU, chromium's about 40 s more, in 273 s), which the other files'
-// work fills: 272 s with two, 213 s with three (issue 25).
+// context of its own in its worker's one Debian chromium, so files share no state. Three files at a
+// time on any machine: most of an e2e test is waiting on the service or the browser (with two files
+// at a time on 2 cores the stage used under one core: 171 s of CPU, chromium's about 40 s more, in
+// 273 s), which the other files' work fills: 272 s with two, 213 s with three (issue 25).
 // `E2E_WORKERS` overrides it. One test at a time in a file, with room for a cold build and a cold
 // browser on a loaded machine.
 export default defineConfig({
