@@ -64,6 +64,35 @@ describe('deployment settings in two windows', () => {
     await poll(async () => (await body(`/api/v1/deployments/${deploymentId}`)).name).toBe('named-in-this-window');
     await mine.getByText(/^Saved: name/).waitFor();
   });
+
+  it('a template variable row added before the form’s versioned read came back stays when it comes', async () => {
+    const mine = e2e.page;
+    // Hold the screen's versioned read of the deployment (the reads after the first, which shows the
+    // page) until the row is added, as on a slow machine.
+    let reads = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const url = `**/api/v1/deployments/${deploymentId}`;
+    await mine.route(url, async (route) => {
+      if (route.request().method() === 'GET' && ++reads > 1) await held;
+      await route.continue();
+    });
+    try {
+      await mine.goto(`${e2e.server.url}/deployments/${deploymentId}`, { timeout: 60_000 });
+      const form = mine.getByRole('form', { name: 'Deployment settings' });
+      await form.getByRole('button', { name: '+ Add variable' }).click();
+      await form.getByLabel('Name 1').waitFor();
+      expect(reads).toBeGreaterThan(1);
+      const answered = mine.waitForResponse((res) => res.request().method() === 'GET' && new URL(res.url()).pathname === `/api/v1/deployments/${deploymentId}`);
+      release();
+      await answered;
+      await mine.waitForTimeout(500);
+      expect(await form.getByLabel('Name 1').count()).toBe(1);
+    } finally {
+      release();
+      await mine.unroute(url);
+    }
+  });
 });
 
 describe('env vars in two windows', () => {

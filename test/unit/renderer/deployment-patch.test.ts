@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Deployment } from '../../../src-shared/api/deployments';
-import { buildPatch, formOf } from '../../../src-renderer/src/features/deployments/patch';
+import { buildPatch, formOf, rowsChanged } from '../../../src-renderer/src/features/deployments/patch';
 import { newRow, recordFromRows, rowsFromRecord } from '../../../src-renderer/src/features/deployments/keyValues';
 import { errorFor, fieldPath, toShownError, withoutField } from '../../../src-renderer/src/lib/errors';
 import { ApiProblem } from '../../../src-shared/api/client';
@@ -58,6 +58,16 @@ describe('deployment edit form: partial update (PUT merges what is sent)', () =>
     expect(() => recordFromRows([newRow('', 'orphan')])).toThrow(/needs a name/);
     expect(() => recordFromRows([newRow('n', 'ten', 'number')])).toThrow(/needs a number/);
     expect(recordFromRows([newRow('', '')])).toEqual({});
+  });
+
+  it('counts a template variable row added and not filled in as a change of the form, though the patch leaves it out', () => {
+    const form = formOf(deployment);
+    expect(rowsChanged(deployment, form)).toBe(false);
+    const added = { ...form, templateVariables: [...form.templateVariables, newRow('', '')] };
+    expect(buildPatch(deployment, added)).toEqual({});
+    expect(rowsChanged(deployment, added)).toBe(true);
+    const typeChanged = { ...form, templateVariables: form.templateVariables.map((row, i) => (i === 0 ? { ...row, type: 'number' as const } : row)) };
+    expect(rowsChanged(deployment, typeChanged)).toBe(true);
   });
 
   it('round-trips typed records through rows', () => {

@@ -15,7 +15,7 @@ import { errorFor, inOneLine, toShownError, withoutField, type ShownError } from
 import { Badge, Button, Dialog, Field, ProblemBanner, Time } from '../../lib/ui';
 import { useQuery } from '../../lib/useQuery';
 import { KeyValueEditor } from './KeyValueEditor';
-import { buildPatch, FIELD_LABELS, FORM_LABELS, formOf, showFormValue, type Form } from './patch';
+import { buildPatch, FIELD_LABELS, FORM_LABELS, formOf, rowsChanged, showFormValue, type Form } from './patch';
 import { SettingsConflictDialog } from '../../lib/SettingsConflictDialog';
 import { useVersionedForm } from '../../lib/useVersionedForm';
 import { CLOUD_LABELS, CREATION_METHOD_LABELS, DEPLOY_MODE_LABELS, RELEASE_CHANNEL_LABELS, STORAGE_LABELS, labelOf } from './labels';
@@ -66,8 +66,11 @@ export function GeneralTab({ deployment }: { deployment: Deployment }) {
     }
   }, [base, form]);
   const dirty = patch.value === null || Object.keys(patch.value).length > 0;
-  const dirtyRef = useRef(dirty);
-  dirtyRef.current = dirty;
+  // What a new version may not replace: unsaved changes, and a template variable row added but not
+  // filled in yet, which the patch leaves out.
+  const edited = dirty || rowsChanged(base, form);
+  const editedRef = useRef(edited);
+  editedRef.current = edited;
 
   // The form is based on a versioned read, taken again whenever the deployment moves (a save here or
   // in another tab, a refresh). Without unsaved changes the form shows the new version at once; with
@@ -84,19 +87,19 @@ export function GeneralTab({ deployment }: { deployment: Deployment }) {
   formRef.current = versioned.form;
   useEffect(() => {
     if (!latest.data || latest.data.version === versionRef.current) return;
-    if (dirtyRef.current && versionRef.current !== null) {
+    if (editedRef.current && versionRef.current !== null) {
       setMovedElsewhere(true);
       return;
     }
     // Typed before the first versioned read came back: the typing stays.
-    const typed = dirtyRef.current ? formRef.current : null;
+    const typed = editedRef.current ? formRef.current : null;
     load(latest.data.data, latest.data.version);
     if (typed) setForm(typed);
     setMovedElsewhere(false);
   }, [latest.data, load, setForm]);
   useEffect(() => {
-    if (!dirty) setMovedElsewhere(false);
-  }, [dirty]);
+    if (!edited) setMovedElsewhere(false);
+  }, [edited]);
 
   const channelVersions = versions.data?.channels.find((c) => c.releaseChannel === form.releaseChannel);
 

@@ -59,6 +59,16 @@ export function buildPatch(d: Deployment, form: Form): UpdateDeploymentInput {
   return patch;
 }
 
+/**
+ * Whether the form's template variable rows differ from `d`'s in anything typed or added, including
+ * what the patch leaves out: a row added and not filled in yet. A version read meanwhile must not
+ * take such a row away.
+ */
+export function rowsChanged(d: Deployment, form: Form): boolean {
+  const shown = (rows: KeyValueRow[]) => JSON.stringify(rows.map((row) => [row.key, row.value, row.type]));
+  return shown(form.templateVariables) !== shown(rowsFromRecord(d.templateVariables));
+}
+
 /** The fields of the form as the "changed elsewhere" dialog names them, in the form's order. */
 export const FORM_LABELS: Record<keyof Form, string> = {
   name: 'Name',
