@@ -62,7 +62,7 @@ export async function assembleService({ options, clock, log, secrets, db, listen
   closers.push(() => workers.close());
   try {
     const bootstrap = bootstrapTenant(ctx, options.bootstrapApiKey);
-    const { app, setPort, dispatch, warmup } = await createHttpServer(ctx, listener);
+    const { app, setPort, dispatch, warmup, prepareCompilers } = await createHttpServer(ctx, listener);
     // The port is open and answers health meanwhile (EarlyListener), but only when the event loop
     // turns: the framework, the contract and the route table load synchronously (CommonJS), so give it
     // a turn between those stages — a health probe waited ~100 ms for all of them otherwise.
@@ -99,6 +99,13 @@ export async function assembleService({ options, clock, log, secrets, db, listen
       const failed = (area: { name: string }, error: Error) => log.error('an area failed to load', { area: area.name, error: error.stack ?? String(error) });
       void areas.loadRestInBackground(options.loadRestAfterMs ?? BACKGROUND_LOAD_DELAY_MS, failed).then(() => {
         startJobs();
+        // What a first request of any area would otherwise set up inside its own turn of the HTTP
+        // thread (the validators' Ajv, the thread pool library): at 10,000 cubes a first validate's
+        // turn took 30–40 ms, and health probes waited behind it (issue 28).
+        if (!closing) {
+          prepareCompilers();
+          workers.prepare();
+        }
         // Every area's code is compiled now: keep it for the next start (a no-op without the cache).
         flushCompileCache();
       });

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service';
 
@@ -31,6 +32,19 @@ describe('OpenAPI document', () => {
     if (result.status !== 0) console.error(output);
     expect(result.status, output).toBe(0);
   }, 120_000);
+
+  it('gives every operation request and response schemas that are valid JSON Schema (the service does not check them when it compiles them)', () => {
+    const ajv = new Ajv({ strict: false });
+    const invalid: string[] = [];
+    for (const { def } of svc.routes) {
+      for (const part of ['params', 'query', 'body', 'response'] as const) {
+        const schema = def[part];
+        if (schema && !ajv.validateSchema(schema)) invalid.push(`${def.operationId} ${part}: ${ajv.errorsText(ajv.errors)}`);
+      }
+    }
+    expect(svc.routes.length).toBeGreaterThan(200);
+    expect(invalid).toEqual([]);
+  });
 
   it('is a valid OpenAPI document for swagger-parser', async () => {
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();

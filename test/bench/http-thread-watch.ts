@@ -1,14 +1,17 @@
 // A process of its own that watches a service's HTTP thread for `npm run bench -- scale`: the
 // benchmark's own process holds the generated model (50 MB of text) and what its in-process compiles
-// left, and its garbage collections showed up as slow health answers (158 ms once, with the HTTP
-// thread never longer than 5 ms on a CPU). Run by Node directly (its type stripping), no imports
+// left, and its garbage collections showed up as slow health answers (158 ms once, for the
+// benchmark's own pause, not the service's). Run by Node directly (its type stripping), no imports
 // beyond Node's own.
 //
 //   node http-thread-watch.ts <pid> <port>
 // stdin: `open` starts a measured window, `close` ends it, `report` prints the figures of the
 // windows since the last report as one JSON line ({ healthMax, onCpuMax, failure }) and starts over.
 // Meanwhile: a health request every 5 ms (the slowest answer inside a window), and the thread's run
-// time from /proc every 1 ms (the longest stretch on a CPU between two samples inside a window).
+// time and state from /proc every 1 ms. Sampled from outside, one turn of the thread spans many
+// samples: it lasts while the thread is found running or waiting for a CPU (not asleep), and
+// `onCpuMax` is the most run time one turn took inside a window — what a quiet machine would make
+// a request wait, without the time the thread waited for a core.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createInterface } from 'node:readline';
@@ -16,6 +19,7 @@ import { createInterface } from 'node:readline';
 const pid = Number(process.argv[2]);
 const port = Number(process.argv[3]);
 const schedstat = `/proc/${pid}/task/${pid}/schedstat`;
+const stat = `/proc/${pid}/task/${pid}/stat`;
 
 let open = false;
 let healthMax = 0;
@@ -23,16 +27,27 @@ let onCpuMax = 0;
 let failure: string | null = null;
 
 const runNs = () => Number(readFileSync(schedstat, 'utf8').split(' ')[0]);
+/** Whether the thread is running or waiting for a CPU (state R), not asleep in the event loop. */
+const busy = () => {
+  const text = readFileSync(stat, 'utf8');
+  return text[text.lastIndexOf(')') + 2] === 'R';
+};
 let last = runNs();
+/** Run time of the turn under way, in ns. */
+let turn = 0;
 const sampler = setInterval(() => {
   let now: number;
+  let running: boolean;
   try {
     now = runNs();
+    running = busy();
   } catch {
     return; // the process ended
   }
-  if (open) onCpuMax = Math.max(onCpuMax, (now - last) / 1e6);
+  turn += now - last;
   last = now;
+  if (open) onCpuMax = Math.max(onCpuMax, turn / 1e6);
+  if (!running) turn = 0;
 }, 1);
 
 function health(): Promise<number | string> {

@@ -92,6 +92,11 @@ export class WorkerPools {
     this.shards = new Array<Piscina | null>(Math.max(1, options.modelShards ?? 2)).fill(null);
   }
 
+  /** Loads the thread pool library without starting a thread (an idle moment after the start is the time for it). */
+  prepare(): void {
+    loadPiscina();
+  }
+
   get shardCount(): number {
     return this.shards.length;
   }
