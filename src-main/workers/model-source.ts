@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { isModelSourcePath, type ModelFile } from '../../src-shared/model';
 import { GitRepository } from '../platform/repo';
-import { readLooseObjectSync } from '../platform/repo/loose-object';
+import { readObjectSync } from '../platform/repo/packed-object';
 
 const decoder = new TextDecoder();
 
@@ -31,20 +31,20 @@ export async function modelTreeOf(gitdir: string, commit: string): Promise<Reado
 }
 
 /**
- * Calls `each` with the bytes of every blob of `oids` and its index: loose objects read here,
- * packed ones (a fetched or garbage-collected repository) through the repository's reader.
+ * Calls `each` with the bytes of every blob of `oids` and its index: loose and packed objects read
+ * natively, any other (damaged, say) through the repository's reader, which says what is wrong.
  */
 async function eachBlob(gitdir: string, oids: readonly string[], each: (index: number, bytes: Uint8Array) => void): Promise<void> {
-  const packed: number[] = [];
+  const unread: number[] = [];
   for (let i = 0; i < oids.length; i++) {
-    const bytes = readLooseObjectSync(gitdir, oids[i]!, 'blob');
-    if (bytes === null) packed.push(i);
+    const bytes = readObjectSync(gitdir, oids[i]!, 'blob');
+    if (bytes === null) unread.push(i);
     else each(i, bytes);
   }
-  if (packed.length === 0) return;
+  if (unread.length === 0) return;
   const repo = GitRepository.at(gitdir);
-  for (let i = 0; i < packed.length; i += READ_BATCH) {
-    const batch = packed.slice(i, i + READ_BATCH);
+  for (let i = 0; i < unread.length; i += READ_BATCH) {
+    const batch = unread.slice(i, i + READ_BATCH);
     const read = await Promise.all(batch.map((index) => repo.readBlob(oids[index]!)));
     batch.forEach((index, k) => each(index, read[k]!));
   }

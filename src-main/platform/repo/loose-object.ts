@@ -4,8 +4,9 @@
  * isomorphic-git inflates an object in JavaScript and hashes it through WebCrypto with a promise
  * per object: reading a 10,000-cube model's 12,500 files that way was a fifth of its first
  * validate, and inflating its 10,000-entry folder took 25 ms of the thread (issue 28).
- * `readLooseObjectSync` inflates and checks an object with Node's zlib and SHA-1 instead; a packed
- * or damaged object is left to isomorphic-git's reader, which says what is wrong.
+ * `readLooseObjectSync` inflates and checks an object with Node's zlib and SHA-1 instead; packed
+ * objects are read by packed-object.ts, and a damaged object is left to isomorphic-git's reader,
+ * which says what is wrong.
  *
  * isomorphic-git hashes and deflates a blob in one synchronous stretch of JavaScript (a 5 MB file
  * held the HTTP thread for well over 100 ms). A blob is a loose object like git writes it:
@@ -31,12 +32,20 @@ import {
   writeFileDurablySync,
 } from './durable-fs';
 
+export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
+
+export interface GitObject {
+  type: ObjectType;
+  content: Buffer;
+}
+
+const OBJECT_TYPES: ReadonlySet<string> = new Set(['commit', 'tree', 'blob', 'tag']);
+
 /**
- * The content of the loose object `oid` (`objects/<2 hex>/<38 hex>`, zlib over
- * `<type> <size>\0<content>`) when it is a `type`, checked against its id; null when it is not
- * loose (packed), not a `type`, or not whole.
+ * The loose object `oid` (`objects/<2 hex>/<38 hex>`, zlib over `<type> <size>\0<content>`),
+ * checked against its id; null when it is not loose (packed) or not whole.
  */
-export function readLooseObjectSync(gitdir: string, oid: string, type: 'blob' | 'tree'): Uint8Array | null {
+export function readLooseAnySync(gitdir: string, oid: string): GitObject | null {
   let raw: Buffer;
   try {
     raw = inflateSync(readFileSync(looseObjectFile(gitdir, oid)));
@@ -44,9 +53,17 @@ export function readLooseObjectSync(gitdir: string, oid: string, type: 'blob' | 
     return null;
   }
   const nul = raw.indexOf(0);
-  if (nul < 0 || nul > 32 || raw.toString('latin1', 0, nul) !== `${type} ${raw.byteLength - nul - 1}`) return null;
+  if (nul < 0 || nul > 32) return null;
+  const [type, size] = raw.toString('latin1', 0, nul).split(' ');
+  if (!OBJECT_TYPES.has(type!) || size !== String(raw.byteLength - nul - 1)) return null;
   if (createHash('sha1').update(raw).digest('hex') !== oid) return null;
-  return raw.subarray(nul + 1);
+  return { type: type as ObjectType, content: raw.subarray(nul + 1) };
+}
+
+/** The content of the loose object `oid` when it is a `type` (see readLooseAnySync); null otherwise. */
+export function readLooseObjectSync(gitdir: string, oid: string, type: ObjectType): Buffer | null {
+  const object = readLooseAnySync(gitdir, oid);
+  return object?.type === type ? object.content : null;
 }
 
 /** From this size on, blobs go through this writer instead of isomorphic-git's. */

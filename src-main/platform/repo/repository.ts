@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import git, { type TreeEntry } from 'isomorphic-git';
 import { flushDirectories, fsyncDirectory, gitFs, isIntactLooseObject, looseObjectFile } from './durable-fs';
-import { BIG_BLOB_BYTES, readLooseObjectSync, writeLooseBlob } from './loose-object';
+import { BIG_BLOB_BYTES, writeLooseBlob } from './loose-object';
+import { readObjectSync } from './packed-object';
 import { parseTreeObject } from './tree-object';
 import { KeyedMutex } from './mutex';
 import { diffTrees, pathsShadowedByFiles, threeWayMerge, type FlatTree, type TreeChange, type TreeFile } from './tree';
@@ -225,8 +226,15 @@ export class GitRepository {
 
   /** The files of a commit, flattened (path → blob). */
   async treeOf(commit: string): Promise<FlatTree> {
+    return this.flattenTree(await this.treeIdOf(commit));
+  }
+
+  /** The id of a commit's tree: its first line (`tree <id>`), read natively when the commit reads whole. */
+  private async treeIdOf(commit: string): Promise<string> {
+    const text = readObjectSync(this.gitdir, commit, 'commit')?.subarray(0, 46).toString('latin1');
+    if (text && /^tree [0-9a-f]{40}\n/.test(text)) return text.slice(5, 45);
     const { commit: object } = await this.reading(commit, 'commit', () => git.readCommit({ fs: gitFs, gitdir: this.gitdir, oid: commit }));
-    return this.flattenTree(object.tree);
+    return object.tree;
   }
 
   /** Head commit and files of a branch. */
@@ -236,7 +244,7 @@ export class GitRepository {
   }
 
   async readBlob(oid: string): Promise<Uint8Array> {
-    return readLooseObjectSync(this.gitdir, oid, 'blob') ?? (await this.reading(oid, 'file', () => git.readBlob({ fs: gitFs, gitdir: this.gitdir, oid }))).blob;
+    return readObjectSync(this.gitdir, oid, 'blob') ?? (await this.reading(oid, 'file', () => git.readBlob({ fs: gitFs, gitdir: this.gitdir, oid }))).blob;
   }
 
   /** Size and SHA-256 of a blob when they are known already (read or told before), without reading it. */
@@ -527,11 +535,11 @@ export class GitRepository {
 
   /** The entries of a tree object, every name included (see tree-object.ts). */
   private async readTreeEntries(oid: string): Promise<TreeEntry[]> {
-    const loose = readLooseObjectSync(this.gitdir, oid, 'tree');
-    if (loose) return parseTreeObject(loose);
-    const read = await this.reading(oid, 'folder', () => git.readObject({ fs: gitFs, gitdir: this.gitdir, oid, format: 'content' }));
-    if (read.type !== 'tree') throw new RepositoryDamagedError(`object ${oid} should be a folder (tree) but is a ${read.type}.`, [oid]);
-    return parseTreeObject(read.object as Uint8Array);
+    const read = readObjectSync(this.gitdir, oid, 'tree');
+    if (read) return parseTreeObject(read);
+    const object = await this.reading(oid, 'folder', () => git.readObject({ fs: gitFs, gitdir: this.gitdir, oid, format: 'content' }));
+    if (object.type !== 'tree') throw new RepositoryDamagedError(`object ${oid} should be a folder (tree) but is a ${object.type}.`, [oid]);
+    return parseTreeObject(object.object as Uint8Array);
   }
 
   /**
@@ -552,7 +560,8 @@ export class GitRepository {
       if (code === 'NotFoundError') {
         throw new RepositoryDamagedError(`object ${suspect} (${what}) is missing.`, [suspect]);
       }
-      if (error instanceof Error && /incorrect header check|unexpected end|invalid|SHA check failed|Decompression/i.test(`${error.name} ${error.message}`)) {
+      // isomorphic-git answers a pack it cannot parse with an InternalError that names nothing more.
+      if (code === 'InternalError' || (error instanceof Error && /incorrect header check|unexpected end|invalid|SHA check failed|Decompression/i.test(`${error.name} ${error.message}`))) {
         throw new RepositoryDamagedError(`an object reached from ${oid} (${what}) cannot be read (${error.message}).`, [oid]);
       }
       throw error;
