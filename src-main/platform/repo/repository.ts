@@ -561,8 +561,9 @@ export class GitRepository {
         throw new RepositoryDamagedError(`object ${suspect} (${what}) is missing.`, [suspect]);
       }
       // isomorphic-git answers a pack it cannot parse with an InternalError that names nothing more.
-      if (code === 'InternalError' || (error instanceof Error && /incorrect header check|unexpected end|invalid|SHA check failed|Decompression/i.test(`${error.name} ${error.message}`))) {
-        throw new RepositoryDamagedError(`an object reached from ${oid} (${what}) cannot be read (${error.message}).`, [oid]);
+      const message = error instanceof Error ? error.message : String(error);
+      if (code === 'InternalError' || (error instanceof Error && /incorrect header check|unexpected end|invalid|SHA check failed|Decompression/i.test(`${error.name} ${message}`))) {
+        throw new RepositoryDamagedError(`an object reached from ${oid} (${what}) cannot be read (${message}).`, [oid]);
       }
       throw error;
     }
