@@ -20,11 +20,14 @@ const TYPES: (ObjectType | null)[] = [null, 'commit', 'tree', 'blob', 'tag', nul
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
 const INDEX_MAGIC = 0xff744f63; // "\377tOc"
-/** Deepest chain of deltas followed (git itself writes 50 at most). */
+/** Deepest chain of deltas followed (git's default is 50; a chain that loops ends here). */
 const MAX_DELTA_DEPTH = 1000;
 /** An open pack file is closed after this long unused (a thread that ends does not close its files). */
 const IDLE_CLOSE_MS = 5_000;
-/** Bytes of delta bases kept per thread: a chain's bases are read once for all the objects built on them. */
+/**
+ * Bytes of delta bases kept per thread while a read goes on (dropped once the thread has read
+ * nothing for IDLE_CLOSE_MS): a chain's bases are built once for all the objects built on them.
+ */
 const BASE_CACHE_BYTES = 32 * 1024 * 1024;
 
 class PackFile {
@@ -167,8 +170,18 @@ function packsOf(gitdir: string, refresh: boolean): PackFile[] {
 const bases = new Map<string, GitObject>();
 let baseBytes = 0;
 
+let basesDropper: NodeJS.Timeout | null = null;
+
 function keepBase(key: string, object: GitObject): void {
   if (object.content.byteLength > BASE_CACHE_BYTES / 4) return;
+  if (basesDropper) basesDropper.refresh();
+  else {
+    basesDropper = setTimeout(() => {
+      bases.clear();
+      baseBytes = 0;
+      basesDropper = null;
+    }, IDLE_CLOSE_MS).unref();
+  }
   bases.set(key, object);
   baseBytes += object.content.byteLength;
   for (const [oldest, value] of bases) {
