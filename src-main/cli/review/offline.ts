@@ -13,6 +13,13 @@ import { parseTestFile, type TestData } from '../../../src-shared/model/tests';
 import { CliError, ExitCodes } from '../output';
 import { readTestFiles } from '../model-tests/files';
 
+/**
+ * What isomorphic-git keeps of the packs it reads, shared by this command's reads: a repository
+ * cloned from a server keeps its objects in packs, and without it each call read and indexed the
+ * whole pack again. The command is one process, and what it holds goes with it.
+ */
+const cache = {};
+
 export interface OfflineReviewOptions {
   repo: string;
   base?: string;
@@ -50,11 +57,11 @@ async function resolveCommit(gitdir: string, ref: string): Promise<{ commit: str
     commit = await git.resolveRef({ fs, gitdir, ref: name });
     named = match[2] === undefined;
   } catch {
-    if (/^[0-9a-f]{4,40}$/i.test(name)) commit = await git.expandOid({ fs, gitdir, oid: name.toLowerCase() }).catch(() => null);
+    if (/^[0-9a-f]{4,40}$/i.test(name)) commit = await git.expandOid({ fs, gitdir, oid: name.toLowerCase(), cache }).catch(() => null);
   }
   if (!commit) throw new CliError('REF_NOT_FOUND', `"${ref}" names no branch, tag or commit of the repository.`);
   for (let i = 0; i < Number(match[2] ?? 0); i++) {
-    const parent: string | undefined = (await git.readCommit({ fs, gitdir, oid: commit })).commit.parent[0];
+    const parent: string | undefined = (await git.readCommit({ fs, gitdir, oid: commit, cache })).commit.parent[0];
     if (!parent) throw new CliError('REF_NOT_FOUND', `"${ref}" goes back past the first commit.`);
     commit = parent;
   }
@@ -69,7 +76,7 @@ async function resolveCommit(gitdir: string, ref: string): Promise<{ commit: str
 async function namedBase(gitdir: string, ref: string, head: string): Promise<{ ref: string; commit: string }> {
   const { commit, named } = await resolveCommit(gitdir, ref);
   if (!named || commit === head) return { ref, commit };
-  const [base] = (await git.findMergeBase({ fs, gitdir, oids: [commit, head] })) as string[];
+  const [base] = (await git.findMergeBase({ fs, gitdir, oids: [commit, head], cache })) as string[];
   return { ref, commit: base ?? commit };
 }
 
@@ -78,10 +85,10 @@ async function defaultBase(gitdir: string, head: string): Promise<{ ref: string;
   for (const ref of ['main', 'master', 'origin/main', 'origin/master']) {
     const commit = await git.resolveRef({ fs, gitdir, ref }).catch(() => null);
     if (!commit || commit === head) continue;
-    const [base] = (await git.findMergeBase({ fs, gitdir, oids: [commit, head] })) as string[];
+    const [base] = (await git.findMergeBase({ fs, gitdir, oids: [commit, head], cache })) as string[];
     if (base) return { ref, commit: base };
   }
-  const parent = (await git.readCommit({ fs, gitdir, oid: head })).commit.parent[0];
+  const parent = (await git.readCommit({ fs, gitdir, oid: head, cache })).commit.parent[0];
   return { ref: 'HEAD~1', commit: parent ?? head };
 }
 
@@ -90,6 +97,7 @@ async function modelFilesAt(gitdir: string, commit: string, prefix: string): Pro
   await git.walk({
     fs,
     gitdir,
+    cache,
     trees: [git.TREE({ ref: commit })],
     map: async (path, [entry]) => {
       if (!entry) return null;

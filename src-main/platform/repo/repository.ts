@@ -113,6 +113,14 @@ const isNotFound = (error: unknown): boolean => (error as { code?: string } | nu
  * Plain `git` can open it (`git -C <dir> log main`).
  */
 export class GitRepository {
+  /**
+   * What isomorphic-git keeps of the packs it reads (their indexes and bytes), shared by this
+   * instance's reads: without it each call read and indexed the whole pack again, so a walk through
+   * fetched history cost a pack per commit. An instance serves one operation, and what it holds goes
+   * with it.
+   */
+  private readonly gitCache = {};
+
   private constructor(
     readonly gitdir: string,
     private readonly now: () => Date,
@@ -201,7 +209,7 @@ export class GitRepository {
   }
 
   async readCommit(oid: string): Promise<CommitInfo> {
-    const { commit } = await this.reading(oid, 'commit', () => git.readCommit({ fs: gitFs, gitdir: this.gitdir, oid }));
+    const { commit } = await this.reading(oid, 'commit', () => git.readCommit({ fs: gitFs, gitdir: this.gitdir, oid, cache: this.gitCache }));
     return {
       oid,
       message: commit.message,
@@ -214,7 +222,7 @@ export class GitRepository {
   /** History of a branch, newest first. */
   async log(branch: string, depth = 50): Promise<CommitInfo[]> {
     const head = await this.requireHead(branch);
-    const entries = await this.reading(head, 'history', () => git.log({ fs: gitFs, gitdir: this.gitdir, ref: head, depth }));
+    const entries = await this.reading(head, 'history', () => git.log({ fs: gitFs, gitdir: this.gitdir, ref: head, depth, cache: this.gitCache }));
     return entries.map((e) => ({
       oid: e.oid,
       message: e.commit.message,
@@ -233,7 +241,7 @@ export class GitRepository {
   private async treeIdOf(commit: string): Promise<string> {
     const text = readObjectSync(this.gitdir, commit, 'commit')?.subarray(0, 46).toString('latin1');
     if (text && /^tree [0-9a-f]{40}\n/.test(text)) return text.slice(5, 45);
-    const { commit: object } = await this.reading(commit, 'commit', () => git.readCommit({ fs: gitFs, gitdir: this.gitdir, oid: commit }));
+    const { commit: object } = await this.reading(commit, 'commit', () => git.readCommit({ fs: gitFs, gitdir: this.gitdir, oid: commit, cache: this.gitCache }));
     return object.tree;
   }
 
@@ -244,7 +252,7 @@ export class GitRepository {
   }
 
   async readBlob(oid: string): Promise<Uint8Array> {
-    return readObjectSync(this.gitdir, oid, 'blob') ?? (await this.reading(oid, 'file', () => git.readBlob({ fs: gitFs, gitdir: this.gitdir, oid }))).blob;
+    return readObjectSync(this.gitdir, oid, 'blob') ?? (await this.reading(oid, 'file', () => git.readBlob({ fs: gitFs, gitdir: this.gitdir, oid, cache: this.gitCache }))).blob;
   }
 
   /** Size and SHA-256 of a blob when they are known already (read or told before), without reading it. */
@@ -285,7 +293,7 @@ export class GitRepository {
   }
 
   async mergeBase(a: string, b: string): Promise<string | null> {
-    const bases = (await this.reading(a, 'history', () => git.findMergeBase({ fs: gitFs, gitdir: this.gitdir, oids: [a, b] }))) as string[];
+    const bases = (await this.reading(a, 'history', () => git.findMergeBase({ fs: gitFs, gitdir: this.gitdir, oids: [a, b], cache: this.gitCache }))) as string[];
     return bases[0] ?? null;
   }
 
@@ -537,7 +545,7 @@ export class GitRepository {
   private async readTreeEntries(oid: string): Promise<TreeEntry[]> {
     const read = readObjectSync(this.gitdir, oid, 'tree');
     if (read) return parseTreeObject(read);
-    const object = await this.reading(oid, 'folder', () => git.readObject({ fs: gitFs, gitdir: this.gitdir, oid, format: 'content' }));
+    const object = await this.reading(oid, 'folder', () => git.readObject({ fs: gitFs, gitdir: this.gitdir, oid, format: 'content', cache: this.gitCache }));
     if (object.type !== 'tree') throw new RepositoryDamagedError(`object ${oid} should be a folder (tree) but is a ${object.type}.`, [oid]);
     return parseTreeObject(object.object as Uint8Array);
   }

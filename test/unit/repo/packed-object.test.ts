@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import isoGit from 'isomorphic-git';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GitRepository, RepositoryDamagedError } from '../../../src-main/platform/repo';
+import { gitFs } from '../../../src-main/platform/repo/durable-fs';
 import { applyDelta, readObjectSync, readPackedObjectSync } from '../../../src-main/platform/repo/packed-object';
 
 const author = { name: 'Ada Lovelace', email: 'ada@example.com' };
@@ -132,6 +133,27 @@ describe('reading packed objects natively', () => {
     const packFile = readdirSync(join(repo.gitdir, 'objects', 'pack')).find((name) => name.endsWith('.pack'))!;
     writeFileSync(join(repo.gitdir, 'objects', 'pack', packFile), Buffer.alloc(64));
     await expect(GitRepository.at(repo.gitdir).readBlob(oid)).rejects.toBeInstanceOf(RepositoryDamagedError);
+  });
+});
+
+describe('history in a pack', () => {
+  it('walks a packed history reading the pack once per operation, each commit as git shows it', async () => {
+    const expected = (await repo.log('main')).map((commit) => ({ ...commit }));
+    packAll(repo.gitdir);
+    const packReads = vi.spyOn(gitFs, 'readFile');
+    try {
+      const walker = GitRepository.at(repo.gitdir);
+      const walked = [];
+      for (let oid: string | undefined = expected[0]!.oid; oid; ) {
+        const commit = await walker.readCommit(oid);
+        walked.push(commit);
+        oid = commit.parents[0];
+      }
+      expect(walked).toEqual(expected);
+      expect(packReads.mock.calls.filter(([file]) => String(file).endsWith('.pack'))).toHaveLength(1);
+    } finally {
+      packReads.mockRestore();
+    }
   });
 });
 
