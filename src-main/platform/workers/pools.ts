@@ -60,8 +60,8 @@ export const YOUNG_GENERATION_MB = 6;
 /**
  * Young generation of the model shards, whose cold validate is waited for: with 6 MB, a 10,000-cube
  * first validate spent about 330 ms of its thread in some 470 scavenges, most of what each one met
- * still alive. With 24 MB it took 80–450 ms less in each of seven runs alternating with 6 MB
- * (medians 2,460 and 2,770 ms) for 10–15 MB more peak memory (issue 28).
+ * still alive. With 24 MB it took 24–460 ms less in each of seven runs alternating with 6 MB
+ * (medians 2,584 and 2,930 ms) for 10–15 MB more peak memory (issue 28).
  */
 export const MODEL_SHARD_YOUNG_GENERATION_MB = 24;
 
