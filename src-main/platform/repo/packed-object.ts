@@ -73,12 +73,18 @@ class PackFile {
     const end = low < this.sortedOffsets.length ? this.sortedOffsets[low]! : this.dataEnd;
     if (end <= offset) return null;
     const bytes = Buffer.allocUnsafe(end - offset);
-    const fd = this.open();
-    let read = 0;
-    while (read < bytes.byteLength) {
-      const n = readSync(fd, bytes, read, bytes.byteLength - read, offset + read);
-      if (n === 0) return null;
-      read += n;
+    try {
+      const fd = this.open();
+      let read = 0;
+      while (read < bytes.byteLength) {
+        const n = readSync(fd, bytes, read, bytes.byteLength - read, offset + read);
+        if (n === 0) return null;
+        read += n;
+      }
+    } catch {
+      // The pack went away (the start check removes a pack without its index) or cannot be read:
+      // the caller falls back to isomorphic-git, which lists the packs afresh.
+      return null;
     }
     return bytes;
   }

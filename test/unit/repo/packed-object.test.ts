@@ -107,6 +107,23 @@ describe('reading packed objects natively', () => {
     for (const { oid, type } of damaged) expect(readPackedObjectSync(repo.gitdir, oid, type), oid).toBeNull();
   });
 
+  it('reads nothing, and does not throw, once a pack it read before is gone', () => {
+    packAll(repo.gitdir);
+    const [object] = allObjects(repo.gitdir);
+    // The pack is closed a while after its last read (a timer): fake time makes that while pass.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      expect(readPackedObjectSync(repo.gitdir, object!.oid, object!.type)).not.toBeNull();
+      for (const name of readdirSync(join(repo.gitdir, 'objects', 'pack'))) rmSync(join(repo.gitdir, 'objects', 'pack', name));
+      vi.advanceTimersByTime(60_000);
+      let read: Buffer | null = Buffer.alloc(0);
+      expect(() => (read = readPackedObjectSync(repo.gitdir, object!.oid, object!.type))).not.toThrow();
+      expect(read).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('finds objects of a pack added after the first read (a fetch since)', async () => {
     packAll(repo.gitdir);
     const first = allObjects(repo.gitdir)[0]!;
