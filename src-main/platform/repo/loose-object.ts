@@ -25,6 +25,7 @@ import { deflate, deflateSync, inflateSync } from 'node:zlib';
 import {
   isIntactLooseObject,
   isIntactLooseObjectSync,
+  isLooseObject,
   looseObjectFile,
   makeDirectoryDurably,
   makeDirectoryDurablySync,
@@ -39,11 +40,9 @@ export interface GitObject {
   content: Buffer;
 }
 
-const OBJECT_TYPES: ReadonlySet<string> = new Set(['commit', 'tree', 'blob', 'tag']);
-
 /**
  * The loose object `oid` (`objects/<2 hex>/<38 hex>`, zlib over `<type> <size>\0<content>`),
- * checked against its id; null when it is not loose (packed) or not whole.
+ * checked against its id (`isLooseObject`); null when it is not loose (packed) or not whole.
  */
 export function readLooseAnySync(gitdir: string, oid: string): GitObject | null {
   let raw: Buffer;
@@ -52,12 +51,8 @@ export function readLooseAnySync(gitdir: string, oid: string): GitObject | null 
   } catch {
     return null;
   }
-  const nul = raw.indexOf(0);
-  if (nul < 0 || nul > 32) return null;
-  const [type, size] = raw.toString('latin1', 0, nul).split(' ');
-  if (!OBJECT_TYPES.has(type!) || size !== String(raw.byteLength - nul - 1)) return null;
-  if (createHash('sha1').update(raw).digest('hex') !== oid) return null;
-  return { type: type as ObjectType, content: raw.subarray(nul + 1) };
+  if (!isLooseObject(oid, raw)) return null;
+  return { type: raw.toString('latin1', 0, raw.indexOf(0x20)) as ObjectType, content: raw.subarray(raw.indexOf(0) + 1) };
 }
 
 /** The content of the loose object `oid` when it is a `type` (see readLooseAnySync); null otherwise. */
