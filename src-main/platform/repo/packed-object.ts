@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 import { readLooseAnySync, readLooseObjectSync, type GitObject, type ObjectType } from './loose-object';
 
 const TYPES: (ObjectType | null)[] = [null, 'commit', 'tree', 'blob', 'tag', null, null, null];
@@ -173,29 +174,24 @@ function packsOf(gitdir: string, refresh: boolean): PackFile[] {
   return packs;
 }
 
-/** Recently built delta bases, by pack and offset (least recently used first). */
-const bases = new Map<string, GitObject>();
-let baseBytes = 0;
+/** Recently built delta bases, by pack and offset. */
+const bases = new LRUCache<string, GitObject>({
+  maxSize: BASE_CACHE_BYTES,
+  maxEntrySize: BASE_CACHE_BYTES / 4,
+  sizeCalculation: (object) => Math.max(1, object.content.byteLength),
+});
 
 let basesDropper: NodeJS.Timeout | null = null;
 
 function keepBase(key: string, object: GitObject): void {
-  if (object.content.byteLength > BASE_CACHE_BYTES / 4) return;
   if (basesDropper) basesDropper.refresh();
   else {
     basesDropper = setTimeout(() => {
       bases.clear();
-      baseBytes = 0;
       basesDropper = null;
     }, IDLE_CLOSE_MS).unref();
   }
   bases.set(key, object);
-  baseBytes += object.content.byteLength;
-  for (const [oldest, value] of bases) {
-    if (baseBytes <= BASE_CACHE_BYTES) break;
-    bases.delete(oldest);
-    baseBytes -= value.content.byteLength;
-  }
 }
 
 /** `content` with git's delta instructions `delta` applied; null when the delta does not fit it. */
@@ -264,10 +260,7 @@ function objectAt(gitdir: string, pack: PackFile, offset: number, depth: number)
     const baseOffset = offset - back;
     const key = `${pack.path}:${baseOffset}`;
     base = bases.get(key) ?? null;
-    if (base) {
-      bases.delete(key);
-      bases.set(key, base);
-    } else {
+    if (!base) {
       base = objectAt(gitdir, pack, baseOffset, depth + 1);
       if (base) keepBase(key, base);
     }
