@@ -135,6 +135,19 @@ function cli(dir: string, fileCount: number): Pick<Figures, 'cliMs' | 'cliCpuMs'
 // ---- drydock serve ------------------------------------------------------------------------------
 
 /** A data directory where `files` are committed on the deploy branch, built, and a dev-mode branch is open. */
+const buildStatusPath = (deploymentId: number, branch: string) => `/api/v1/deployments/${deploymentId}/build-status?branch=${encodeURIComponent(branch)}`;
+
+type BuildStatus = { commit?: unknown; buildStatus?: unknown };
+
+/** Waits until the build of `commit` has ended (succeeded or failed), asking `status` every 200 ms. */
+async function untilBuilt(commit: string, status: () => Promise<BuildStatus>): Promise<void> {
+  for (;;) {
+    const build = await status();
+    if (build.commit === commit && (build.buildStatus === 'succeeded' || build.buildStatus === 'failed')) return;
+    await sleep(200);
+  }
+}
+
 async function seed(files: ModelFile[]): Promise<{ dataDir: string; deploymentId: number; branch: string }> {
   process.env.DRYDOCK_SAMPLE_PROJECT = mkdtempSync(join(tmpdir(), 'drydock-bench-empty-'));
   const dataDir = mkdtempSync(join(tmpdir(), 'drydock-bench-scale-'));
@@ -156,13 +169,7 @@ async function seed(files: ModelFile[]): Promise<{ dataDir: string; deploymentId
     const { commit } = await commitFiles(service.ctx, deploymentId, 'main', files, 'generated model', AUTHOR);
     // The builds (a full compile on a compute thread) of the commit and of the dev-mode branch that
     // starts being served end here, not while the service is measured.
-    const built = async (branch: string) => {
-      for (;;) {
-        const build = await call('GET', `/api/v1/deployments/${deploymentId}/build-status?branch=${encodeURIComponent(branch)}`);
-        if (build.commit === commit && (build.buildStatus === 'succeeded' || build.buildStatus === 'failed')) return;
-        await sleep(200);
-      }
-    };
+    const built = (branch: string) => untilBuilt(commit, () => call('GET', buildStatusPath(deploymentId, branch)));
     await built('main');
     const dev = await call('POST', `/build/api/v1/deployments/${deploymentId}/dev-mode`);
     const branch = (dev.branch as { branchName: string }).branchName;
@@ -231,8 +238,8 @@ function peakRssMb(pid: number): number {
 
 /**
  * Watches the service's HTTP thread from a process of its own (http-thread-watch.ts): a health
- * request every 5 ms (the slowest answer) and the thread's run time from /proc (the longest stretch
- * on a CPU between two 1 ms samples), counted inside the windows between `open()` and `close()`.
+ * request every 5 ms (the slowest answer) and the thread's run time from /proc (the most CPU one
+ * turn of the thread took), counted inside the windows between `open()` and `close()`.
  */
 function watchHttpThread(pid: number, port: number) {
   const child = spawn(process.execPath, [join(ROOT, 'test', 'bench', 'http-thread-watch.ts'), String(pid), String(port)], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -351,12 +358,7 @@ async function service(
     // validate of a service started afresh. The commit's build (a full compile on a compute thread)
     // ends first; stopped half-way, it would be taken up again by the next start, beside the validate.
     const commit = (JSON.parse(committed.body) as { commit: string }).commit;
-    for (;;) {
-      const status = await request(serve.port, 'GET', `/api/v1/deployments/${seeded.deploymentId}/build-status?branch=${encodeURIComponent(seeded.branch)}`);
-      const build = JSON.parse(status.body) as { commit?: string; buildStatus?: string };
-      if (build.commit === commit && (build.buildStatus === 'succeeded' || build.buildStatus === 'failed')) break;
-      await sleep(200);
-    }
+    await untilBuilt(commit, async () => JSON.parse((await request(serve.port, 'GET', buildStatusPath(seeded.deploymentId, seeded.branch))).body) as BuildStatus);
     await serve.stop();
     const gitdir = join(seeded.dataDir, 'repos', String(seeded.deploymentId));
     for (const args of [['repack', '-a', '-d', '-q'], ['prune-packed']]) {
