@@ -8,9 +8,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitRepository } from '../../../src-main/platform/repo';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { BIG_BLOB_BYTES, readLooseObjectSync, writeLooseBlob, writeLooseBlobSync } from '../../../src-main/platform/repo/loose-object';
+import { gitBytes as git } from '../../support/git-cli';
 
 const author = { name: 'Ada Lovelace', email: 'ada@example.com' };
-const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['--git-dir', gitdir, ...args], { maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
 
 let root: string;
 let repo: GitRepository;

@@ -10,10 +10,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GitRepository, RepositoryDamagedError } from '../../../src-main/platform/repo';
 import { gitFs } from '../../../src-main/platform/repo/durable-fs';
 import { applyDelta, readObjectSync, readPackedObjectSync } from '../../../src-main/platform/repo/packed-object';
+import { gitBytes as git } from '../../support/git-cli';
 
 const author = { name: 'Ada Lovelace', email: 'ada@example.com' };
-const git = (gitdir: string, ...args: string[]) =>
-  execFileSync('git', ['--git-dir', gitdir, ...args], { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
 
 let root: string;
 let repo: GitRepository;
