@@ -134,6 +134,17 @@ describe('the editor’s compile session (the worker)', () => {
     expect(replay([first, second]).entities.orders).toBeDefined();
   });
 
+  it('keeps the names of a file for completion while a typed `{` makes it unparseable templated YAML', () => {
+    const session = new CompileSession();
+    const first = session.handle({ type: 'reset', seq: 1, files, sources: BOTH });
+    // `{` typed before `{CUBE}` is `{{`, a Jinja expression left open, until the next key.
+    const typed = orders.content.replace('STRING_AGG(DISTINCT {CUBE}', 'STRING_AGG(DISTINCT {{CUBE}');
+    expect(typed).not.toBe(orders.content);
+    const second = session.handle({ type: 'update', seq: 2, changes: [{ path: ORDERS, content: typed }] });
+    expect(second.diagnostics.some((d) => d.code === 'MODEL_TEMPLATED_UNPARSEABLE' && d.file === ORDERS)).toBe(true);
+    expect(replay([first, second]).entities.orders?.members.map((m) => m.name)).toContain('total_amount');
+  });
+
   it('answers the sequence number of the request', () => {
     const session = new CompileSession();
     expect(session.handle({ type: 'reset', seq: 7, files: [], sources: BOTH }).seq).toBe(7);

@@ -7,7 +7,11 @@ import { applySymbolDelta, EMPTY_SYMBOLS, type AnalyzerSources, type CompilerReq
 /** Pause in typing before an edit is compiled. */
 export const COMPILE_DEBOUNCE_MS = 150;
 
-const SYNTAX_CODES = new Set(['MODEL_YAML_SYNTAX', 'MODEL_JS_SYNTAX']);
+/**
+ * A file that stopped parsing. A `{` typed before a reference (`{{CUBE}`) opens a Jinja expression,
+ * and the file is then templated YAML that does not parse: one keystroke later it parses again.
+ */
+const SYNTAX_CODES = new Set(['MODEL_YAML_SYNTAX', 'MODEL_JS_SYNTAX', 'MODEL_TEMPLATED_UNPARSEABLE']);
 
 export interface Analysis {
   diagnostics: Diagnostic[];
