@@ -1,7 +1,6 @@
 // `drydock review` (issue 26) of the built CLI against a real `drydock serve`: branches committed
 // through the API, a published dashboard, the emulator's DuckDB data; every report format and the
 // exit codes a CI job relies on.
-import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAt, cliEnv, jsonOf, runCli } from '../support/cli';
 import { deployFiles, type ApiCaller } from '../support/lakehouse';
 import { startServe, type ServeProcess } from '../support/serve';
+import { gitIn } from '../support/git-cli';
 
 const KEY = 'dd_cli_review_key_abcdefghijklmnopqrstuvwxyz0123';
 const SAMPLE = join(__dirname, '../../resources/sample-project/model');
@@ -115,8 +115,7 @@ describe('drydock review', { timeout: 120_000 }, () => {
 describe('drydock review --repo (offline, over a local git repository)', { timeout: 120_000 }, () => {
   const ROOT = join(__dirname, '../..');
   let repo: string;
-  const git = (...args: string[]) =>
-    execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com' } }).trim();
+  const git = (...args: string[]) => gitIn(repo, ...args);
 
   beforeAll(() => {
     // The project lives in a folder of a bigger repository, as it often does.

@@ -5,12 +5,12 @@
 // ten minutes here, so waiting it out would fail the test — SQLite databases pass
 // `PRAGMA integrity_check` and the repositories pass `git fsck`.
 import Database from 'better-sqlite3';
-import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callWithKey, prepareCrashData } from '../support/crash-data';
 import { startServe, type ServeProcess } from '../support/serve';
+import { gitFsck } from '../support/git-cli';
 
 const KEY = 'dd_crash_mixed_key_abcdefghijklmnopqrstuvwxyz0123';
 const VIEWS = 25;
@@ -189,7 +189,7 @@ describe('crash of the service with 50 jobs of mixed kinds active', () => {
     const repos = gitDirs(dataDir);
     expect(repos.length).toBeGreaterThan(0);
     for (const gitDir of repos) {
-      const fsck = spawnSync('git', ['--git-dir', gitDir, 'fsck', '--full', '--no-dangling'], { encoding: 'utf8' });
+      const fsck = gitFsck(gitDir);
       expect(fsck.status, `${gitDir}: ${fsck.stderr}${fsck.stdout}`).toBe(0);
     }
     expect(new Set(finished.map((j) => j.kind)).size).toBeGreaterThanOrEqual(3);

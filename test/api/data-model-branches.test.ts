@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onBranchCommit } from '../../src-main/features/data-model';
 import { buildPath, createDeployment, SALES_VIEW_YML, startWithSampleProject } from '../support/data-model';
 import { type TestService } from '../support/service';
 import { createUser, type TestUser } from '../support/users';
+import { gitText } from '../support/git-cli';
 
 let svc: TestService;
 let ada: TestUser;
@@ -21,8 +21,7 @@ afterAll(async () => {
   await svc.stop();
 });
 
-const git = (id: number, ...args: string[]) =>
-  execFileSync('git', ['--git-dir', join(svc.dataDir, 'repos', String(id)), ...args], { encoding: 'utf8' }).trim();
+const git = (id: number, ...args: string[]) => gitText(join(svc.dataDir, 'repos', String(id)), ...args);
 const branchesOf = async (id: number) => (await svc.call('GET', `${buildPath(id)}/branches`)).body.items as Record<string, unknown>[];
 const branchOf = async (id: number, name: string) => (await branchesOf(id)).find((b) => b.branchName === name);
 const enterDevMode = (id: number, user: TestUser, parent?: string) =>

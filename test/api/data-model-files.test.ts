@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPath, createDeployment, ORDERS_YML, SALES_VIEW_YML, sha256, startWithSampleProject } from '../support/data-model';
 import { type TestService } from '../support/service';
 import { createUser, type TestUser } from '../support/users';
+import { gitBytes, gitText } from '../support/git-cli';
 
 let svc: TestService;
 let developer: TestUser;
@@ -32,9 +32,9 @@ describe('model repository', () => {
     expect(res.body.items.map((f: { path: string }) => f.path)).toEqual(['model/cubes/orders.yml', 'model/views/sales.yml']);
     const gitdir = join(svc.dataDir, 'repos', String(id));
     expect(existsSync(gitdir)).toBe(true);
-    const log = execFileSync('git', ['--git-dir', gitdir, 'log', '--format=%s', 'main'], { encoding: 'utf8' });
+    const log = gitText(gitdir, 'log', '--format=%s', 'main');
     expect(log.trim()).toBe('Initial model (sample project)');
-    expect(execFileSync('git', ['--git-dir', gitdir, 'show', 'main:model/cubes/orders.yml'], { encoding: 'utf8' })).toBe(ORDERS_YML);
+    expect(gitBytes(gitdir, 'show', 'main:model/cubes/orders.yml').toString('utf8')).toBe(ORDERS_YML);
   });
 
   it('is removed with its deployment', async () => {
@@ -182,7 +182,7 @@ describe('dev mode', () => {
     expect(read.body).toMatchObject({ content: 'views: []\n', uncommitted: true, commit: headBefore });
     expect((await svc.call('GET', files(id, '?branchName=main&path=model/views/sales.yml'))).body.content).toBe(SALES_VIEW_YML);
     const gitdir = join(svc.dataDir, 'repos', String(id));
-    expect(execFileSync('git', ['--git-dir', gitdir, 'rev-parse', dev], { encoding: 'utf8' }).trim()).toBe(headBefore);
+    expect(gitText(gitdir, 'rev-parse', dev)).toBe(headBefore);
   });
 
   it('drops an edit that restores the committed content', async () => {

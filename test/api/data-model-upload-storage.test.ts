@@ -1,7 +1,6 @@
 // Where an upload's chunks live while it is open (files in the private data directory, named by
 // their rows), that nothing of them is left once it ends, that big files reach git byte for byte,
 // and that chunks stored in the database by an earlier version still finish.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,6 +11,7 @@ import { ManualClock } from '../../src-main/platform/clock';
 import { MAX_CHUNK_BYTES } from '../../src-shared/api/data-model';
 import { buildPath, createDeployment, sha256, startWithSampleProject } from '../support/data-model';
 import { type TestService } from '../support/service';
+import { gitBytes } from '../support/git-cli';
 
 let svc: TestService;
 let clock: ManualClock;
@@ -77,10 +77,10 @@ describe('upload chunk storage', () => {
     expect(finish.status).toBe(200);
     const gitdir = join(svc.dataDir, 'repos', String(id));
     for (const [i, f] of files.entries()) {
-      const read = execFileSync('git', ['--git-dir', gitdir, 'cat-file', 'blob', `${finish.body.commit}:${f.path}`], { maxBuffer: 8 * 1024 * 1024 });
+      const read = gitBytes(gitdir, 'cat-file', 'blob', `${finish.body.commit}:${f.path}`);
       expect(read.equals(contents[i]!)).toBe(true);
     }
-    execFileSync('git', ['--git-dir', gitdir, 'fsck', '--strict'], { stdio: 'pipe' });
+    gitBytes(gitdir, 'fsck', '--strict');
     const hashes = (await svc.call('GET', `${buildPath(id)}/data-model/file-hashes`)).body.hashes;
     expect(hashes['docs/a.md']).toBe(sha256(contents[0]!));
   });
@@ -136,7 +136,7 @@ describe('upload chunk storage', () => {
     const finish = await up(id, 'finish', { uploadId });
     expect(finish.status).toBe(200);
     const gitdir = join(svc.dataDir, 'repos', String(id));
-    const read = execFileSync('git', ['--git-dir', gitdir, 'cat-file', 'blob', `${finish.body.commit}:docs/large.md`], { maxBuffer: 8 * 1024 * 1024 });
+    const read = gitBytes(gitdir, 'cat-file', 'blob', `${finish.body.commit}:docs/large.md`);
     expect(read.equals(big)).toBe(true);
   });
 
@@ -176,7 +176,7 @@ describe('upload chunk storage', () => {
     const finish = await up(id, 'finish', { uploadId });
     expect(finish.status).toBe(200);
     const gitdir = join(svc.dataDir, 'repos', String(id));
-    expect(execFileSync('git', ['--git-dir', gitdir, 'cat-file', 'blob', `${finish.body.commit}:docs/legacy.md`]).equals(content)).toBe(true);
+    expect(gitBytes(gitdir, 'cat-file', 'blob', `${finish.body.commit}:docs/legacy.md`).equals(content)).toBe(true);
   });
 });
 

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src-main/platform/clock';
 import { buildPath, createDeployment, sha256, startWithSampleProject } from '../support/data-model';
 import { type TestService } from '../support/service';
 import { createUser, type TestUser } from '../support/users';
+import { gitText } from '../support/git-cli';
 
 let svc: TestService;
 let clock: ManualClock;
@@ -62,7 +62,7 @@ describe('chunked uploads', () => {
       { path: 'model/views/sales.yml', status: 'modified' },
     ]);
     const gitdir = join(svc.dataDir, 'repos', String(id));
-    expect(execFileSync('git', ['--git-dir', gitdir, 'log', '-1', '--format=%P|%an|%s', 'main'], { encoding: 'utf8' }).trim()).toBe(`${before}|Uploader|Deploy from CLI`);
+    expect(gitText(gitdir, 'log', '-1', '--format=%P|%an|%s', 'main')).toBe(`${before}|Uploader|Deploy from CLI`);
     expect(await headOf(id)).toBe(finish.body.commit);
     const hashes = (await svc.call('GET', `${buildPath(id)}/data-model/file-hashes`)).body.hashes;
     expect(hashes).toEqual({ 'model/cubes/users.yml': sha256(files['model/cubes/users.yml']), 'model/views/sales.yml': sha256('views: []\n') });

@@ -16,6 +16,7 @@ import { callWithKey } from '../support/crash-data';
 import { startGitServer, type GitServer } from '../support/git-server';
 import { useModelAsSampleProject } from '../support/sample-project';
 import { startServe, type ServeProcess } from '../support/serve';
+import { gitFsck } from '../support/git-cli';
 
 const KEY = 'dd_git_crash_key_abcdefghijklmnopqrstuvwxyz0123456789';
 const PASSWORD = 'correct-horse-battery';
@@ -141,7 +142,7 @@ describe('kill -9 during commits, merges, uploads and pulls', () => {
       });
       const answers = await Promise.all(reads.map((path) => call('GET', path)));
       answers.forEach((res, i) => expect(res.status, `${when}: GET ${reads[i]} → ${res.status} ${res.text.slice(0, 300)}`).toBeLessThan(300));
-      const fsck = spawnSync('git', ['--git-dir', join(dataDir, 'repos', String(created.body.id)), 'fsck', '--full', '--no-dangling'], { encoding: 'utf8' });
+      const fsck = gitFsck(join(dataDir, 'repos', String(created.body.id)));
       expect(fsck.status, `${when}: git fsck --full\n${fsck.stderr}${fsck.stdout}`).toBe(0);
     };
 

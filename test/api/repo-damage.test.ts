@@ -6,7 +6,6 @@
  * a branch whose head needs a lost object goes back to its last whole head), says so in the
  * deployment's log, and answers 2xx for every branch; plain `git fsck --full` passes.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepository } from '../../src-main/platform/repo';
 import { buildPath, createDeployment, startWithSampleProject } from '../support/data-model';
 import type { SampleProjectService } from '../support/sample-project';
+import { gitFsck as fsck } from '../support/git-cli';
 
 const CUBE = (name: string) => `cubes:\n  - name: ${name}\n    sql_table: public.${name}\n    measures:\n      - name: count\n        type: count\n`;
-const fsck = (gitdir: string) => spawnSync('git', ['--git-dir', gitdir, 'fsck', '--full', '--no-dangling'], { encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
 
 const dataDir = mkdtempSync(join(tmpdir(), 'drydock-damage-'));
 let svc: SampleProjectService;

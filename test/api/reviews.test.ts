@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { verdictLine } from '../../src-shared/model/review/describe';
 import { createDeployment } from '../support/data-model';
 import { startTestService, type TestResponse, type TestService } from '../support/service';
 import { createUser } from '../support/users';
+import { gitText } from '../support/git-cli';
 
 const AUTHOR = { name: 'Reviewer', email: 'reviewer@example.com' };
 const SAMPLE = join(__dirname, '../../resources/sample-project/model');
@@ -213,7 +213,7 @@ describe('change review of a branch', () => {
     expect(byStatus.durationMs.head).toBeNull();
   }, 120_000);
   it('reviews any two commits, `branch~N` included, and refuses unknown refs with 404 REF_NOT_FOUND', async () => {
-    const git = (...args: string[]) => execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8' }).trim();
+    const git = (...args: string[]) => gitText(gitdir, ...args);
     const gitdir = await modelRepositoryDir(svc.ctx, id);
     const head = git('rev-parse', 'no-returns');
     const { result } = await review({ base: 'no-returns~1', head, options: { dataDiff: false } });
@@ -261,7 +261,7 @@ describe('change review of a branch', () => {
   }, 120_000);
 
   it('compares a branch with where it left the base branch named, not with that branch’s tip (`branch~0` for the tip)', async () => {
-    const git = (...args: string[]) => execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8' }).trim();
+    const git = (...args: string[]) => gitText(gitdir, ...args);
     const gitdir = await modelRepositoryDir(svc.ctx, id);
     // `line` leaves main, `topic` leaves `line`; then `line` moves on with a change of its own.
     await newBranch('line', {});

@@ -2,7 +2,6 @@
 // before writes became atomic — is never taken for the object. The next write of the same content
 // replaces it, a read says REPOSITORY_DAMAGED instead of failing in zlib, and the start check
 // repairs what it can (and reports the rest) so that plain `git fsck --full` passes again.
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,11 +9,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitRepository, RepositoryDamagedError } from '../../../src-main/platform/repo';
 import { holdRefWrites } from '../../../src-main/platform/repo/durable-fs';
 import { checkRepository } from '../../../src-main/platform/repo/repo-check';
+import { gitFsck as fsck, gitText as git } from '../../support/git-cli';
 
 const author = { name: 'Ada Lovelace', email: 'ada@example.com' };
-const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1' };
-const fsck = (gitdir: string) => spawnSync('git', ['--git-dir', gitdir, 'fsck', '--full', '--no-dangling'], { encoding: 'utf8', env });
-const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8', env }).trim();
 const objectFile = (gitdir: string, oid: string) => join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
 
 let root: string;

@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { modelFilesOfCommit, readBlobs } from '../../../src-main/workers/model-source';
+import { gitIn as git } from '../../support/git-cli';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } }).trim();
 
 const FILES: Record<string, string> = {
   'model/cubes/orders.yml': 'cubes:\n  - name: orders\n    sql_table: public.orders\n    description: "Ünïcode — and more"\n',
