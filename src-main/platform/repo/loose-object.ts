@@ -8,14 +8,17 @@
  * objects are read by packed-object.ts, and a damaged object is left to isomorphic-git's reader,
  * which says what is wrong.
  *
- * isomorphic-git hashes and deflates a blob in one synchronous stretch of JavaScript (a 5 MB file
- * held the HTTP thread for well over 100 ms). A blob is a loose object like git writes it:
- * `objects/<2 hex>/<38 hex>`, the zlib-deflated bytes of `blob <size>\0<content>`, named by the
- * SHA-1 of those bytes. Here the SHA-1 is computed natively in slices with turns of the event loop
- * in between, deflate runs on libuv's thread pool, and the file is written like every object
- * (durable-fs.ts): under a temporary name, fsynced, renamed, so a reader (or a crash) never meets
- * half an object, and an existing object file that is empty or damaged is written again.
- * `writeLooseBlobSync` is the same for worker threads, where blocking is fine.
+ * Objects are written here too, not by isomorphic-git. It hashes and deflates an object in one
+ * synchronous stretch of JavaScript (a 5 MB file held the HTTP thread for well over 100 ms, a
+ * commit's 10,000-entry folder 40 ms), and its deflate goes through the web streams of Node's
+ * fetch, whose first use loads undici: 60–80 ms of the HTTP thread at the first commit after a
+ * start (issue 28). An object is written like git writes it: `objects/<2 hex>/<38 hex>`, the
+ * zlib-deflated bytes of `<type> <size>\0<content>`, named by the SHA-1 of those bytes. Here the
+ * SHA-1 is computed natively in slices with turns of the event loop in between, deflate runs on
+ * libuv's thread pool, and the file is written like every object (durable-fs.ts): under a
+ * temporary name, fsynced, renamed, so a reader (or a crash) never meets half an object, and an
+ * existing object file that is empty or damaged is written again. `writeLooseBlobSync` is the same
+ * for worker threads, where blocking is fine.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -61,22 +64,24 @@ export function readLooseObjectSync(gitdir: string, oid: string, type: ObjectTyp
   return object?.type === type ? object.content : null;
 }
 
-/** From this size on, blobs go through this writer instead of isomorphic-git's. */
-export const BIG_BLOB_BYTES = 256 * 1024;
-
 /** Bytes hashed between two turns of the event loop. */
 const HASH_SLICE_BYTES = 1024 * 1024;
 
 const deflateAsync = promisify(deflate);
 
-const headerOf = (size: number): Buffer => Buffer.from(`blob ${size}\0`, 'latin1');
+const headerOf = (size: number, type: ObjectType = 'blob'): Buffer => Buffer.from(`${type} ${size}\0`, 'latin1');
 
 const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
 /** Writes `content` as a blob of the bare repository at `gitdir` (if it is not there yet); returns its id. */
-export async function writeLooseBlob(gitdir: string, content: Uint8Array): Promise<string> {
+export function writeLooseBlob(gitdir: string, content: Uint8Array): Promise<string> {
+  return writeLooseObject(gitdir, 'blob', content);
+}
+
+/** Writes `content` as an object of `type` of the bare repository at `gitdir` (if it is not there yet); returns its id. */
+export async function writeLooseObject(gitdir: string, type: ObjectType, content: Uint8Array): Promise<string> {
   const bytes = asBuffer(content);
-  const header = headerOf(bytes.byteLength);
+  const header = headerOf(bytes.byteLength, type);
   const hash = createHash('sha1').update(header);
   for (let at = 0; at < bytes.byteLength; at += HASH_SLICE_BYTES) {
     if (at > 0) await new Promise((resolve) => setImmediate(resolve));

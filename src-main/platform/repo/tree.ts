@@ -21,9 +21,12 @@ export interface TreeChange {
 const sameFile = (a: TreeFile | undefined, b: TreeFile | undefined): boolean =>
   a === b || (a !== undefined && b !== undefined && a.oid === b.oid && a.mode === b.mode);
 
-/** Files that differ between two trees, sorted by path. */
-export function diffTrees(before: FlatTree, after: FlatTree): TreeChange[] {
-  const paths = new Set([...before.keys(), ...after.keys()]);
+/**
+ * Files that differ between two trees, sorted by path. `among`: the only paths that can differ,
+ * when the caller knows them (the files a commit writes); the others are not compared.
+ */
+export function diffTrees(before: FlatTree, after: FlatTree, among?: Iterable<string>): TreeChange[] {
+  const paths = new Set(among ?? [...before.keys(), ...after.keys()]);
   const changes: TreeChange[] = [];
   for (const path of [...paths].sort()) {
     const a = before.get(path);

@@ -1,5 +1,5 @@
-// Big blobs are written by Drydock's own writer (hash in slices, deflate on the thread pool); the
-// objects must be exactly what git and isomorphic-git expect.
+// Objects are written by Drydock's own writer (hash in slices, deflate on the thread pool); they
+// must be exactly what git and isomorphic-git expect.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitRepository } from '../../../src-main/platform/repo';
 import { deflateSync, inflateSync } from 'node:zlib';
-import { BIG_BLOB_BYTES, readLooseObjectSync, writeLooseBlob, writeLooseBlobSync } from '../../../src-main/platform/repo/loose-object';
+import { readLooseObjectSync, writeLooseBlob, writeLooseBlobSync } from '../../../src-main/platform/repo/loose-object';
 import { gitBytes as git } from '../../support/git-cli';
 
 const author = { name: 'Ada Lovelace', email: 'ada@example.com' };
@@ -22,11 +22,13 @@ beforeEach(async () => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
+/** The writer hashes a blob in slices of 1 MiB, with turns of the event loop in between. */
+const MIB = 1024 * 1024;
 const bigContent = (n: number, seed: string) => Buffer.from(`${seed} line of text, repeated to make a big file\n`.repeat(Math.ceil(n / 40)).slice(0, n));
 
-describe('big blobs', () => {
-  it('commits a file over the big-blob size that git reads back byte for byte, with the id git gives it', async () => {
-    const content = bigContent(BIG_BLOB_BYTES * 6 + 13, 'x');
+describe('blobs', () => {
+  it('commits a file of several hash slices that git reads back byte for byte, with the id git gives it', async () => {
+    const content = bigContent(MIB * 1.5 + 13, 'x');
     const result = await repo.commitChanges('main', [{ path: 'docs/big.md', content }], { message: 'big', author });
     const change = result.changes.find((c) => c.path === 'docs/big.md')!;
     expect(change.afterOid).toBe(await GitRepository.blobIdOf(content));
@@ -36,7 +38,7 @@ describe('big blobs', () => {
   });
 
   it('writes the same object from a worker thread (sync) and leaves no temporary file', async () => {
-    const content = bigContent(BIG_BLOB_BYTES + 1, 'y');
+    const content = bigContent(MIB / 4 + 1, 'y');
     const a = writeLooseBlobSync(repo.gitdir, content);
     const b = await writeLooseBlob(repo.gitdir, content);
     expect(a).toBe(b);
@@ -45,7 +47,7 @@ describe('big blobs', () => {
   });
 
   it('commits an already written blob by its id (a worker wrote it)', async () => {
-    const content = bigContent(BIG_BLOB_BYTES * 2, 'z');
+    const content = bigContent(MIB / 2, 'z');
     const blob = writeLooseBlobSync(repo.gitdir, content);
     const result = await repo.commitChanges('main', [{ path: 'docs/z.md', blob }], { message: 'z', author });
     expect(result.changes).toEqual([{ path: 'docs/z.md', status: 'added', beforeOid: null, afterOid: blob }]);
