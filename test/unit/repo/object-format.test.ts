@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GitRepository } from '../../../src-main/platform/repo';
 import { gitFs } from '../../../src-main/platform/repo/durable-fs';
 import { readObjectSync } from '../../../src-main/platform/repo/packed-object';
@@ -105,5 +105,43 @@ describe('commit objects', () => {
     expect(gitText(gitdir, 'show', `${commit}:model/cubes/orders.yml`)).toBe('cubes: []');
     expect(gitText(gitdir, 'ls-tree', '-r', '--name-only', commit).split('\n')).toEqual(['a.txt', 'model/cubes/orders.yml']);
     gitBytes(gitdir, 'fsck', '--strict');
+  });
+});
+
+describe('a commit that only changes files', () => {
+  const files: Record<string, string> = {
+    'a.txt': 'a\n',
+    'x.yml': 'x\n',
+    'x/inner.yml': 'inner\n',
+    'model/cubes.yml': 'cubes file\n',
+    'model/cubes/a.yml': 'one\n',
+    'model/cubes/a.yml.bak': 'backup\n',
+    'model/cubes/é.yml': 'accent\n',
+    'model/views/deep/v.yml': 'deep\n',
+  };
+
+  it('rewrites the folders on the way to each file in place: the same tree as writing every folder again, and as git reads it', async () => {
+    const repo = GitRepository.at(join(root, 'edits'));
+    await repo.initialize({ branch: 'main', files: Object.entries(files).map(([path, content]) => ({ path, content })), author: { name: 'A', email: 'a@example.com' }, message: 'init' });
+    const changed = { 'a.txt': 'A\n', 'x/inner.yml': 'INNER\n', 'model/cubes.yml': 'CUBES\n', 'model/cubes/a.yml': 'ONE\n', 'model/cubes/é.yml': 'ACCENT\n', 'model/views/deep/v.yml': 'DEEP\n' };
+    const wholeTree = vi.spyOn(GitRepository.prototype as unknown as { writeFlatTree: () => Promise<string> }, 'writeFlatTree');
+    const { commit, changes } = await repo.commitChanges('main', Object.entries(changed).map(([path, content]) => ({ path, content })), { message: 'edit', author: { name: 'A', email: 'a@example.com' } });
+    // The folders were changed in place, not written again from the list of every file.
+    expect(wholeTree).not.toHaveBeenCalled();
+    wholeTree.mockRestore();
+    expect(changes.map((c) => [c.path, c.status])).toEqual(Object.keys(changed).sort().map((path) => [path, 'modified']));
+    const tree = gitText(repo.gitdir, 'rev-parse', `${commit}^{tree}`);
+    const expected = await repo.writeCommit(await repo.treeOf(commit), [], 'same files', { name: 'A', email: 'a@example.com' });
+    expect(gitText(repo.gitdir, 'rev-parse', `${expected}^{tree}`)).toBe(tree);
+    for (const [path, content] of Object.entries({ ...files, ...changed })) expect(gitBytes(repo.gitdir, 'show', `${commit}:${path}`).toString('utf8')).toBe(content);
+    gitBytes(repo.gitdir, 'fsck', '--strict');
+  });
+
+  it('adding or removing a file writes the folders from the list of files, as before', async () => {
+    const repo = GitRepository.at(join(root, 'adds'));
+    await repo.initialize({ branch: 'main', files: Object.entries(files).map(([path, content]) => ({ path, content })), author: { name: 'A', email: 'a@example.com' }, message: 'init' });
+    const { commit } = await repo.commitChanges('main', [{ path: 'model/cubes/b.yml', content: 'two\n' }, { path: 'x.yml', content: null }, { path: 'a.txt', content: 'A\n' }], { message: 'add', author: { name: 'A', email: 'a@example.com' } });
+    expect(gitText(repo.gitdir, 'ls-tree', '-r', '--name-only', commit).split('\n')).toEqual(['a.txt', 'model/cubes.yml', 'model/cubes/a.yml', 'model/cubes/a.yml.bak', 'model/cubes/b.yml', 'model/cubes/é.yml', 'model/views/deep/v.yml', 'x/inner.yml'].map((p) => (p.includes('é') ? `"model/cubes/\\303\\251.yml"` : p)));
+    gitBytes(repo.gitdir, 'fsck', '--strict');
   });
 });
