@@ -3,7 +3,6 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   caseTwinProblem,
-  caseTwins,
   DataModelErrorCodes as Codes,
   existingPathProblem,
   MAX_CHUNK_BYTES,
@@ -19,6 +18,7 @@ import { ApiError } from '../../http/problem';
 import { assertBranchName, assertMayActOn, defaultBranch, loadBranch } from './branches';
 import { authorOf, emitBranchCommit, guarded, logRepositoryEvent, openRepository, pathsRefused, shortId } from './repository';
 import type { GitRepository } from '../../platform/repo';
+import { caseTwinsOfNewPaths } from '../../platform/repo/path-index';
 import type { PushReport } from '../../../src-shared/api/git-host';
 import { pushAfterChange } from './upstream/auto-push';
 import { assertFilePath, workingEdits } from './working';
@@ -207,12 +207,15 @@ export async function startUpload(ctx: ServiceContext, deploymentId: number, pri
   return statusOf(ctx, loadUpload(ctx, deploymentId, principal, id));
 }
 
-/** 400 `PATH_CASE_CONFLICT` when a new file of the upload would be the same file as another on macOS or Windows (checked again at finish, by the commit). */
+/**
+ * 400 `PATH_CASE_CONFLICT` when a new file of the upload would be the same file as another on macOS
+ * or Windows (checked again at finish, by the commit). The branch has no uncommitted edits here.
+ */
 async function assertNoCaseTwins(repo: GitRepository, branch: string, files: ManifestFile[], deletePaths: string[]): Promise<void> {
   const { tree } = await repo.branchTree(branch);
-  const deleted = new Set(deletePaths);
-  const added = files.map((f) => f.path).filter((path) => !tree.has(path));
-  const twins = caseTwins([...tree.keys()].filter((path) => !deleted.has(path)), added);
+  const changes = new Map<string, string | null>(deletePaths.map((path) => [path, null]));
+  for (const file of files) changes.set(file.path, '');
+  const twins = caseTwinsOfNewPaths({ head: tree, edits: new Map(), file: (path) => tree.get(path) }, changes);
   if (twins.length > 0) throw pathsRefused(twins.map(caseTwinProblem), 400);
 }
 

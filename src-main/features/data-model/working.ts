@@ -16,7 +16,7 @@ import { ApiError } from '../../http/problem';
 import { publishEvent } from '../../platform/events';
 import { GitRepository, type FlatTree } from '../../platform/repo';
 import { assertWritable, loadBranch } from './branches';
-import { caseTwinsOfNewPaths, fileFolderClashes, sortedPathsOf } from './path-index';
+import { caseTwinsOfNewPaths, fileFolderClashes, sortedPathsOf } from '../../platform/repo/path-index';
 import { assertUnchanged, type Expectation } from './preconditions';
 import { openRepository, pathsRefused } from './repository';
 

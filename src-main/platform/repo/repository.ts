@@ -10,7 +10,8 @@ import { parseTreeObject } from './tree-object';
 import { KeyedMutex } from './mutex';
 import { diffTrees, pathsShadowedByFiles, threeWayMerge, type FlatTree, type TreeChange, type TreeFile } from './tree';
 import { isValidBranchName } from './branch-names';
-import { caseTwinProblem, caseTwins, portablePathProblem, type PathRuleProblem } from '../../../src-shared/paths/portable-path';
+import { caseTwinProblem, caseTwins, portablePathProblem, type CaseTwin, type PathRuleProblem } from '../../../src-shared/paths/portable-path';
+import { caseTwinsOfNewPaths } from './path-index';
 import { RepoError, RepositoryDamagedError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeResult, type Signature } from './repo-types';
 
 export { branchNameProblem, isValidBranchName } from './branch-names';
@@ -26,27 +27,36 @@ const WRITE_LANES = 4;
 /**
  * The paths `after` holds that `before` did not, with what is wrong with each (src-shared/paths):
  * a name git reserves, one Windows cannot hold, no proper Unicode, a case or normalisation twin.
- * Paths already in `before` are left alone: a repository that holds one keeps working.
+ * Paths already in `before` are left alone: a repository that holds one keeps working. `changes`:
+ * what makes `after` from `before`, when the caller knows it (a commit): the twins are then looked
+ * for among the names the new paths could clash with (path-index.ts), not among every path.
  */
-export function newPathProblems(before: FlatTree, after: FlatTree, added = [...after.keys()].filter((path) => !before.has(path))): PathRuleProblem[] {
+export function newPathProblems(before: FlatTree, after: FlatTree, changes?: readonly TreeChange[]): PathRuleProblem[] {
+  const added = changes ? changes.filter((c) => c.status === 'added').map((c) => c.path) : [...after.keys()].filter((path) => !before.has(path));
   if (added.length === 0) return [];
   const problems: PathRuleProblem[] = [];
   for (const path of added) {
     const problem = portablePathProblem(path);
     if (problem) problems.push(problem);
   }
-  const addedSet = new Set(added);
-  const kept = [...after.keys()].filter((path) => !addedSet.has(path));
-  for (const twin of caseTwins(kept, added)) if (!problems.some((p) => p.path === twin.path)) problems.push(caseTwinProblem(twin));
+  let twins: CaseTwin[];
+  if (changes) {
+    const written = new Map(changes.map((c) => [c.path, c.status === 'deleted' ? null : ''] as const));
+    twins = caseTwinsOfNewPaths({ head: before, edits: new Map(), file: (path) => before.get(path) }, written);
+  } else {
+    const addedSet = new Set(added);
+    twins = caseTwins([...after.keys()].filter((path) => !addedSet.has(path)), added);
+  }
+  for (const twin of twins) if (!problems.some((p) => p.path === twin.path)) problems.push(caseTwinProblem(twin));
   return problems;
 }
 
 /**
  * Refuses a tree that adds a path `newPathProblems` finds fault with (the last line of defence of
- * every writer). `added`: the paths `after` adds, when the caller knows them.
+ * every writer). `changes`: what makes `after` from `before`, when the caller knows it.
  */
-function assertPortablePaths(before: FlatTree, after: FlatTree, added?: string[]): void {
-  const problems = newPathProblems(before, after, added);
+function assertPortablePaths(before: FlatTree, after: FlatTree, changes?: readonly TreeChange[]): void {
+  const problems = newPathProblems(before, after, changes);
   if (problems.length === 0) return;
   const shown = problems.slice(0, 5).map((p) => p.detail).join(' ');
   throw new RepoError('PATH_REFUSED', `${shown}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`, problems.map((p) => p.path), problems);
@@ -361,7 +371,7 @@ export class GitRepository {
       // a commit's time on the HTTP thread (issue 28).
       const changes = diffTrees(before, after, writes.map((w) => w.path));
       if (changes.length === 0) return { commit: head, changed: false, changes };
-      assertPortablePaths(before, after, changes.filter((c) => c.status === 'added').map((c) => c.path));
+      assertPortablePaths(before, after, changes);
       const tree = (await this.treeWithModifiedFiles(await this.treeIdOf(head), changes, after)) ?? (await this.writeFlatTree(after));
       const commit = await this.writeCommitObject(tree, [head], options.message, options.author);
       await this.moveRef(branch, commit, head);

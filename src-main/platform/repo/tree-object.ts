@@ -14,22 +14,42 @@ export interface TreeObjectEntry {
 
 const decoder = new TextDecoder();
 
-/** The entries of a tree object's content (`<mode> <name>\0<20-byte id>`, repeated). */
+/** A name with a byte past ASCII is UTF-8 to decode; the rest reads as it is in the latin1 text. */
+// eslint-disable-next-line no-control-regex
+const BEYOND_ASCII = /[^\u0000-\u007f]/;
+
+/**
+ * The entries of a tree object's content (`<mode> <name>\0<20-byte id>`, repeated). The content is
+ * read as one latin1 string (a character a byte), whose searches and slices cost no allocation of
+ * their own: with a decoder call, a copy and a hex conversion per entry, the 10,000-entry folder of
+ * a 10,000-cube model took 20 ms of the HTTP thread the first time (issue 28).
+ */
 export function parseTreeObject(content: Uint8Array): TreeObjectEntry[] {
+  const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  const text = bytes.toString('latin1');
   const entries: TreeObjectEntry[] = [];
   let at = 0;
-  while (at < content.length) {
-    const space = content.indexOf(0x20, at);
-    const nul = space < 0 ? -1 : content.indexOf(0x00, space + 1);
-    if (space < 0 || nul < 0 || nul + 21 > content.length) throw new Error(`A tree object is cut short at byte ${at}.`);
-    let mode = decoder.decode(content.subarray(at, space));
-    if (mode === '40000') mode = '040000';
-    const path = decoder.decode(content.subarray(space + 1, nul));
-    const oid = Buffer.from(content.subarray(nul + 1, nul + 21)).toString('hex');
+  while (at < text.length) {
+    const space = text.indexOf(' ', at);
+    const nul = space < 0 ? -1 : text.indexOf('\0', space + 1);
+    if (space < 0 || nul < 0 || nul + 21 > text.length) throw new Error(`A tree object is cut short at byte ${at}.`);
+    const mode = modeAt(text, at, space);
+    let path = text.slice(space + 1, nul);
+    if (BEYOND_ASCII.test(path)) path = decoder.decode(bytes.subarray(space + 1, nul));
+    const oid = bytes.toString('hex', nul + 1, nul + 21);
     at = nul + 21;
     if (path === '' || path === '.' || path === '..' || path.includes('/')) continue;
     const type = mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
     entries.push({ mode, path, oid, type });
   }
   return entries;
+}
+
+/** The mode of the entry at `at` (its text up to `space`): the usual ones without a copy of their own. */
+function modeAt(text: string, at: number, space: number): string {
+  const length = space - at;
+  if (length === 6 && text.startsWith('100644', at)) return '100644';
+  if (length === 5 && text.startsWith('40000', at)) return '040000';
+  const mode = text.slice(at, space);
+  return mode === '40000' ? '040000' : mode;
 }

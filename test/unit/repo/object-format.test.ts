@@ -13,6 +13,7 @@ import { gitFs } from '../../../src-main/platform/repo/durable-fs';
 import { readObjectSync } from '../../../src-main/platform/repo/packed-object';
 import { writeLooseObject } from '../../../src-main/platform/repo/loose-object';
 import { commitObjectOf, treeObjectOf, type TreeObjectEntry } from '../../../src-main/platform/repo/object-format';
+import { parseTreeObject } from '../../../src-main/platform/repo/tree-object';
 import { gitBytes, gitText } from '../../support/git-cli';
 
 let root: string;
@@ -32,7 +33,7 @@ describe('tree objects', () => {
   const file = () => blob('x\n');
   const folder = () => gitText(gitdir, 'rev-parse', 'main^{tree}');
   const mktree = (entries: TreeObjectEntry[]) => {
-    const listing = entries.map((e) => `${e.mode.replace(/^0/, '').padStart(6, '0')} ${/^0?4/.test(e.mode) ? 'tree' : 'blob'} ${e.oid}\t${e.name}`).join('\n');
+    const listing = entries.map((e) => `${e.mode.replace(/^0/, '').padStart(6, '0')} ${/^0?4/.test(e.mode) ? 'tree' : e.mode === '160000' ? 'commit' : 'blob'} ${e.oid}\t${e.name}`).join('\n');
     return execFileSync('git', ['--git-dir', gitdir, 'mktree'], { input: `${listing}\n`, encoding: 'utf8' }).trim();
   };
 
@@ -60,6 +61,26 @@ describe('tree objects', () => {
     const entries: TreeObjectEntry[] = ['é.yml', '😀.yml', '\uFFFD.yml', 'z.yml', 'ab'].map((name) => ({ mode: '100644', name, oid: file() }));
     entries.push({ mode: '040000', name: 'é', oid: folder() });
     expect(idOf('tree', treeObjectOf(entries))).toBe(mktree(entries));
+  });
+
+  it('read back entry by entry as git lists them: modes, kinds, ids and names beyond ASCII', () => {
+    const entries: TreeObjectEntry[] = [
+      { mode: '100644', name: 'orders.yml', oid: file() },
+      { mode: '100755', name: 'run.sh', oid: file() },
+      { mode: '120000', name: 'link', oid: file() },
+      { mode: '160000', name: 'vendored', oid: gitText(gitdir, 'rev-parse', 'main') },
+      { mode: '040000', name: 'model', oid: folder() },
+      { mode: '100644', name: 'é.yml', oid: file() },
+      { mode: '100644', name: '😀 ünïcode.yml', oid: file() },
+      { mode: '100644', name: 'git~1', oid: file() },
+    ];
+    const made = mktree(entries);
+    const listed = gitBytes(gitdir, 'ls-tree', '-z', made).toString('utf8').split('\0').filter(Boolean).map((line) => {
+      const [meta, name] = line.split('\t');
+      const [mode, type, oid] = meta!.split(' ');
+      return { mode: mode!, path: name!, oid: oid!, type };
+    });
+    expect(parseTreeObject(gitBytes(gitdir, 'cat-file', 'tree', made))).toEqual(listed);
   });
 
   it('refuse an id that is not 40 hexadecimal digits', () => {

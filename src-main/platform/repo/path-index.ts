@@ -1,9 +1,9 @@
-// Per-commit indexes of a branch's head files, and the path checks of a save that use them: a save
-// of one file into a branch of 12,500 looks only at the names it could clash with, not at every path
-// of the branch (issue 28). Head trees are kept by id (platform/repo), so an index keyed by the tree
-// object is made once per commit.
-import { caseTwins, foldedName, type CaseTwin } from '../../../src-shared/api/data-model';
-import type { FlatTree } from '../../platform/repo';
+// Per-commit indexes of a branch's head files, and the path checks of a write that use them: a save,
+// an upload or a commit of one file into a branch of 12,500 looks only at the names it could clash
+// with, not at every path of the branch (issue 28). Head trees are kept by id (repository.ts), so an
+// index keyed by the tree object is made once per commit.
+import { caseTwins, foldedName, type CaseTwin } from '../../../src-shared/paths/portable-path';
+import type { FlatTree } from './tree';
 
 /** What the checks read of a branch as a user sees it (a WorkingTree): its head files, its uncommitted edits, and a file by path. */
 export interface BranchFiles {
@@ -40,15 +40,29 @@ function foldedSpellingsOf(head: FlatTree): Map<string, string[]> {
   let index = foldedSpellings.get(head);
   if (index) return index;
   index = new Map();
-  const seen = new Set<string>();
-  for (const path of head.keys()) {
-    for (const [prefix, folded] of foldedPrefixes(path)) {
-      if (seen.has(prefix)) continue;
-      seen.add(prefix);
-      const spellings = index.get(folded);
-      if (spellings) spellings.push(prefix);
-      else index.set(folded, [prefix]);
+  const add = (spelling: string, folded: string) => {
+    const spellings = index!.get(folded);
+    if (spellings) spellings.push(spelling);
+    else index!.set(folded, [spelling]);
+  };
+  // Folder → its folded form, each folder folded and listed once (a model's files share a few folders).
+  const folders = new Map<string, string>([['', '']]);
+  const folderOf = (folder: string): string => {
+    let folded = folders.get(folder);
+    if (folded === undefined) {
+      const slash = folder.lastIndexOf('/');
+      const parent = slash < 0 ? '' : folderOf(folder.slice(0, slash));
+      const name = foldedName(folder.slice(slash + 1));
+      folded = slash < 0 ? name : `${parent}/${name}`;
+      folders.set(folder, folded);
+      add(folder, folded);
     }
+    return folded;
+  };
+  for (const path of head.keys()) {
+    const slash = path.lastIndexOf('/');
+    const name = foldedName(path.slice(slash + 1));
+    add(path, slash < 0 ? name : `${folderOf(path.slice(0, slash))}/${name}`);
   }
   foldedSpellings.set(head, index);
   return index;
