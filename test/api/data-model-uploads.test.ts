@@ -64,8 +64,13 @@ describe('chunked uploads', () => {
     const gitdir = join(svc.dataDir, 'repos', String(id));
     expect(gitText(gitdir, 'log', '-1', '--format=%P|%an|%s', 'main')).toBe(`${before}|Uploader|Deploy from CLI`);
     expect(await headOf(id)).toBe(finish.body.commit);
-    const hashes = (await svc.call('GET', `${buildPath(id)}/data-model/file-hashes`)).body.hashes;
-    expect(hashes).toEqual({ 'model/cubes/users.yml': sha256(files['model/cubes/users.yml']), 'model/views/sales.yml': sha256('views: []\n') });
+    const hashes = await svc.call('GET', `${buildPath(id)}/data-model/file-hashes`);
+    expect(hashes.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(hashes.body).toEqual({
+      branchName: 'main',
+      commit: finish.body.commit,
+      hashes: { 'model/cubes/users.yml': sha256(files['model/cubes/users.yml']), 'model/views/sales.yml': sha256('views: []\n') },
+    });
   });
 
   it('answers a repeated finish with the same result and commit', async () => {

@@ -66,16 +66,21 @@ async function learnBlobInfos(ctx: ServiceContext, repo: GitRepository, files: I
   oids.forEach((oid, i) => repo.rememberBlobInfo(oid, { size: sizes[i]!, sha256: sha256.slice(i * 64, i * 64 + 64) }));
 }
 
-export async function fileHashes(ctx: ServiceContext, deploymentId: number, principal: Principal, branchName?: string) {
+/**
+ * The answer of `GET …/file-hashes` as JSON text, keys in the contract's order. Built here, not
+ * by the route's serializer: at 12,500 files an object with a key per path, then serialised key by
+ * key, took 30–60 ms of the HTTP thread (issue 28); a string per file joined once takes a few.
+ */
+export async function fileHashesJson(ctx: ServiceContext, deploymentId: number, principal: Principal, branchName?: string): Promise<string> {
   const { repo, tree } = await branchView(ctx, deploymentId, principal, branchName);
   await learnBlobInfos(ctx, repo, tree.files.values(), deploymentId, tree.branch);
-  const hashes: Record<string, string> = {};
+  const entries: string[] = [];
   for (const [path, file] of tree.files) {
     // Known now, unless the cache of hashes is smaller than the branch.
     const known = file.source === 'head' ? repo.knownBlobInfo(file.oid) : undefined;
-    hashes[path] = known ? known.sha256 : (await fileSummary(repo, file)).sha256;
+    entries.push(`${JSON.stringify(path)}:"${known ? known.sha256 : (await fileSummary(repo, file)).sha256}"`);
   }
-  return { branchName: tree.branch, commit: tree.commit, hashes };
+  return `{"branchName":${JSON.stringify(tree.branch)},"commit":${JSON.stringify(tree.commit)},"hashes":{${entries.join(',')}}}`;
 }
 
 async function modelFilesOf(repo: Awaited<ReturnType<typeof openRepository>>['repo'], tree: WorkingTree): Promise<ModelFile[]> {

@@ -10,7 +10,7 @@ import {
   startDevMode,
   stopDevMode,
 } from './branches';
-import { fileHashes, listOrReadFiles } from './files';
+import { fileHashesJson, listOrReadFiles } from './files';
 import { forgetBranchModels } from './validation';
 import { validateWithChecks } from './validation-checks';
 import { commitWorkingEdits, mergeBranchInto, pullFromParent } from './operations';
@@ -84,7 +84,10 @@ export function registerDataModelRoutes({ route, ctx }: Api): void {
     receiveChunk(ctx, params.deploymentId, principal, { ...body, data: decodedBase64Of(body) ?? body.data }),
   );
   route(api.finishDataModelUpload, EDIT, ({ params, body, principal }) => finishUpload(ctx, params.deploymentId, principal, body.uploadId));
-  route(api.getDataModelFileHashes, READ, ({ params, query, principal }) => fileHashes(ctx, params.deploymentId, principal, query.branchName));
+  route(api.getDataModelFileHashes, READ, async ({ params, query, principal, reply }): Promise<ReplySent> => {
+    await reply.code(200).type('application/json; charset=utf-8').send(await fileHashesJson(ctx, params.deploymentId, principal, query.branchName));
+    return REPLY_SENT;
+  });
 
   route(api.startDevMode, EDIT, ({ params, query, principal }) => startDevMode(ctx, params.deploymentId, principal, query.branchName));
   route(api.stopDevMode, EDIT, ({ params, principal }) => stopDevMode(ctx, params.deploymentId, principal));
