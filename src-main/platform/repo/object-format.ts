@@ -3,7 +3,8 @@
 // and a commit in a 10,000-cube model rewrites a 10,000-entry folder (issue 28). The same bytes as
 // isomorphic-git's GitTree and GitCommit make: a unit test compares both with plain git.
 
-export interface TreeObjectEntry {
+/** An entry of a tree object to write (tree-object.ts reads them back as TreeObjectEntry). */
+export interface EntryToWrite {
   /** As a tree or the index spells it: `100644`, `100755`, `120000`, `160000`, `40000` or `040000`. */
   mode: string;
   /** One path segment. */
@@ -37,7 +38,7 @@ const nibble = (c: number): number => (c <= 57 ? c - 48 : (c | 32) - 87);
  * a Buffer call per field of 10,000 entries (the folder of a 10,000-cube model) took most of the
  * time (issue 28).
  */
-export function treeObjectOf(entries: readonly TreeObjectEntry[]): Buffer {
+export function treeObjectOf(entries: readonly EntryToWrite[]): Buffer {
   let ascii = true;
   const rows = entries.map((entry) => {
     const mode = canonicalMode(entry.mode);

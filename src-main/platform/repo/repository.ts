@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import git, { type TreeEntry } from 'isomorphic-git';
 import { flushDirectories, fsyncDirectory, gitFs, isIntactLooseObject, looseObjectFile } from './durable-fs';
 import { writeLooseBlob, writeLooseObject } from './loose-object';
-import { commitObjectOf, treeObjectOf, type TreeObjectEntry } from './object-format';
+import { commitObjectOf, treeObjectOf, type EntryToWrite } from './object-format';
 import { readObjectSync } from './packed-object';
 import { parseTreeObject } from './tree-object';
 import { KeyedMutex } from './mutex';
@@ -477,7 +477,7 @@ export class GitRepository {
   /** Writes the nested tree objects of a flat file map; returns the root tree id. */
   private async writeFlatTree(files: ReadonlyMap<string, TreeFile>): Promise<string> {
     interface Folder {
-      files: Map<string, TreeObjectEntry>;
+      files: Map<string, EntryToWrite>;
       folders: Map<string, Folder>;
     }
     const root: Folder = { files: new Map(), folders: new Map() };

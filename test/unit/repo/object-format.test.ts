@@ -12,7 +12,7 @@ import { GitRepository } from '../../../src-main/platform/repo';
 import { gitFs } from '../../../src-main/platform/repo/durable-fs';
 import { readObjectSync } from '../../../src-main/platform/repo/packed-object';
 import { writeLooseObject } from '../../../src-main/platform/repo/loose-object';
-import { commitObjectOf, treeObjectOf, type TreeObjectEntry } from '../../../src-main/platform/repo/object-format';
+import { commitObjectOf, treeObjectOf, type EntryToWrite } from '../../../src-main/platform/repo/object-format';
 import { parseTreeObject } from '../../../src-main/platform/repo/tree-object';
 import { gitBytes, gitText } from '../../support/git-cli';
 
@@ -32,13 +32,13 @@ const idOf = (type: string, content: Buffer) => createHash('sha1').update(`${typ
 describe('tree objects', () => {
   const file = () => blob('x\n');
   const folder = () => gitText(gitdir, 'rev-parse', 'main^{tree}');
-  const mktree = (entries: TreeObjectEntry[]) => {
+  const mktree = (entries: EntryToWrite[]) => {
     const listing = entries.map((e) => `${e.mode.replace(/^0/, '').padStart(6, '0')} ${/^0?4/.test(e.mode) ? 'tree' : e.mode === '160000' ? 'commit' : 'blob'} ${e.oid}\t${e.name}`).join('\n');
     return execFileSync('git', ['--git-dir', gitdir, 'mktree'], { input: `${listing}\n`, encoding: 'utf8' }).trim();
   };
 
   it('are the bytes git mktree writes for the same entries, in git’s order (a folder sorts as if its name ended in /)', async () => {
-    const entries: TreeObjectEntry[] = [
+    const entries: EntryToWrite[] = [
       { mode: '100644', name: 'a.b', oid: file() },
       { mode: '040000', name: 'a', oid: folder() },
       { mode: '100644', name: 'a-b', oid: file() },
@@ -58,13 +58,13 @@ describe('tree objects', () => {
   });
 
   it('order names beyond ASCII by their UTF-8 bytes, as git does (not by UTF-16 units)', () => {
-    const entries: TreeObjectEntry[] = ['é.yml', '😀.yml', '\uFFFD.yml', 'z.yml', 'ab'].map((name) => ({ mode: '100644', name, oid: file() }));
+    const entries: EntryToWrite[] = ['é.yml', '😀.yml', '\uFFFD.yml', 'z.yml', 'ab'].map((name) => ({ mode: '100644', name, oid: file() }));
     entries.push({ mode: '040000', name: 'é', oid: folder() });
     expect(idOf('tree', treeObjectOf(entries))).toBe(mktree(entries));
   });
 
   it('read back entry by entry as git lists them: modes, kinds, ids and names beyond ASCII', () => {
-    const entries: TreeObjectEntry[] = [
+    const entries: EntryToWrite[] = [
       { mode: '100644', name: 'orders.yml', oid: file() },
       { mode: '100755', name: 'run.sh', oid: file() },
       { mode: '120000', name: 'link', oid: file() },
