@@ -63,7 +63,7 @@ describe('drydock jobs', { timeout: 120_000 }, () => {
     expect((await svc.call('GET', `/api/v1/deployments/${id}/warehouse-semantic-view-syncs/${jobId}`)).body.status).toBe('QUEUED');
     child.kill('SIGINT');
     const result = await done;
-    expect(result.status).toBe(130);
+    expect(result.status, `ended by ${result.signal ?? 'itself'}; stderr: ${result.stderr}`).toBe(130);
     expect(result.stderr).toContain(`Cancelling push job ${jobId}…`);
     expect(result.stderr).toMatch(/JOB_CANCELLED: push job [0-9a-f-]{36} was cancelled at your request\.\n$/);
     expect((await svc.call('GET', `/api/v1/deployments/${id}/warehouse-semantic-view-syncs/${jobId}`)).body.status).toBe('CANCELLED');

@@ -9,6 +9,8 @@ export const BIN = new URL('../../bin/drydock.js', import.meta.url).pathname;
 
 export interface CliResult {
   status: number | null;
+  /** The signal that ended the process, when one did (status is then null). */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -38,7 +40,7 @@ export function startCommand(command: string, args: string[], env: NodeJS.Proces
   child.stderr!.on('data', (d) => (stderr += d));
   const done = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr }));
   });
   return { child, done };
 }
