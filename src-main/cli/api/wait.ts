@@ -24,7 +24,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export async function waitForJob(conn: Connection, start: JobInfo, progress: Progress, note: (text: string) => void): Promise<WaitOutcome> {
+/**
+ * Waits for `start` to end. `announce` is noted once Ctrl-C cancels the job, never before: a user
+ * (or a script) who stops the command right after reading it would otherwise leave the job running.
+ */
+export async function waitForJob(conn: Connection, start: JobInfo, progress: Progress, note: (text: string) => void, announce?: string): Promise<WaitOutcome> {
   let job = start;
   let interrupted = false;
   const giveUp = new AbortController();
@@ -42,6 +46,7 @@ export async function waitForJob(conn: Connection, start: JobInfo, progress: Pro
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  if (announce !== undefined) note(announce);
   try {
     let delay = FIRST_POLL_MS;
     while (!isTerminal(job.status)) {

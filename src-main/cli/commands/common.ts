@@ -47,8 +47,7 @@ export async function followJob(
     ctx.out.line(`Started ${describeJob(job)} (${job.status}). Follow it with: drydock jobs wait ${job.id} -d ${job.deploymentId}`);
     return null;
   }
-  if (!ctx.out.json) ctx.out.note(`Started ${describeJob(job)}.`);
-  const outcome = await waitForJob(ctx.conn, job, ctx.progress, ctx.out.note);
+  const outcome = await waitForJob(ctx.conn, job, ctx.progress, ctx.out.note, ctx.out.json ? undefined : `Started ${describeJob(job)}.`);
   assertCompleted(outcome, { allowPartial: options.allowPartial });
   return outcome;
 }
