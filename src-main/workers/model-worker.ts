@@ -24,6 +24,7 @@ import {
 } from '../../src-shared/model';
 import { markReading, type ReadMarker } from '../platform/workers/read-marker';
 import { checkTestFiles } from '../features/model-tests/tasks';
+import { gatedTask } from '../platform/workers/stop-gate';
 import { blobIdOf, modelFilesOfCommit, modelTreeOf, readBlobs } from './model-source';
 
 export { blobInfos } from './model-source';
@@ -167,7 +168,9 @@ function editsOf(input: ValidateInput): { ids: Map<string, string | null>; texts
 }
 
 /** Compiles the branch as the user sees it (head commit plus edits), re-checking only what changed. */
-export async function validate(input: ValidateInput): Promise<ValidateOutput> {
+export const validate = gatedTask(validateBranch);
+
+async function validateBranch(input: ValidateInput): Promise<ValidateOutput> {
   const tree = await modelTreeOf(input.gitdir, input.commit);
   const edits = editsOf(input);
   const skip = new Map(input.skip ?? []);

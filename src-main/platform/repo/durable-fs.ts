@@ -25,6 +25,7 @@ import fs from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { inflate, inflateSync } from 'node:zlib';
+import { outsideStop } from '../workers/stop-gate';
 
 const inflateAsync = promisify(inflate);
 
@@ -86,7 +87,8 @@ export function isIntactLooseObjectSync(file: string, oid: string): boolean {
   try {
     const st = fs.statSync(file);
     if (!st.isFile() || st.size === 0) return false;
-    return isLooseObject(oid, inflateSync(fs.readFileSync(file)));
+    const deflated = fs.readFileSync(file);
+    return isLooseObject(oid, outsideStop(() => inflateSync(deflated)));
   } catch {
     return false;
   }

@@ -25,6 +25,7 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { deflate, deflateSync, inflateSync } from 'node:zlib';
+import { outsideStop } from '../workers/stop-gate';
 import {
   isIntactLooseObject,
   isIntactLooseObjectSync,
@@ -50,7 +51,8 @@ export interface GitObject {
 export function readLooseAnySync(gitdir: string, oid: string): GitObject | null {
   let raw: Buffer;
   try {
-    raw = inflateSync(readFileSync(looseObjectFile(gitdir, oid)));
+    const file = readFileSync(looseObjectFile(gitdir, oid));
+    raw = outsideStop(() => inflateSync(file));
   } catch {
     return null;
   }
@@ -103,7 +105,7 @@ export function writeLooseBlobSync(gitdir: string, content: Uint8Array): string 
   const oid = createHash('sha1').update(header).update(bytes).digest('hex');
   const file = looseObjectFile(gitdir, oid);
   if (isIntactLooseObjectSync(file, oid)) return oid;
-  const deflated = deflateSync(Buffer.concat([header, bytes]));
+  const deflated = outsideStop(() => deflateSync(Buffer.concat([header, bytes])));
   makeDirectoryDurablySync(dirname(file));
   writeFileDurablySync(file, deflated);
   return oid;

@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
+import { outsideStop } from '../workers/stop-gate';
 import { LRUCache } from 'lru-cache';
 import { readLooseAnySync, readLooseObjectSync, type GitObject, type ObjectType } from './loose-object';
 
@@ -271,7 +272,7 @@ function objectAt(gitdir: string, pack: PackFile, offset: number, depth: number)
   } else if (TYPES[kind] === null) return null;
   let data: Buffer;
   try {
-    data = inflateSync(entry.subarray(at));
+    data = outsideStop(() => inflateSync(entry.subarray(at)));
   } catch {
     return null;
   }

@@ -10,7 +10,7 @@
  *
  * Threads start on first use and end after a while without work, so an idle service holds none.
  * A task aborted through its signal leaves the queue, or, when already running, its thread is
- * terminated and replaced (the work stops at once).
+ * terminated and replaced (the work stops at once), never inside a zlib call (stop-gate.ts).
  *
  * Every thread has a heap limit (issue 23): model files are user input, and a thread that runs out
  * ends with ERR_WORKER_OUT_OF_MEMORY, rejecting its task, instead of taking the service with it;
@@ -19,6 +19,7 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
+import { newStopGate, stopSafely, STOP_GATE_FIELD } from './stop-gate';
 
 /**
  * piscina loads with the first pool opened, not with the service (start time, issue 10: it costs
@@ -91,6 +92,20 @@ const cores = (): number => {
   }
 };
 
+/**
+ * The input and the signal piscina is given for a task aborted through `signal`: the input carries
+ * a stop gate, and piscina's own signal aborts (terminating a running thread) only once the thread
+ * is outside zlib (stop-gate.ts). An input that is not a plain object is passed as it is.
+ */
+function gated(input: unknown, signal: AbortSignal | null | undefined): [unknown, AbortSignal | null] {
+  if (!signal) return [input, null];
+  if (input === null || typeof input !== 'object' || Array.isArray(input) || signal.aborted) return [input, signal];
+  const gate = newStopGate();
+  const stop = new AbortController();
+  signal.addEventListener('abort', () => void stopSafely(gate).then(() => stop.abort(signal.reason)), { once: true });
+  return [{ ...input, [STOP_GATE_FIELD]: gate }, stop.signal];
+}
+
 export class WorkerPools {
   private compute: Piscina | null = null;
   private readonly shards: (Piscina | null)[];
@@ -118,7 +133,8 @@ export class WorkerPools {
       maxThreads: this.options.computeThreads ?? Math.max(2, Math.min(4, cores())),
       idleTimeout: 30_000,
     });
-    return this.compute.run(input, { name, signal: options.signal ?? null, transferList: options.transferList }) as Promise<O>;
+    const [task, signal] = gated(input, options.signal);
+    return this.compute.run(task, { name, signal, transferList: options.transferList }) as Promise<O>;
   }
 
   /** Runs the named export of the model entry on shard `shard` (0 ≤ shard < shardCount). */
@@ -131,7 +147,8 @@ export class WorkerPools {
       idleTimeout: this.options.modelIdleMs ?? 10 * 60_000,
       youngGenerationMb: MODEL_SHARD_YOUNG_GENERATION_MB,
     }));
-    return pool.run(input, { name, signal: options.signal ?? null, transferList: options.transferList }) as Promise<O>;
+    const [task, signal] = gated(input, options.signal);
+    return pool.run(task, { name, signal, transferList: options.transferList }) as Promise<O>;
   }
 
   /** Tasks queued or running on a shard (for choosing the least busy one). */

@@ -1,4 +1,5 @@
 import { deflateSync } from 'node:zlib';
+import { outsideStop } from '../../../platform/workers/stop-gate';
 import { glyph, GLYPH_HEIGHT, GLYPH_WIDTH } from './font';
 
 export type Rgb = [number, number, number];
@@ -113,5 +114,5 @@ export function encodePng(raster: Raster): Buffer {
     scanlines[row * (stride + 1)] = 0;
     scanlines.set(raster.pixels.subarray(row * stride, (row + 1) * stride), row * (stride + 1) + 1);
   }
-  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(scanlines, { level: 6 })), chunk('IEND', new Uint8Array(0))]);
+  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), chunk('IDAT', outsideStop(() => deflateSync(scanlines, { level: 6 }))), chunk('IEND', new Uint8Array(0))]);
 }
