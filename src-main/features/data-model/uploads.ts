@@ -18,7 +18,7 @@ import { ApiError } from '../../http/problem';
 import { assertBranchName, assertMayActOn, defaultBranch, loadBranch } from './branches';
 import { authorOf, emitBranchCommit, guarded, logRepositoryEvent, openRepository, pathsRefused, shortId } from './repository';
 import type { GitRepository } from '../../platform/repo';
-import { caseTwinsOfNewPaths } from '../../platform/repo/path-index';
+import { caseTwinsOfTreeChange } from '../../platform/repo/path-index';
 import type { PushReport } from '../../../src-shared/api/git-host';
 import { pushAfterChange } from './upstream/auto-push';
 import { assertFilePath, workingEdits } from './working';
@@ -215,7 +215,7 @@ async function assertNoCaseTwins(repo: GitRepository, branch: string, files: Man
   const { tree } = await repo.branchTree(branch);
   const changes = new Map<string, string | null>(deletePaths.map((path) => [path, null]));
   for (const file of files) changes.set(file.path, '');
-  const twins = caseTwinsOfNewPaths({ head: tree, edits: new Map(), file: (path) => tree.get(path) }, changes);
+  const twins = caseTwinsOfTreeChange(tree, changes);
   if (twins.length > 0) throw pathsRefused(twins.map(caseTwinProblem), 400);
 }
 

@@ -23,11 +23,11 @@ function canonicalMode(mode: string): string {
   throw new Error(`Could not understand file mode: ${mode}`);
 }
 
+// eslint-disable-next-line no-control-regex
+const BEYOND_ASCII = /[^\u0000-\u007f]/;
+
 /** Whether `text` is ASCII: its UTF-16 order is then its UTF-8 byte order, and a character is a byte. */
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
+export const isAscii = (text: string): boolean => !BEYOND_ASCII.test(text);
 
 /** The value of a hexadecimal digit (lower or upper case). */
 const nibble = (c: number): number => (c <= 57 ? c - 48 : (c | 32) - 87);

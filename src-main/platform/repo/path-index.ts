@@ -143,3 +143,11 @@ export function fileFolderClashes(tree: BranchFiles, changes: ReadonlyMap<string
   }
   return [...clashes].sort();
 }
+
+/**
+ * `caseTwinsOfNewPaths` for a change to a tree with no uncommitted edits beside it (an upload, a
+ * commit): `changes` maps each written path to its content ('' will do) or null when removed.
+ */
+export function caseTwinsOfTreeChange(head: FlatTree, changes: ReadonlyMap<string, string | null>): CaseTwin[] {
+  return caseTwinsOfNewPaths({ head, edits: new Map(), file: (path) => head.get(path) }, changes);
+}

@@ -11,7 +11,7 @@ import { KeyedMutex } from './mutex';
 import { diffTrees, pathsShadowedByFiles, threeWayMerge, type FlatTree, type TreeChange, type TreeFile } from './tree';
 import { isValidBranchName } from './branch-names';
 import { caseTwinProblem, caseTwins, portablePathProblem, type CaseTwin, type PathRuleProblem } from '../../../src-shared/paths/portable-path';
-import { caseTwinsOfNewPaths } from './path-index';
+import { caseTwinsOfTreeChange } from './path-index';
 import { RepoError, RepositoryDamagedError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeResult, type Signature } from './repo-types';
 
 export { branchNameProblem, isValidBranchName } from './branch-names';
@@ -42,7 +42,7 @@ export function newPathProblems(before: FlatTree, after: FlatTree, changes?: rea
   let twins: CaseTwin[];
   if (changes) {
     const written = new Map(changes.map((c) => [c.path, c.status === 'deleted' ? null : ''] as const));
-    twins = caseTwinsOfNewPaths({ head: before, edits: new Map(), file: (path) => before.get(path) }, written);
+    twins = caseTwinsOfTreeChange(before, written);
   } else {
     const addedSet = new Set(added);
     twins = caseTwins([...after.keys()].filter((path) => !addedSet.has(path)), added);
@@ -356,7 +356,8 @@ export class GitRepository {
       if (options.expectedHead !== undefined && options.expectedHead !== head) {
         throw new RepoError('HEAD_MOVED', `Branch "${branch}" moved to ${head.slice(0, 12)} meanwhile.`);
       }
-      const before = await this.treeOf(head);
+      const rootTree = await this.treeIdOf(head);
+      const before = await this.flattenTree(rootTree);
       const after = new Map(before);
       // Each blob is fsynced as it is written (durable-fs.ts): a few at once overlap those waits.
       const blobs = await mapInLanes(writes, WRITE_LANES, (write) =>
@@ -372,7 +373,7 @@ export class GitRepository {
       const changes = diffTrees(before, after, writes.map((w) => w.path));
       if (changes.length === 0) return { commit: head, changed: false, changes };
       assertPortablePaths(before, after, changes);
-      const tree = (await this.treeWithModifiedFiles(await this.treeIdOf(head), changes, after)) ?? (await this.writeFlatTree(after));
+      const tree = (await this.treeWithModifiedFiles(rootTree, changes, after)) ?? (await this.writeFlatTree(after));
       const commit = await this.writeCommitObject(tree, [head], options.message, options.author);
       await this.moveRef(branch, commit, head);
       return { commit, changed: true, changes };

@@ -4,6 +4,8 @@
 // validated or repaired at all. Here every entry is read; only names that cannot be a path segment
 // at all ('', `.`, `..`) are left out, which a next commit then drops from the tree.
 
+import { isAscii } from './object-format';
+
 export interface TreeObjectEntry {
   /** `100644`, `100755`, `120000`, `040000` or `160000`. */
   mode: string;
@@ -13,10 +15,6 @@ export interface TreeObjectEntry {
 }
 
 const decoder = new TextDecoder();
-
-/** A name with a byte past ASCII is UTF-8 to decode; the rest reads as it is in the latin1 text. */
-// eslint-disable-next-line no-control-regex
-const BEYOND_ASCII = /[^\u0000-\u007f]/;
 
 /**
  * The entries of a tree object's content (`<mode> <name>\0<20-byte id>`, repeated). The content is
@@ -35,7 +33,8 @@ export function parseTreeObject(content: Uint8Array): TreeObjectEntry[] {
     if (space < 0 || nul < 0 || nul + 21 > text.length) throw new Error(`A tree object is cut short at byte ${at}.`);
     const mode = modeAt(text, at, space);
     let path = text.slice(space + 1, nul);
-    if (BEYOND_ASCII.test(path)) path = decoder.decode(bytes.subarray(space + 1, nul));
+    // A name with a byte past ASCII is UTF-8 to decode; the rest reads as it is in the latin1 text.
+    if (!isAscii(path)) path = decoder.decode(bytes.subarray(space + 1, nul));
     const oid = bytes.toString('hex', nul + 1, nul + 21);
     at = nul + 21;
     if (path === '' || path === '.' || path === '..' || path.includes('/')) continue;
