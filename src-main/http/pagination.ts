@@ -66,20 +66,34 @@ export function paginateArray<T>(all: T[], page: PageRequest, keyOf: (item: T) =
  * what the first one does, and a key removed meanwhile still pages on from where it was.
  */
 export function paginateSorted(sorted: readonly string[], page: PageRequest): PageResult<string> {
+  return paginateKeys(page, (after, limit) => {
+    const start = after === null ? 0 : indexAfter(sorted, after);
+    return sorted.slice(start, start + limit);
+  });
+}
+
+/**
+ * Keyset pagination of distinct strings in `sort()` order that are never all listed at once:
+ * `window(after, limit)` answers the first `limit` keys after `after` (null: from the first).
+ */
+export function paginateKeys(page: PageRequest, window: (after: string | null, limit: number) => string[]): PageResult<string> {
   const { limit, after } = pageWindow<unknown>(page);
   if (after !== null && typeof after !== 'string') {
     throw new ApiError(400, ErrorCodes.INVALID_CURSOR, 'The `after` cursor is not one this list issued.', {
       errors: [{ pointer: '/querystring/after', detail: 'not a cursor of this list' }],
     });
   }
+  return toPage(window(after, limit), page, (key) => key, (key) => key);
+}
+
+/** The index of the first key of `sorted` (in `sort()` order) after `key`, by a binary search. */
+export function indexAfter(sorted: readonly string[], key: string): number {
   let start = 0;
-  if (after !== null) {
-    let high = sorted.length;
-    while (start < high) {
-      const mid = (start + high) >>> 1;
-      if (sorted[mid]! <= after) start = mid + 1;
-      else high = mid;
-    }
+  let high = sorted.length;
+  while (start < high) {
+    const mid = (start + high) >>> 1;
+    if (sorted[mid]! <= key) start = mid + 1;
+    else high = mid;
   }
-  return toPage(sorted.slice(start, start + limit), page, (path) => path, (path) => path);
+  return start;
 }

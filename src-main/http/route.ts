@@ -45,6 +45,8 @@ export interface HandlerArgs<D extends RouteDef> {
   principal: Principal;
   request: FastifyRequest;
   reply: FastifyReply;
+  /** A list's cursor as clients get it (sealed, see cursors.ts): for a list handler that sends its reply itself. */
+  sealCursor: (cursor: string) => string;
 }
 
 export type Handler<D extends RouteDef> = (
@@ -283,6 +285,7 @@ export function createApi(app: FastifyInstance, ctx: ServiceContext, warmup?: Sc
           principal: request.principal as Principal,
           request,
           reply,
+          sealCursor: (cursor) => cursors.seal(listOf(def, request), cursor),
         });
         if (result === REPLY_SENT) return reply;
         reply.code(status);

@@ -25,7 +25,8 @@ import {
 import { markReading, type ReadMarker } from '../platform/workers/read-marker';
 import { checkTestFiles } from '../features/model-tests/tasks';
 import { gatedTask } from '../platform/workers/stop-gate';
-import { blobIdOf, modelFilesOfCommit, modelTreeOf, readBlobs } from './model-source';
+import { blobIdOf, filePageWithin, modelFilesOfCommit, modelTreeOf, readBlobs, type FilePage, type PageEntry } from './model-source';
+import { GitRepository } from '../platform/repo';
 
 export { blobInfos } from './model-source';
 
@@ -237,6 +238,16 @@ async function validateBranch(input: ValidateInput): Promise<ValidateOutput> {
   model.edits = edits.ids;
   branches.set(input.key, model);
   return answer(input, model.output, changes.size);
+}
+
+/**
+ * A page of `GET …/data-model/files?content=true` (see filePageWithin): its files are read, and its
+ * JSON made, here; the bytes move to the HTTP thread, which sends them as they are.
+ */
+export async function filePage(input: { gitdir: string; entries: PageEntry[]; budget: number }): Promise<FilePage> {
+  const repo = GitRepository.at(input.gitdir);
+  const page = await filePageWithin(input.entries, input.budget, (oid) => repo.readBlob(oid));
+  return move({ [transferableSymbol]: [page.items.buffer], [valueSymbol]: page } as never) as unknown as FilePage;
 }
 
 /** Drops the kept model of branch `key`, or of every branch whose key starts with `prefix` (a deleted deployment). */

@@ -352,6 +352,97 @@ describe('a file and a folder never share a path, counting committed files and u
   });
 });
 
+describe('GET data-model/files?content=true: a branch with every file’s text in a few pages', () => {
+  const MiB = 1024 * 1024;
+  /** A file of `bytes` bytes (ASCII) whose text says which it is. */
+  const bigText = (n: number, bytes: number) => `# file ${n}\n${'x'.repeat(bytes - 10)}\n`;
+  let id: number;
+  let dev: string;
+  /** Every page of the list with content, as the answers came. */
+  const pages = async (query: string, auth = developer.auth) => {
+    const out: { items: { path: string; content?: string; size: number; sha256: string; uncommitted: boolean }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }[] = [];
+    let after: string | null = null;
+    do {
+      const res = await svc.call('GET', files(id, `?content=true${query}${after ? `&after=${after}` : ''}`), { auth });
+      expect(res.status).toBe(200);
+      out.push(res.body);
+      after = res.body.pageInfo.hasNextPage ? res.body.pageInfo.endCursor : null;
+    } while (after);
+    return out;
+  };
+  /** What one-file reads answer for each path of `items`. */
+  const readEach = async (items: { path: string }[], branch: string) =>
+    Promise.all(
+      items.map(async ({ path }) => {
+        const res = await svc.call('GET', files(id, `?branchName=${branch}&path=${encodeURIComponent(path)}`), { auth: developer.auth });
+        return { path, content: res.body.content, size: res.body.size, sha256: res.body.sha256, uncommitted: res.body.uncommitted };
+      }),
+    );
+
+  beforeAll(async () => {
+    id = await createDeployment(svc);
+    dev = (await svc.call('POST', `${buildPath(id)}/dev-mode`, { auth: developer.auth })).body.branch.branchName;
+    // 70 small committed files (a page of them is read on the branch's model shard) and three of 1.5 MiB.
+    const small = Array.from({ length: 70 }, (_, n) => ({ path: `model/cubes/small_${String(n).padStart(2, '0')}.yml`, content: `cubes:\n  - name: small_${n}\n    sql_table: t${n}\n` }));
+    const big = [1, 2, 3].map((n) => ({ path: `model/big/big_${n}.yml`, content: bigText(n, 1.5 * MiB) }));
+    expect((await svc.call('PUT', files(id), { auth: developer.auth, body: { files: [...small, ...big] } })).status).toBe(200);
+    const committed = await svc.call('POST', `${buildPath(id)}/commit`, { auth: developer.auth, body: { message: 'many files' } });
+    expect(committed.body.outcome).toBe('committed');
+  });
+
+  it('carries each file’s text, size, SHA-256 and state exactly as a one-file read answers them, and leaves the text out without content=true', async () => {
+    const plain = await svc.call('GET', files(id, `?branchName=${dev}&first=1000`), { auth: viewer.auth });
+    expect(plain.body.items.every((f: object) => !('content' in f))).toBe(true);
+    const listed = (await pages(`&branchName=${dev}&first=1000`, viewer.auth)).flatMap((p) => p.items);
+    expect(listed.map((f) => f.path)).toEqual(plain.body.items.map((f: { path: string }) => f.path));
+    expect(listed).toEqual(await readEach(listed, dev));
+    expect(listed.find((f) => f.path === 'model/big/big_2.yml')!.content).toBe(bigText(2, 1.5 * MiB));
+  });
+
+  it('ends a page before the file that would take its text past 4 MiB, and the next page goes on from that file', async () => {
+    const all = await pages(`&branchName=${dev}&first=1000`);
+    // big_1 + big_2 fill 3 MiB; big_3 would take the page to 4.5 MiB.
+    expect(all[0]!.items.map((f) => f.path)).toEqual(['model/big/big_1.yml', 'model/big/big_2.yml']);
+    expect(all[0]!.pageInfo.hasNextPage).toBe(true);
+    expect(all[1]!.items[0]!.path).toBe('model/big/big_3.yml');
+    expect(all).toHaveLength(2);
+    expect(all[1]!.items).toHaveLength(73);
+    expect(all[1]!.pageInfo.hasNextPage).toBe(false);
+    for (const page of all) expect(page.items.reduce((sum, f) => sum + f.size, 0)).toBeLessThanOrEqual(4 * MiB);
+  });
+
+  it('holds at least one file whatever its size, and counts uncommitted edits and deletions as the user sees them', async () => {
+    const edits = [
+      { path: 'model/big/big_1.yml', content: bigText(1, 4.5 * MiB) },
+      { path: 'model/cubes/small_05.yml', content: 'cubes: []\n' },
+      { path: 'model/cubes/added.yml', content: 'cubes: []\n' },
+    ];
+    expect((await svc.call('PUT', files(id), { auth: developer.auth, body: { files: edits } })).status).toBe(200);
+    expect((await svc.call('DELETE', files(id, '?path=model/cubes/small_06.yml'), { auth: developer.auth })).status).toBe(200);
+    const all = await pages('&first=1000');
+    expect(all[0]!.items.map((f) => f.path)).toEqual(['model/big/big_1.yml']);
+    expect(all[0]!.items[0]).toMatchObject({ size: 4.5 * MiB, uncommitted: true });
+    expect(all[1]!.items.slice(0, 2).map((f) => f.path)).toEqual(['model/big/big_2.yml', 'model/big/big_3.yml']);
+    expect(all).toHaveLength(2);
+    const listed = all.flatMap((p) => p.items);
+    expect(listed.map((f) => f.path)).not.toContain('model/cubes/small_06.yml');
+    expect(listed.find((f) => f.path === 'model/cubes/small_05.yml')).toMatchObject({ content: 'cubes: []\n', uncommitted: true, sha256: sha256('cubes: []\n') });
+    expect(listed).toEqual(await readEach(listed, dev));
+  });
+
+  it('keeps `first` as the most files of a page, and refuses a content value that is not a boolean with 400', async () => {
+    const bigOnes = await svc.call('GET', files(id, `?branchName=${dev}&first=3`), { auth: developer.auth });
+    expect(bigOnes.body.items.map((f: { path: string }) => f.path)).toEqual(['model/big/big_1.yml', 'model/big/big_2.yml', 'model/big/big_3.yml']);
+    const page = await svc.call('GET', files(id, `?branchName=${dev}&content=true&first=3&after=${bigOnes.body.pageInfo.endCursor}`), { auth: developer.auth });
+    expect(page.body.items.map((f: { path: string }) => f.path)).toEqual(['model/cubes/added.yml', 'model/cubes/orders.yml', 'model/cubes/small_00.yml']);
+    expect(page.body.pageInfo.hasNextPage).toBe(true);
+    const bad = await svc.call('GET', files(id, '?content=maybe'), { auth: developer.auth });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(bad.body.errors[0].pointer).toBe('/querystring/content');
+  });
+});
+
 describe('GET data-model/validate', () => {
   let id: number;
   beforeAll(async () => {

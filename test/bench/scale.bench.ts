@@ -14,8 +14,9 @@
 //     slowest answer), and its time on a CPU is read from /proc (the most CPU one turn of the thread
 //     took: what the slowest answer would be with a free core). Then the file hashes of the branch
 //     (what an upload asks first), with the HTTP thread's CPU during it. The service's peak RSS
-//     (VmHWM) is read then, before a commit of the edits (timed with the HTTP thread's CPU too),
-//     whose build may start a compute thread. Last, the repository is packed (`git repack`, what a
+//     (VmHWM) is read then; the whole branch is read with every file's text, as the workbench
+//     opens it (`?content=true`, pages of 1,000 files), the HTTP thread watched; then a commit of
+//     the edits (timed with the HTTP thread's CPU too), whose build may start a compute thread. Last, the repository is packed (`git repack`, what a
 //     fetch from a remote leaves) and a service started afresh validates the branch once more.
 // Goals at 10,000 cubes: first validate ≤ 2,000 ms, HTTP thread ≤ 20 ms during it, edit → validate
 // ≤ 50 ms, HTTP thread ≤ 20 ms during those, service peak RSS ≤ 600 MB, `drydock validate` ≤ 2 s
@@ -73,6 +74,9 @@ interface Figures {
   saveMs: number;
   hashesMs: number;
   hashesHttpCpuMs: number;
+  branchReadMs: number;
+  branchReadHealthMs: number;
+  branchReadOnCpuMs: number;
   commitMs: number;
   commitHttpCpuMs: number;
   editValidateP90Ms: number;
@@ -277,6 +281,9 @@ async function service(
     | 'saveMs'
     | 'hashesMs'
     | 'hashesHttpCpuMs'
+    | 'branchReadMs'
+    | 'branchReadHealthMs'
+    | 'branchReadOnCpuMs'
     | 'commitMs'
     | 'commitHttpCpuMs'
     | 'editValidateP90Ms'
@@ -346,6 +353,26 @@ async function service(
 
     // Read before the commit, whose build may start a compute thread.
     const peak = peakRssMb(pid);
+
+    // The whole branch with every file's text, as the workbench opens it: pages of 1,000 files.
+    const readWatch = watchHttpThread(pid, serve.port);
+    await sleep(100);
+    readWatch.open();
+    const tr = performance.now();
+    let after: string | null = null;
+    let readFiles = 0;
+    do {
+      const page = await request(serve.port, 'GET', `${B}/data-model/files?branchName=${encodeURIComponent(seeded.branch)}&first=1000&content=true${after ? `&after=${after}` : ''}`);
+      if (page.status !== 200) throw new Error(`files with content: ${page.status} ${page.body.slice(0, 300)}`);
+      const body = JSON.parse(page.body) as { items: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+      readFiles += body.items.length;
+      after = body.pageInfo.hasNextPage ? body.pageInfo.endCursor : null;
+    } while (after);
+    const branchReadMs = performance.now() - tr;
+    readWatch.close();
+    const branchRead = await readWatch.report();
+    await readWatch.stop();
+    if (readFiles !== files.length) throw new Error(`files with content: ${readFiles} files read, ${files.length} expected`);
     // A commit of the edited cube: git writes the 10,000-entry folder again.
     const c0 = httpThreadMs();
     const tc = performance.now();
@@ -379,6 +406,9 @@ async function service(
       saveMs: median(saveMs),
       hashesMs,
       hashesHttpCpuMs,
+      branchReadMs,
+      branchReadHealthMs: branchRead.healthMax,
+      branchReadOnCpuMs: branchRead.onCpuMax,
       commitMs,
       commitHttpCpuMs,
       editValidateP90Ms: pct(validateMs, 0.9),
@@ -430,6 +460,9 @@ export async function run(): Promise<void> {
     console.log(
       `  service: one-file save median ${f0(served.saveMs)} ms; edit → validate median ${f0(served.editValidateMs)} ms, p90 ${f0(served.editValidateP90Ms)} ms (service cpu ${f0(served.serviceCpuPerEditMs)} ms each), HTTP thread: slowest health ${f0(served.editHealthMs)} ms, on-CPU max ${f0(served.editOnCpuMs)} ms; peak RSS ${f0(served.peakRssMb)} MB`,
     );
+    console.log(
+      `  service: whole branch with its text ${f0(served.branchReadMs)} ms, HTTP thread: slowest health ${f0(served.branchReadHealthMs)} ms, on-CPU max ${f0(served.branchReadOnCpuMs)} ms`,
+    );
     results.push({ cubes, views, mb, ...compiled, ...command, ...served, load: `${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}` });
   }
 
@@ -449,6 +482,9 @@ export async function run(): Promise<void> {
     ['… on-CPU max, ms', (r) => r.editOnCpuMs, '', ''],
     ['file hashes of the branch, first answer, ms', (r) => r.hashesMs, '', ''],
     ['… HTTP thread cpu, ms', (r) => r.hashesHttpCpuMs, '', ''],
+    ['whole branch with its text (content pages), ms', (r) => r.branchReadMs, '', ''],
+    ['HTTP thread during it: slowest health, ms', (r) => r.branchReadHealthMs, '≤ 20', ''],
+    ['… on-CPU max, ms', (r) => r.branchReadOnCpuMs, '', ''],
     ['commit of the edited file, ms', (r) => r.commitMs, '', ''],
     ['… HTTP thread cpu, ms', (r) => r.commitHttpCpuMs, '', ''],
     ['service peak RSS, MB', (r) => r.peakRssMb, '≤ 600', ''],

@@ -1,5 +1,5 @@
 // `drydock push VIEW… --schema S`: a warehouse semantic view push job.
-import { dataModelRoutes, type FileContent, type FileList } from '../../../src-shared/api/data-model';
+import { dataModelRoutes, type FileList } from '../../../src-shared/api/data-model';
 import { warehouseSyncRoutes, type PushResult } from '../../../src-shared/api/warehouse-sync';
 import { deploymentsRoutes } from '../../../src-shared/api/deployments';
 import { compileModel, isModelSourcePath, viewDataSources, type ModelFile } from '../../../src-shared/model';
@@ -28,20 +28,12 @@ async function viewsOfBranch(ctx: CommandContext, deploymentId: number, branch: 
   const settings = await ctx.conn.client.call(deploymentsRoutes.getDeploymentSettings, { params });
   const warehouses = new Set(settings.dataSources.filter((d) => d.kind === 'warehouse').map((d) => d.name.toLowerCase()));
   const branchQuery = branch ? { branchName: branch } : {};
+  // Every file's text, a few pages for the whole branch.
   const listing = await listAll(
     async (after) =>
-      (await ctx.conn.client.call(dataModelRoutes.getDataModelFiles, { params, query: { ...branchQuery, first: 1000, ...(after ? { after } : {}) } })) as FileList,
+      (await ctx.conn.client.call(dataModelRoutes.getDataModelFiles, { params, query: { ...branchQuery, first: 1000, content: true, ...(after ? { after } : {}) } })) as FileList,
   );
-  const paths = listing.map((f) => f.path).filter(isModelSourcePath);
-  const files: ModelFile[] = [];
-  const queue = [...paths];
-  const worker = async () => {
-    for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
-      const file = (await ctx.conn.client.call(dataModelRoutes.getDataModelFiles, { params, query: { ...branchQuery, path } })) as FileContent;
-      files.push({ path, content: file.content });
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
+  const files: ModelFile[] = listing.flatMap((f) => (isModelSourcePath(f.path) && f.content !== undefined ? [{ path: f.path, content: f.content }] : []));
   const { model } = compileModel(files);
   return Object.keys(model.views)
     .filter((view) => viewDataSources(model, view).every((ds) => warehouses.has(ds.toLowerCase())))

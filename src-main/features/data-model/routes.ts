@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import * as api from '../../../src-shared/api/data-model';
 import { REPLY_SENT, type Api, type ReplySent } from '../../http/route';
 import {
@@ -10,7 +11,7 @@ import {
   startDevMode,
   stopDevMode,
 } from './branches';
-import { fileHashesJson, listOrReadFiles } from './files';
+import { fileHashesJson, fileListWithContent, listOrReadFiles } from './files';
 import { forgetBranchModels } from './validation';
 import { validateWithChecks } from './validation-checks';
 import { commitWorkingEdits, mergeBranchInto, pullFromParent } from './operations';
@@ -53,7 +54,14 @@ export function registerDataModelRoutes({ route, ctx }: Api): void {
     void checkAllRepositories(ctx).catch((error: unknown) => ctx.log.error('checking the model repositories failed', { error: String(error) }));
   });
 
-  route(api.getDataModelFiles, READ, async ({ params, query, principal, reply }) => {
+  route(api.getDataModelFiles, READ, async ({ params, query, principal, reply, sealCursor }): Promise<api.FileContent | api.FileList | ReplySent> => {
+    if (query.content === true && query.path === undefined) {
+      // A page with the files' text comes as JSON bytes, made where the files were read (issue 28).
+      const chunks = await fileListWithContent(ctx, params.deploymentId, principal, query, sealCursor);
+      const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+      await reply.code(200).type('application/json; charset=utf-8').header('content-length', length).send(Readable.from(chunks));
+      return REPLY_SENT;
+    }
     const result = await listOrReadFiles(ctx, params.deploymentId, principal, query);
     if ('sha256' in result) void reply.header('etag', etagOf(result.sha256));
     return result;

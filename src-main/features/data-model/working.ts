@@ -17,6 +17,7 @@ import { publishEvent } from '../../platform/events';
 import { GitRepository, type FlatTree } from '../../platform/repo';
 import { assertWritable, loadBranch } from './branches';
 import { caseTwinsOfNewPaths, fileFolderClashes, sortedPathsOf } from '../../platform/repo/path-index';
+import { indexAfter } from '../../http/pagination';
 import { assertUnchanged, type Expectation } from './preconditions';
 import { openRepository, pathsRefused } from './repository';
 
@@ -47,6 +48,12 @@ export interface WorkingTree {
    */
   paths(): readonly string[];
   /**
+   * The first `limit` paths after `after` (null: from the first), in order: a page of a list. With
+   * uncommitted edits it costs what the page and the edits do, not a merge of every path: the whole
+   * list, merged for each page, held the HTTP thread 5–11 ms a page at 10,000 cubes (issue 28).
+   */
+  pathsAfter(after: string | null, limit: number): string[];
+  /**
    * Every file, in path order. Made on first use, in proportion to the branch: for reads of the
    * whole model. A save (`file`, the checks of `applyEdits`) never makes it (issue 28).
    */
@@ -61,10 +68,13 @@ export function workingTreeOf(branch: string, commit: string, head: FlatTree, ed
     return entry ? { path, source: 'head', oid: entry.oid } : undefined;
   };
   let paths: readonly string[] | undefined;
+  let newPaths: string[] | undefined;
+  /** New files of the edits (not in the head commit), in order. */
+  const addedPaths = (): string[] => (newPaths ??= [...edits].filter(([path, content]) => content !== null && !head.has(path)).map(([path]) => path).sort());
   const inOrder = (): readonly string[] => {
     const committed = sortedPathsOf(head);
     if (edits.size === 0) return committed;
-    const added = [...edits].filter(([path, content]) => content !== null && !head.has(path)).map(([path]) => path).sort();
+    const added = addedPaths();
     const out: string[] = [];
     let a = 0;
     for (const path of committed) {
@@ -75,6 +85,25 @@ export function workingTreeOf(branch: string, commit: string, head: FlatTree, ed
     return out;
   };
   const pathsInOrder = () => (paths ??= inOrder());
+  const pathsAfter = (after: string | null, limit: number): string[] => {
+    const committed = sortedPathsOf(head);
+    if (edits.size === 0) {
+      const start = after === null ? 0 : indexAfter(committed, after);
+      return committed.slice(start, start + limit);
+    }
+    const added = addedPaths();
+    let c = after === null ? 0 : indexAfter(committed, after);
+    let a = after === null ? 0 : indexAfter(added, after);
+    const out: string[] = [];
+    while (out.length < limit && (c < committed.length || a < added.length)) {
+      if (a < added.length && (c >= committed.length || added[a]! < committed[c]!)) out.push(added[a++]!);
+      else {
+        const path = committed[c++]!;
+        if (edits.get(path) !== null) out.push(path);
+      }
+    }
+    return out;
+  };
   let files: Map<string, WorkingFile> | undefined;
   return {
     branch,
@@ -83,6 +112,7 @@ export function workingTreeOf(branch: string, commit: string, head: FlatTree, ed
     edits,
     file,
     paths: pathsInOrder,
+    pathsAfter,
     get files() {
       return (files ??= new Map(pathsInOrder().map((path) => [path, file(path)!])));
     },

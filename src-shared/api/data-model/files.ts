@@ -1,7 +1,7 @@
 // Model files of a branch: list, read, write, delete, rename, and validate (compile) them.
 import { Type } from 'typebox';
 import { DeploymentParams, defineRoute, Nullable, PageQuery } from '../contract';
-import { MAX_FILES_PER_WRITE } from './limits';
+import { MAX_CONTENT_PAGE_BYTES, MAX_FILES_PER_WRITE } from './limits';
 import { BranchQuery, D, FilePath, TAG } from './parts';
 import { FileContent, FileList, ValidationResult, WorkingState } from './shapes';
 
@@ -12,12 +12,14 @@ export const getDataModelFiles = defineRoute({
   tag: TAG,
   summary: 'List the files of a branch, or read one file with `path`',
   description:
-    'Dev-mode branches show their uncommitted edits. Needs deployment read access. Reading one file answers its version as `ETag` (the quoted `sha256`), for `If-Match` on writes.',
+    'Dev-mode branches show their uncommitted edits. Needs deployment read access. Reading one file answers its version as `ETag` (the quoted `sha256`), for `If-Match` on writes. ' +
+    `With \`content=true\` each listed file carries its text, so a client reads a whole branch in a few pages; such a page ends early, before the file that would take its content past ${MAX_CONTENT_PAGE_BYTES / 1024 / 1024} MiB (it holds at least one file).`,
   params: DeploymentParams,
   query: Type.Object(
     {
       branchName: BranchQuery.properties.branchName,
       path: Type.Optional(FilePath),
+      content: Type.Optional(Type.Boolean({ description: 'List pages carry each file’s text (a read with `path` always does)' })),
       ...PageQuery,
     },
     { additionalProperties: false },

@@ -6,6 +6,11 @@ export const MAX_FILES_PER_WRITE = 500;
 export const MAX_UPLOAD_FILES = 5000;
 export const MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
 export const MAX_CHUNK_BYTES = 4 * 1024 * 1024;
+/**
+ * Content a page of `GET …/data-model/files?content=true` carries: the page ends before the file that
+ * would take it past this (a page holds at least one file, whatever its size).
+ */
+export const MAX_CONTENT_PAGE_BYTES = 4 * 1024 * 1024;
 export const UPLOAD_TTL_HOURS = 24;
 export const MAX_COMMIT_MESSAGE_LENGTH = 5000;
 

@@ -48,8 +48,14 @@ export const FileSummary = Type.Object({
 });
 export type FileSummary = Static<typeof FileSummary>;
 
+export const ListedFile = Type.Object({
+  ...FileSummary.properties,
+  content: Type.Optional(Type.String({ description: 'The file’s text; with `content=true` only' })),
+});
+export type ListedFile = Static<typeof ListedFile>;
+
 export const FileList = Type.Object({
-  items: Type.Array(FileSummary),
+  items: Type.Array(ListedFile),
   pageInfo: PageInfo,
   branchName: Type.String(),
   commit: CommitId,

@@ -82,7 +82,11 @@ beforeEach(() => {
     if (def.operationId === 'getDataModelFiles') {
       const path = input.query?.path as string | undefined;
       if (path) return { path, content: files.find((f) => f.path === path)!.content, sha256: `sha-${path}` };
-      return { items: files.map((f) => ({ path: f.path, size: f.content.length })), pageInfo: { hasNextPage: false, endCursor: null } };
+      const withContent = input.query?.content === true;
+      return {
+        items: files.map((f) => ({ path: f.path, size: f.content.length, sha256: `sha-${f.path}`, ...(withContent ? { content: f.content } : {}) })),
+        pageInfo: { hasNextPage: false, endCursor: null },
+      };
     }
     throw new Error(`unexpected call ${def.operationId}`);
   };

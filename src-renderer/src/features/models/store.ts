@@ -7,8 +7,8 @@ import {
   startDevMode,
   stopDevMode,
   validateDataModel,
-  type FileContent,
   type FileList,
+  type FileSummary,
   type WorkingState,
 } from '../../../../src-shared/api/data-model';
 import type { LiveEvent } from '../../../../src-shared/api/events';
@@ -21,7 +21,6 @@ import { fetchAllPages } from '../../lib/paging';
 import { CompilerClient, EMPTY_ANALYSIS } from './compiler';
 import { AnalyzerSourceReader } from './data-sources';
 import type { AnalyzerSources } from './protocol';
-import { mapLimit } from '../../lib/mapLimit';
 import { fileActions } from './file-actions';
 import { byPath, currentBranch, dirtyPaths, myDevBranch, type ModelsState } from './state';
 import { plural } from '../../lib/plural';
@@ -36,8 +35,6 @@ const heldOf = (sources: AnalyzerSources, why: 'reading' | 'unavailable'): Model
 
 /** The deployment's data sources as the analyzers need them: a 403 and a transient failure are told apart there. */
 const dataSources = new AnalyzerSourceReader((deploymentId) => api.call(getDeploymentSettings, { params: { deploymentId } }));
-/** File contents fetched in parallel when a branch loads. */
-const CONTENT_CONCURRENCY = 6;
 
 let compiler: CompilerClient | null = null;
 /** Guards against a slower, older branch load overwriting a newer one. */
@@ -119,14 +116,15 @@ export const useModels = create<ModelsState>((set, get) => {
       if (sameBranch) set({ filesLoading: true });
       else set({ branchName: name, filesLoading: true, files: [], saved: {}, buffers: {}, versions: {}, staleWrites: [], server: null });
       try {
-        const query = (after?: string) => ({ branchName: name, first: FILE_PAGE, ...(after ? { after } : {}) });
-        const files = await fetchAllPages(async (after) => (await api.call(getDataModelFiles, { params: { deploymentId }, query: query(after) })) as FileList);
         const sources = dataSources.load(deploymentId);
-        const contents = await mapLimit(files, CONTENT_CONCURRENCY, async (f) => (await api.call(getDataModelFiles, { params: { deploymentId }, query: { branchName: name, path: f.path } })) as FileContent);
+        // Every file with its text, a few pages for the whole branch.
+        const query = (after?: string) => ({ branchName: name, first: FILE_PAGE, content: true, ...(after ? { after } : {}) });
+        const listed = await fetchAllPages(async (after) => (await api.call(getDataModelFiles, { params: { deploymentId }, query: query(after) })) as FileList);
         const first = await sources.first;
         if (token !== loadToken) return;
-        const saved = Object.fromEntries(contents.map((c) => [c.path, c.content]));
-        const versions = Object.fromEntries(contents.map((c) => [c.path, c.sha256]));
+        const files: FileSummary[] = listed.map(({ content: _content, ...summary }) => summary);
+        const saved = Object.fromEntries(listed.map((c) => [c.path, c.content ?? '']));
+        const versions = Object.fromEntries(listed.map((c) => [c.path, c.sha256]));
         const shown = get().openPath;
         const openPath = shown && saved[shown] !== undefined ? shown : null;
         const before = get();
@@ -140,7 +138,7 @@ export const useModels = create<ModelsState>((set, get) => {
         }
         set({ files: files.sort(byPath), saved, versions, buffers: kept, openPath, analyzersHeld: heldOf(first, 'reading') });
         worker().reset(
-          contents.map((c) => ({ path: c.path, content: kept[c.path] ?? c.content })),
+          listed.map((c) => ({ path: c.path, content: kept[c.path] ?? saved[c.path]! })),
           sameBranch,
           first,
         );
