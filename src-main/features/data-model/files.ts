@@ -56,11 +56,11 @@ export async function listOrReadFiles(
 }
 
 /**
- * A page of `GET …/data-model/files?content=true` as JSON bytes, in chunks: the files with their text, as many
- * as fit in MAX_CONTENT_PAGE_BYTES (the first always does), keys in the contract's order. A client
- * reads a whole branch in a few pages: the workbench read a 10,000-cube branch one file per request,
- * 12,500 requests and about 6 s (issue 28). A page with many committed files is read, and its JSON
- * made, on the branch's model shard (see HASH_ON_THREAD_FROM); a few are read here.
+ * A page of `GET …/data-model/files?content=true` as JSON bytes, in chunks: the files with their
+ * text, as many as fit in MAX_CONTENT_PAGE_BYTES (the first always does), keys in the contract's
+ * order. A client reads a whole branch in a few pages: the workbench read a 10,000-cube branch one
+ * file per request, 12,500 requests and about 6 s (issue 28). A page with many committed files is
+ * read, and its JSON made, on the branch's model shard (see HASH_ON_THREAD_FROM); a few are read here.
  */
 export async function fileListWithContent(
   ctx: ServiceContext,
