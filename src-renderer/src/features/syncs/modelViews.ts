@@ -1,8 +1,9 @@
 import { getDataModelFiles, type FileList, type ListedFile } from '../../../../src-shared/api/data-model';
-import { compileModel, isModelSourcePath } from '../../../../src-shared/model';
+import { isModelSourcePath, type ModelFile } from '../../../../src-shared/model';
 import { api } from '../../app/session';
 import { fetchAllPages } from '../../lib/paging';
-import { viewsOf, type ModelViews } from './views';
+import type { ModelViewInfo, ModelViews, ViewsAnswer } from './views';
+import ViewsWorker from './views.worker?worker';
 
 export type { ModelViewInfo, ModelViews } from './views';
 
@@ -24,13 +25,35 @@ export async function loadModelViews(deploymentId: number, branchName: string | 
   // Every file's text, a few pages for the whole branch.
   const withContent = await fetchAllPages(async (after) => (await api.call(getDataModelFiles, { params: { deploymentId }, query: query(after, true), signal })) as FileList);
   const contents = withContent.filter((f) => isModelSourcePath(f.path) && f.content !== undefined);
-  const compiled = compileModel(contents.map((c) => ({ path: c.path, content: c.content! })));
-  const result: ModelViews = {
-    branchName: head?.branchName ?? branchName ?? '',
-    commit: head?.commit ?? '',
-    views: viewsOf(compiled.model),
-    errorCount: compiled.diagnostics.filter((d) => d.severity === 'error').length,
-  };
+  const compiled = await compileViews(contents.map((c) => ({ path: c.path, content: c.content! })), signal);
+  const result: ModelViews = { branchName: head?.branchName ?? branchName ?? '', commit: head?.commit ?? '', ...compiled };
   cache.set(key, result);
   return result;
+}
+
+/** The views of `files` compiled on a worker of their own (one per compile; `signal` ends it). */
+function compileViews(files: ModelFile[], signal?: AbortSignal): Promise<{ views: ModelViewInfo[]; errorCount: number }> {
+  return new Promise((resolve, reject) => {
+    const worker = new ViewsWorker();
+    const done = () => {
+      worker.terminate();
+      signal?.removeEventListener('abort', aborted);
+    };
+    const aborted = () => {
+      done();
+      reject(signal!.reason ?? new DOMException('The read was cancelled.', 'AbortError'));
+    };
+    if (signal?.aborted) return aborted();
+    signal?.addEventListener('abort', aborted);
+    worker.onmessage = (event: MessageEvent<ViewsAnswer>) => {
+      done();
+      if ('failure' in event.data) reject(new Error(`Compiling the branch's views failed: ${event.data.failure}`));
+      else resolve(event.data);
+    };
+    worker.onerror = (event) => {
+      done();
+      reject(new Error(`The views compiler could not run: ${event.message || 'it did not start'}.`));
+    };
+    worker.postMessage(files);
+  });
 }

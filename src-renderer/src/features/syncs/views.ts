@@ -30,6 +30,9 @@ export interface ModelViews {
 }
 
 
+/** What the views worker (views.worker.ts) answers for a branch's model files. */
+export type ViewsAnswer = { views: ModelViewInfo[]; errorCount: number } | { failure: string };
+
 export function viewsOf(model: CompiledModel): ModelViewInfo[] {
   return Object.values(model.views)
     .map((view) => {
