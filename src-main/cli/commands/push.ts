@@ -28,10 +28,12 @@ async function viewsOfBranch(ctx: CommandContext, deploymentId: number, branch: 
   const settings = await ctx.conn.client.call(deploymentsRoutes.getDeploymentSettings, { params });
   const warehouses = new Set(settings.dataSources.filter((d) => d.kind === 'warehouse').map((d) => d.name.toLowerCase()));
   const branchQuery = branch ? { branchName: branch } : {};
-  // Every file's text, a few pages for the whole branch.
+  // Every file's text, a few pages for the whole branch, however many files it has: views compiled
+  // from part of the model would be wrong.
   const listing = await listAll(
     async (after) =>
       (await ctx.conn.client.call(dataModelRoutes.getDataModelFiles, { params, query: { ...branchQuery, first: 1000, content: true, ...(after ? { after } : {}) } })) as FileList,
+    Infinity,
   );
   const files: ModelFile[] = listing.flatMap((f) => (isModelSourcePath(f.path) && f.content !== undefined ? [{ path: f.path, content: f.content }] : []));
   const { model } = compileModel(files);

@@ -1,7 +1,7 @@
 // The Models screen's push and publish checks and the deployment settings they read: a refusal (403)
 // falls back to both checks, a transient failure is retried and, while the data sources are unknown,
 // gives no findings the settings would not give (a "Lakehouse publish" warning on a warehouse view).
-// Driven through the store (openBranch) with the service's answers faked and the editor's compile
+// And a branch is read whole, however many pages it takes. Driven through the store (openBranch) with the service's answers faked and the editor's compile
 // session (the worker's code) run in-process.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -68,9 +68,12 @@ const problem = (status: number, code = `HTTP_${status}`) => () => {
 };
 
 let deploymentId = 100;
+/** The files of the branch the fake service answers. */
+let branchFiles = files;
 
 beforeEach(() => {
   vi.useFakeTimers();
+  branchFiles = files;
   fake.settings = [];
   fake.settingsReads = 0;
   fake.call = async (def, input) => {
@@ -81,11 +84,15 @@ beforeEach(() => {
     }
     if (def.operationId === 'getDataModelFiles') {
       const path = input.query?.path as string | undefined;
-      if (path) return { path, content: files.find((f) => f.path === path)!.content, sha256: `sha-${path}` };
+      if (path) return { path, content: branchFiles.find((f) => f.path === path)!.content, sha256: `sha-${path}` };
+      // Paged as the service pages (the cursor here: the index to go on from).
       const withContent = input.query?.content === true;
+      const from = Number(input.query?.after ?? 0);
+      const page = branchFiles.slice(from, from + Number(input.query?.first ?? 100));
+      const next = from + page.length;
       return {
-        items: files.map((f) => ({ path: f.path, size: f.content.length, sha256: `sha-${f.path}`, ...(withContent ? { content: f.content } : {}) })),
-        pageInfo: { hasNextPage: false, endCursor: null },
+        items: page.map((f) => ({ path: f.path, size: f.content.length, sha256: `sha-${f.path}`, ...(withContent ? { content: f.content } : {}) })),
+        pageInfo: { hasNextPage: next < branchFiles.length, endCursor: String(next) },
       };
     }
     throw new Error(`unexpected call ${def.operationId}`);
@@ -200,5 +207,19 @@ describe('retry of a transient failure (lib/transient)', () => {
     await expect(withRetry(read, { sleep: async (ms) => void waits.push(ms) })).rejects.toBe(failure);
     expect(tries).toBe(4);
     expect(waits).toEqual([500, 1000, 2000]);
+  });
+});
+
+describe('a branch is read whole', () => {
+  it('loads and compiles every file of a branch of more than 5,000, page after page', async () => {
+    fake.settings = [() => SETTINGS];
+    const extra = Array.from({ length: 6_000 }, (_, i) => ({ path: `model/more/part_${String(i).padStart(4, '0')}.yml`, content: '# nothing here yet\n' }));
+    branchFiles = [...files, ...extra];
+    await openSample();
+    const state = useModels.getState();
+    expect(state.files).toHaveLength(branchFiles.length);
+    expect(Object.keys(state.saved)).toHaveLength(branchFiles.length);
+    expect(state.saved['model/more/part_5999.yml']).toBe('# nothing here yet\n');
+    expect(state.analysis.fileCount).toBe(branchFiles.length);
   });
 });

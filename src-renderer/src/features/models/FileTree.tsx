@@ -5,38 +5,7 @@ import { currentBranch, dirtyPaths, isEditable, useModels } from './store';
 import { goTo } from './navigation';
 import { plural } from '../../lib/plural';
 import { countsByFile, type Counts } from './diagnostics';
-
-interface TreeNode {
-  name: string;
-  path: string;
-  kind: 'folder' | 'file';
-  children: TreeNode[];
-}
-
-/** Folders first, then files, each by name. */
-export function buildTree(paths: string[]): TreeNode[] {
-  const root: TreeNode = { name: '', path: '', kind: 'folder', children: [] };
-  for (const path of paths) {
-    const parts = path.split('/');
-    let node = root;
-    parts.forEach((part, i) => {
-      const isFile = i === parts.length - 1;
-      const childPath = parts.slice(0, i + 1).join('/');
-      let child = node.children.find((c) => c.name === part && c.kind === (isFile ? 'file' : 'folder'));
-      if (!child) {
-        child = { name: part, path: childPath, kind: isFile ? 'file' : 'folder', children: [] };
-        node.children.push(child);
-      }
-      node = child;
-    });
-  }
-  const sort = (nodes: TreeNode[]) => {
-    nodes.sort((a, b) => (a.kind !== b.kind ? (a.kind === 'folder' ? -1 : 1) : a.name.localeCompare(b.name)));
-    for (const n of nodes) sort(n.children);
-  };
-  sort(root.children);
-  return root.children;
-}
+import { buildTree, type TreeNode } from './file-tree';
 
 function fileKind(name: string): string {
   const n = name.toLowerCase();

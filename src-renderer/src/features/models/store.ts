@@ -119,7 +119,9 @@ export const useModels = create<ModelsState>((set, get) => {
         const sources = dataSources.load(deploymentId);
         // Every file with its text, a few pages for the whole branch.
         const query = (after?: string) => ({ branchName: name, first: FILE_PAGE, content: true, ...(after ? { after } : {}) });
-        const listed = await fetchAllPages(async (after) => (await api.call(getDataModelFiles, { params: { deploymentId }, query: query(after) })) as FileList);
+        // The whole branch, however many files: the compiler must see every one (the model's own
+        // limits are the compiler's to apply), and a cut list showed a 12,500-file branch as 5,000.
+        const listed = await fetchAllPages(async (after) => (await api.call(getDataModelFiles, { params: { deploymentId }, query: query(after) })) as FileList, Infinity);
         const first = await sources.first;
         if (token !== loadToken) return;
         const files: FileSummary[] = listed.map(({ content: _content, ...summary }) => summary);

@@ -13,17 +13,18 @@ const cache = new Map<string, ModelViews>();
 export async function loadModelViews(deploymentId: number, branchName: string | undefined, signal?: AbortSignal): Promise<ModelViews> {
   const query = (after: string | undefined, content: boolean) => ({ ...(branchName ? { branchName } : {}), first: 1000, ...(content ? { content } : {}), ...(after ? { after } : {}) });
   let listed: FileList | null = null;
+  // The whole branch, however many files: views compiled from part of the model would be wrong.
   const files = await fetchAllPages(async (after) => {
     listed = (await api.call(getDataModelFiles, { params: { deploymentId }, query: query(after, false), signal })) as FileList;
     return listed;
-  });
+  }, Infinity);
   const head = listed as FileList | null;
   const sources = files.filter((f: ListedFile) => isModelSourcePath(f.path));
   const key = `${deploymentId}|${head?.branchName ?? branchName ?? ''}|${sources.map((f) => `${f.path}:${f.sha256}`).join(',')}`;
   const hit = cache.get(key);
   if (hit) return hit;
   // Every file's text, a few pages for the whole branch.
-  const withContent = await fetchAllPages(async (after) => (await api.call(getDataModelFiles, { params: { deploymentId }, query: query(after, true), signal })) as FileList);
+  const withContent = await fetchAllPages(async (after) => (await api.call(getDataModelFiles, { params: { deploymentId }, query: query(after, true), signal })) as FileList, Infinity);
   const contents = withContent.filter((f) => isModelSourcePath(f.path) && f.content !== undefined);
   const compiled = await compileViews(contents.map((c) => ({ path: c.path, content: c.content! })), signal);
   const result: ModelViews = { branchName: head?.branchName ?? branchName ?? '', commit: head?.commit ?? '', ...compiled };
