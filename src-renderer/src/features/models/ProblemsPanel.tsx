@@ -12,6 +12,7 @@ import { useWorkbenchLayout } from './layout/layout-store';
 import { comparison, staleReason } from './layout/verdict';
 import { goTo } from './navigation';
 import { useModels, type ServerVerdict } from './store';
+import { SteppedRows } from '../../lib/SteppedRows';
 
 type Severity = ShownDiagnostic['severity'];
 
@@ -180,9 +181,7 @@ export function ProblemsPanel() {
             </div>
           ) : (
             <ul className="problem-list" aria-label="Diagnostics">
-              {visible.map((d, i) => (
-                <DiagnosticRow key={`${d.file}:${d.line}:${d.column}:${d.code}:${i}`} d={d} onOpen={open} />
-              ))}
+              <SteppedRows rows={visible} render={(d, i) => <DiagnosticRow key={`${d.file}:${d.line}:${d.column}:${d.code}:${i}`} d={d} onOpen={open} />} />
             </ul>
           )
         ) : (
@@ -234,9 +233,7 @@ function ServerResult({ verdict, local, stale, onOpen }: { verdict: ServerVerdic
       </div>
       {result.diagnostics.length > 0 && (
         <ul className="problem-list" aria-label="Service diagnostics">
-          {result.diagnostics.map((d, i) => (
-            <DiagnosticRow key={`${d.file}:${d.line}:${d.column}:${d.code}:${i}`} d={d} onOpen={onOpen} />
-          ))}
+          <SteppedRows rows={result.diagnostics} render={(d, i) => <DiagnosticRow key={`${d.file}:${d.line}:${d.column}:${d.code}:${i}`} d={d} onOpen={onOpen} />} />
         </ul>
       )}
     </div>
