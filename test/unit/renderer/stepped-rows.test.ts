@@ -5,12 +5,12 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { ROWS_STEP, SteppedRows } from '../../../src-renderer/src/lib/SteppedRows';
 
-const list = (count: number) =>
+const list = (count: number, pinned?: number) =>
   renderToStaticMarkup(
     createElement(
       'ul',
       null,
-      createElement(SteppedRows<number>, { rows: Array.from({ length: count }, (_, i) => i), render: (n) => createElement('li', { key: n }, `row ${n}`) }),
+      createElement(SteppedRows<number>, { rows: Array.from({ length: count }, (_, i) => i), pinned, render: (n) => createElement('li', { key: n }, `row ${n}`) }),
     ),
   );
 
@@ -31,5 +31,12 @@ describe('a list drawn a step at a time', () => {
 
   it('offers only what is left when fewer than a step remain', () => {
     expect(list(ROWS_STEP + 30)).toContain('Show 30 more');
+  });
+
+  it('draws a pinned row (the open file) after the "Show more" item when it is not among the first, and counts it as shown', () => {
+    const out = list(1_000, 900);
+    expect(out.match(/<li>row \d+<\/li>/g)).toHaveLength(ROWS_STEP + 1);
+    expect(out).toMatch(new RegExp(`<li>row ${ROWS_STEP - 1}</li><li class="rows-more">.*of 799 not shown</span></li><li>row 900</li></ul>$`));
+    expect(list(1_000, 5).match(/<li>row \d+<\/li>/g)).toHaveLength(ROWS_STEP);
   });
 });
