@@ -44,7 +44,8 @@ export interface WorkingTree {
   file(path: string): WorkingFile | undefined;
   /**
    * The paths of every file, in order. The head's are sorted once per commit; with uncommitted
-   * edits they are merged in on first use, in proportion to the branch (lists only).
+   * edits they are merged in on first use, in proportion to the branch (reads of the whole branch;
+   * a page of a list takes `pathsAfter`).
    */
   paths(): readonly string[];
   /**

@@ -117,10 +117,10 @@ export const useModels = create<ModelsState>((set, get) => {
       else set({ branchName: name, filesLoading: true, files: [], saved: {}, buffers: {}, versions: {}, staleWrites: [], server: null });
       try {
         const sources = dataSources.load(deploymentId);
-        // Every file with its text, a few pages for the whole branch.
+        // Every file with its text, a few pages for the whole branch however many files it has: the
+        // compiler must see every one (the model's own limits are the compiler's to apply), and a
+        // list cut at the pager's default showed a 12,500-file branch as 5,000.
         const query = (after?: string) => ({ branchName: name, first: FILE_PAGE, content: true, ...(after ? { after } : {}) });
-        // The whole branch, however many files: the compiler must see every one (the model's own
-        // limits are the compiler's to apply), and a cut list showed a 12,500-file branch as 5,000.
         const listed = await fetchAllPages(async (after) => (await api.call(getDataModelFiles, { params: { deploymentId }, query: query(after) })) as FileList, Infinity);
         const first = await sources.first;
         if (token !== loadToken) return;
