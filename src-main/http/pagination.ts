@@ -61,20 +61,10 @@ export function paginateArray<T>(all: T[], page: PageRequest, keyOf: (item: T) =
 }
 
 /**
- * Keyset pagination of a sorted list of distinct strings (`sort()` order): the page after the
- * cursor's key, found by a binary search, so a page deep in a long list (12,500 model files) costs
- * what the first one does, and a key removed meanwhile still pages on from where it was.
- */
-export function paginateSorted(sorted: readonly string[], page: PageRequest): PageResult<string> {
-  return paginateKeys(page, (after, limit) => {
-    const start = after === null ? 0 : indexAfter(sorted, after);
-    return sorted.slice(start, start + limit);
-  });
-}
-
-/**
- * Keyset pagination of distinct strings in `sort()` order that are never all listed at once:
- * `window(after, limit)` answers the first `limit` keys after `after` (null: from the first).
+ * Keyset pagination of distinct strings in `sort()` order: `window(after, limit)` answers the first
+ * `limit` keys after the cursor's key (null: from the first), found by binary searches
+ * (`indexAfter`), so a page deep in a long list (12,500 model files) costs what the first one does,
+ * a key removed meanwhile still pages on from where it was, and the keys need never be listed whole.
  */
 export function paginateKeys(page: PageRequest, window: (after: string | null, limit: number) => string[]): PageResult<string> {
   const { limit, after } = pageWindow<unknown>(page);

@@ -72,20 +72,6 @@ export function workingTreeOf(branch: string, commit: string, head: FlatTree, ed
   let newPaths: string[] | undefined;
   /** New files of the edits (not in the head commit), in order. */
   const addedPaths = (): string[] => (newPaths ??= [...edits].filter(([path, content]) => content !== null && !head.has(path)).map(([path]) => path).sort());
-  const inOrder = (): readonly string[] => {
-    const committed = sortedPathsOf(head);
-    if (edits.size === 0) return committed;
-    const added = addedPaths();
-    const out: string[] = [];
-    let a = 0;
-    for (const path of committed) {
-      while (a < added.length && added[a]! < path) out.push(added[a++]!);
-      if (edits.get(path) !== null) out.push(path);
-    }
-    while (a < added.length) out.push(added[a++]!);
-    return out;
-  };
-  const pathsInOrder = () => (paths ??= inOrder());
   const pathsAfter = (after: string | null, limit: number): string[] => {
     const committed = sortedPathsOf(head);
     if (edits.size === 0) {
@@ -105,6 +91,8 @@ export function workingTreeOf(branch: string, commit: string, head: FlatTree, ed
     }
     return out;
   };
+  // Without edits the head's own sorted list, not a copy of it.
+  const pathsInOrder = () => (paths ??= edits.size === 0 ? sortedPathsOf(head) : pathsAfter(null, Infinity));
   let files: Map<string, WorkingFile> | undefined;
   return {
     branch,
