@@ -9,7 +9,6 @@
 import { resourceLimits, type ResourceLimits } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
 import type { ValidationResult } from '../../src-shared/api/data-model';
-import { move, transferableSymbol, valueSymbol } from 'piscina';
 import {
   compileModel,
   createIncrementalCompiler,
@@ -25,6 +24,7 @@ import {
 import { markReading, type ReadMarker } from '../platform/workers/read-marker';
 import { checkTestFiles } from '../features/model-tests/tasks';
 import { gatedTask } from '../platform/workers/stop-gate';
+import { movedWith } from '../platform/workers/moved';
 import { blobIdOf, filePageWithin, modelFilesOfCommit, modelTreeOf, readBlobs, type FilePage, type PageEntry } from './model-source';
 import { GitRepository } from '../platform/repo';
 
@@ -149,7 +149,7 @@ function answer(input: ValidateInput, output: { verdict: Verdict; json: string }
   // TextEncoder gives the bytes a buffer of their own (Buffer.from may share Node's pool), so they can move.
   const body = encoder.encode(`{"branchName":${JSON.stringify(input.branchName)},"commit":${JSON.stringify(input.commit)},${output.json}`);
   const result: ValidateOutput = { body, valid, fileCount, errorCount, warningCount, changedFiles };
-  return move({ [transferableSymbol]: [body.buffer], [valueSymbol]: result } as never) as unknown as ValidateOutput;
+  return movedWith(result, body.buffer);
 }
 
 /** The model files as the request sees them (head commit plus edits): path → blob id, and the text of each edited blob. */
@@ -247,7 +247,7 @@ async function validateBranch(input: ValidateInput): Promise<ValidateOutput> {
 export async function filePage(input: { gitdir: string; entries: PageEntry[]; budget: number }): Promise<FilePage> {
   const repo = GitRepository.at(input.gitdir);
   const page = await filePageWithin(input.entries, input.budget, (oid) => repo.readBlob(oid));
-  return move({ [transferableSymbol]: [page.items.buffer], [valueSymbol]: page } as never) as unknown as FilePage;
+  return movedWith(page, page.items.buffer);
 }
 
 /** Drops the kept model of branch `key`, or of every branch whose key starts with `prefix` (a deleted deployment). */

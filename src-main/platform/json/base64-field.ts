@@ -13,7 +13,7 @@
  * the route's schema validates the document as before; a field that is not a string, or longer
  * than the schema's `maxLength`, is left as sent and the schema refuses it as before.
  */
-import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { movedWith } from '../workers/moved';
 import { parseJsonBody, type JsonBody } from './body';
 
 /**
@@ -81,5 +81,5 @@ export function readBase64BodyMoving(input: Base64BodyInput): Base64BodyResult {
   const result = readBase64Body(input);
   const buffer = result.decoded?.bytes?.buffer;
   if (!buffer) return result;
-  return move({ [transferableSymbol]: [buffer], [valueSymbol]: result } as never) as unknown as Base64BodyResult;
+  return movedWith(result, buffer);
 }
