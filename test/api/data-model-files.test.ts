@@ -430,6 +430,21 @@ describe('GET data-model/files?content=true: a branch with every file’s text i
     expect(listed).toEqual(await readEach(listed, dev));
   });
 
+  it('carries text whose JSON is many times its size, and characters of every UTF-8 length, exactly as a one-file read does', async () => {
+    // 1 MiB of control characters is 6 MiB of JSON (\u0001 each), more than a page's text budget.
+    const escaped = `# escapes\n${'\u0001"\\\t'.repeat(256 * 1024)}é 日本 😀\n`;
+    const accented = `# accents\n${'é日😀'.repeat(100_000)}\n`;
+    const written = [
+      { path: 'model/cubes/small_00.yml', content: escaped },
+      { path: 'model/cubes/small_01.yml', content: accented },
+    ];
+    expect((await svc.call('PUT', files(id), { auth: developer.auth, body: { files: written } })).status).toBe(200);
+    // The page with these edits holds 60-odd committed files too: it is made on the branch's model shard.
+    const listed = (await pages('&first=1000')).flatMap((p) => p.items);
+    for (const { path, content } of written) expect(listed.find((f) => f.path === path)).toMatchObject({ content, size: Buffer.byteLength(content), sha256: sha256(content), uncommitted: true });
+    expect(listed).toEqual(await readEach(listed, dev));
+  });
+
   it('keeps `first` as the most files of a page, and refuses a content value that is not a boolean with 400', async () => {
     const bigOnes = await svc.call('GET', files(id, `?branchName=${dev}&first=3`), { auth: developer.auth });
     expect(bigOnes.body.items.map((f: { path: string }) => f.path)).toEqual(['model/big/big_1.yml', 'model/big/big_2.yml', 'model/big/big_3.yml']);

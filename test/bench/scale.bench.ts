@@ -13,9 +13,9 @@
 //     its own (http-thread-watch.ts), a health request every 5 ms measures the HTTP thread (the
 //     slowest answer), and its time on a CPU is read from /proc (the most CPU one turn of the thread
 //     took: what the slowest answer would be with a free core). Then the file hashes of the branch
-//     (what an upload asks first), with the HTTP thread's CPU during it. The service's peak RSS
-//     (VmHWM) is read then; the whole branch is read with every file's text, as the workbench
-//     opens it (`?content=true`, pages of 1,000 files), the HTTP thread watched; then a commit of
+//     (what an upload asks first), with the HTTP thread's CPU during it. The whole branch is read
+//     with every file's text, as the workbench opens it (`?content=true`, pages of 1,000 files),
+//     the HTTP thread watched, and the service's peak RSS (VmHWM) is read then; then a commit of
 //     the edits (timed with the HTTP thread's CPU too), whose build may start a compute thread. Last, the repository is packed (`git repack`, what a
 //     fetch from a remote leaves) and a service started afresh validates the branch once more.
 // Goals at 10,000 cubes: first validate ≤ 2,000 ms, HTTP thread ≤ 20 ms during it, edit → validate
@@ -351,9 +351,6 @@ async function service(
     const hashesHttpCpuMs = httpThreadMs() - h0;
     if (hashes.status !== 200) throw new Error(`file hashes: ${hashes.status} ${hashes.body.slice(0, 300)}`);
 
-    // Read before the commit, whose build may start a compute thread.
-    const peak = peakRssMb(pid);
-
     // The whole branch with every file's text, as the workbench opens it: pages of 1,000 files.
     const readWatch = watchHttpThread(pid, serve.port);
     await sleep(100);
@@ -373,6 +370,9 @@ async function service(
     const branchRead = await readWatch.report();
     await readWatch.stop();
     if (readFiles !== files.length) throw new Error(`files with content: ${readFiles} files read, ${files.length} expected`);
+    // After the branch is read as the workbench opens it, before the commit, whose build may start a
+    // compute thread.
+    const peak = peakRssMb(pid);
     // A commit of the edited cube: git writes the 10,000-entry folder again.
     const c0 = httpThreadMs();
     const tc = performance.now();

@@ -68,7 +68,7 @@ export async function fileListWithContent(
   principal: Principal,
   query: { branchName?: string } & PageRequest,
   sealCursor: (cursor: string) => string,
-): Promise<Buffer[]> {
+): Promise<{ chunks: Buffer[]; release: () => void }> {
   const { repo, tree } = await branchView(ctx, deploymentId, principal, query.branchName);
   const page = paginateKeys(query, tree.pathsAfter);
   const entries: PageEntry[] = page.items.map((path) => {
@@ -89,7 +89,13 @@ export async function fileListWithContent(
   const rest = `,"pageInfo":${JSON.stringify(pageInfo)},"branchName":${JSON.stringify(tree.branch)},"commit":${JSON.stringify(tree.commit)},"hasUncommittedChanges":${tree.edits.size > 0}}`;
   // Three chunks, not one buffer: a copy of the page's megabytes here, and the external memory it
   // adds, made the HTTP thread collect its heap more often.
-  return [Buffer.from('{"items":'), Buffer.from(read.items.buffer, read.items.byteOffset, read.items.byteLength), Buffer.from(rest)];
+  const items = read.items.buffer as ArrayBuffer;
+  return {
+    chunks: [Buffer.from('{"items":'), Buffer.from(items, read.items.byteOffset, read.items.byteLength), Buffer.from(rest)],
+    // Once the answer is handed to the OS the page's megabytes are freed at once, not at the HTTP
+    // thread's next full collection: 15 pages of a 10,000-cube branch were 60 MB waiting for it.
+    release: () => void items.transfer(0),
+  };
 }
 
 /**

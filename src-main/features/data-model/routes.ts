@@ -57,8 +57,9 @@ export function registerDataModelRoutes({ route, ctx }: Api): void {
   route(api.getDataModelFiles, READ, async ({ params, query, principal, reply, sealCursor }): Promise<api.FileContent | api.FileList | ReplySent> => {
     if (query.content === true && query.path === undefined) {
       // A page with the files' text comes as JSON bytes, made where the files were read (issue 28).
-      const chunks = await fileListWithContent(ctx, params.deploymentId, principal, query, sealCursor);
+      const { chunks, release } = await fileListWithContent(ctx, params.deploymentId, principal, query, sealCursor);
       const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+      reply.raw.once('finish', release);
       await reply.code(200).type('application/json; charset=utf-8').header('content-length', length).send(Readable.from(chunks));
       return REPLY_SENT;
     }
