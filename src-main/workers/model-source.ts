@@ -127,9 +127,9 @@ class Utf8Writer {
  * thread 35–55 ms (issue 28).
  */
 export async function filePageWithin(entries: readonly PageEntry[], budget: number, read: (oid: string) => Promise<Uint8Array>): Promise<FilePage> {
-  // A full page's JSON fits (its text and an eighth more for escapes); more escaping grows it. The
-  // part of the buffer not written is never touched, so a small page costs no more memory.
-  const json = new Utf8Writer(budget + (budget >> 3) + 1024);
+  // Small at first, so a page of a few small files costs little; a full page grows it a few times
+  // (about its own size copied in all).
+  const json = new Utf8Writer(64 * 1024);
   const infos: FilePage['infos'] = [];
   let count = 0;
   let bytes = 0;
