@@ -2,7 +2,7 @@
 // the same compiler the service validates with, with the push/publish analyzers on.
 import { compileModel, createIncrementalCompiler, isModelSourcePath, type CompileOptions, type CompiledCube, type CompiledModel, type CompiledView, type IncrementalCompiler } from '../../../../src-shared/model';
 import { TestFileCheck } from './test-files';
-import { cubeSymbol, entitiesOf, viewSymbol, type AnalyzerSources, type CompilerRequest, type CompilerResult, type EntitySymbol, type SymbolDelta } from './protocol';
+import { cubeSymbol, entitiesOf, packEntity, viewSymbol, type AnalyzerSources, type CompilerRequest, type CompilerResult, type PackedEntity, type SymbolDelta } from './protocol';
 
 /** The compile options for what is known of the data sources (see `AnalyzerSources`): while unknown, no analyzer runs. */
 export function analyzerOptions(sources: AnalyzerSources): CompileOptions {
@@ -21,7 +21,7 @@ export class CompileSession {
    */
   private incremental: IncrementalCompiler | null = null;
   /** Symbol of each compiled entity object (the compiler keeps the objects of entities it did not re-check). */
-  private readonly symbolCache = new WeakMap<CompiledCube | CompiledView, { symbol: EntitySymbol; json: string }>();
+  private readonly symbolCache = new WeakMap<CompiledCube | CompiledView, { packed: PackedEntity; json: string }>();
   /** JSON of the symbol last sent for each name, to send only what changed. */
   private sent = new Map<string, string>();
   /** The analyzers as set for the deployment's data sources by the last reset (or sources message). */
@@ -95,16 +95,17 @@ export class CompileSession {
 
   private symbolDelta(model: CompiledModel, full: boolean): SymbolDelta {
     const next = new Map<string, string>();
-    const changed: EntitySymbol[] = [];
+    const changed: PackedEntity[] = [];
     for (const entity of entitiesOf(model)) {
       let cached = this.symbolCache.get(entity);
       if (!cached) {
-        const symbol = entity.kind === 'cube' ? cubeSymbol(entity) : viewSymbol(entity);
-        cached = { symbol, json: JSON.stringify(symbol) };
+        const packed = packEntity(entity.kind === 'cube' ? cubeSymbol(entity) : viewSymbol(entity));
+        // What is compared with the last result sent: the entity's fields, then its members' text.
+        cached = { packed, json: `${JSON.stringify({ ...packed, members: '' })}${packed.members}` };
         this.symbolCache.set(entity, cached);
       }
       next.set(entity.name, cached.json);
-      if (full || this.sent.get(entity.name) !== cached.json) changed.push(cached.symbol);
+      if (full || this.sent.get(entity.name) !== cached.json) changed.push(cached.packed);
     }
     const removed = full ? [] : [...this.sent.keys()].filter((name) => !next.has(name));
     this.sent = next;

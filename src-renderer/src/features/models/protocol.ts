@@ -91,22 +91,45 @@ export function symbolsOf(model: CompiledModel): ModelSymbols {
 }
 
 /**
+ * An entity symbol as it crosses the worker boundary: its members as JSON text, not objects. At
+ * 10,000 cubes the index is some 400,000 members; cloned as objects, taking in the first result
+ * held the window's thread about a second (half of it the collector). A string clones as one copy,
+ * and the members are made when something first reads them (completion in that cube, references).
+ */
+export type PackedEntity = Omit<EntitySymbol, 'members'> & { members: string };
+
+export function packEntity(entity: EntitySymbol): PackedEntity {
+  return { ...entity, members: JSON.stringify(entity.members) };
+}
+
+/** The entity of `packed`, its members read from their text on first use. */
+export function unpackEntity(packed: PackedEntity): EntitySymbol {
+  const { members: text, ...entity } = packed;
+  let members: MemberSymbol[] | undefined;
+  return Object.defineProperty(entity, 'members', {
+    get: () => (members ??= JSON.parse(text) as MemberSymbol[]),
+    enumerable: true,
+    configurable: true,
+  }) as EntitySymbol;
+}
+
+/**
  * What changed in the symbol index since the last result: only changed entities cross the worker
  * boundary (the index of a large project is about a megabyte; one edit changes a cube or two).
  */
 export interface SymbolDelta {
   /** True: `changed` is the whole index (after a reset). */
   full: boolean;
-  changed: EntitySymbol[];
+  changed: PackedEntity[];
   removed: string[];
 }
 
 export function applySymbolDelta(symbols: ModelSymbols, delta: SymbolDelta): ModelSymbols {
-  if (delta.full) return { entities: Object.fromEntries(delta.changed.map((e) => [e.name, e])) };
+  if (delta.full) return { entities: Object.fromEntries(delta.changed.map((e) => [e.name, unpackEntity(e)])) };
   if (delta.changed.length === 0 && delta.removed.length === 0) return symbols;
   const entities = { ...symbols.entities };
   for (const name of delta.removed) delete entities[name];
-  for (const entity of delta.changed) entities[entity.name] = entity;
+  for (const entity of delta.changed) entities[entity.name] = unpackEntity(entity);
   return { entities };
 }
 
