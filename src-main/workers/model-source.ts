@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { isModelSourcePath, type ModelFile } from '../../src-shared/model';
+import { Utf8Writer } from '../platform/json/utf8-writer';
 import { GitRepository } from '../platform/repo';
 import { readObjectSync } from '../platform/repo/packed-object';
 
@@ -86,39 +87,6 @@ export interface FilePage {
 }
 
 const encoder = new TextEncoder();
-
-/**
- * JSON text written into one growing UTF-8 buffer piece by piece, each piece dropped as soon as it is
- * written. A page's parts kept as strings until one `join` outlived the young generation: reading a
- * 10,000-cube branch's 15 pages grew a model shard's heap by 200 MB of promoted text, and the
- * service's peak RSS from 486 to 747 MB (issue 28).
- */
-class Utf8Writer {
-  private bytes: Uint8Array;
-  private length = 0;
-
-  constructor(capacity: number) {
-    this.bytes = new Uint8Array(capacity);
-  }
-
-  write(text: string): void {
-    for (;;) {
-      const { read, written } = encoder.encodeInto(text, this.bytes.subarray(this.length));
-      this.length += written;
-      if (read === text.length) return;
-      // encodeInto stops before a character that does not fit, never inside one.
-      text = text.slice(read);
-      const grown = new Uint8Array(Math.max(this.bytes.byteLength * 2, this.length + text.length * 3));
-      grown.set(this.bytes.subarray(0, this.length));
-      this.bytes = grown;
-    }
-  }
-
-  /** The bytes written (a view of the buffer, which may be longer). */
-  result(): Uint8Array {
-    return this.bytes.subarray(0, this.length);
-  }
-}
 
 /**
  * The entries of a list page, in order, until their bytes pass `budget`: a page ends before the

@@ -21,6 +21,8 @@ const FILE_MODE = '100644';
 const TREE_MODE = '040000';
 const STALE_LOCK_MS = 10_000;
 const ZERO_OID = '0'.repeat(40);
+/** Most of a thread's time a flat tree read takes before other work gets a turn. */
+const TREE_READ_SLICE_MS = 8;
 /** Objects written at once by one operation (see `mapInLanes`). */
 const WRITE_LANES = 4;
 
@@ -461,7 +463,14 @@ export class GitRepository {
     const cached = treeCache.get(treeOid);
     if (cached) return cached;
     const files = new Map<string, TreeFile>();
+    // Folders are read synchronously when they are loose or packed: a 10,000-cube branch's took 20–27
+    // ms of the HTTP thread in one turn (issue 28). Other work gets a turn between folders.
+    let sliceStarted = performance.now();
     const visit = async (oid: string, prefix: string): Promise<void> => {
+      if (performance.now() - sliceStarted > TREE_READ_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStarted = performance.now();
+      }
       const tree = await this.readTreeEntries(oid);
       for (const entry of tree) {
         const path = prefix + entry.path;
