@@ -7,30 +7,51 @@ import ViewsWorker from './views.worker?worker';
 
 export type { ModelViewInfo, ModelViews } from './views';
 
+/** Compiled views by what they were compiled from; the oldest goes first past `CACHE_LIMIT`. */
 const cache = new Map<string, ModelViews>();
+const CACHE_LIMIT = 16;
 
-/** Views of `branchName` (default: the service's default branch), compiled once per file set. */
+/**
+ * Views of `branchName` (default: the service's default branch), compiled once per file set. A
+ * branch without uncommitted changes is known by its commit, read from a one-file page; one with
+ * them by every model file's hash. Keyed by hashes alone, a first visit read the branch's list and
+ * then its text: at 10,000 cubes the service hashed 12,500 files only to name the compile.
+ */
 export async function loadModelViews(deploymentId: number, branchName: string | undefined, signal?: AbortSignal): Promise<ModelViews> {
-  const query = (after: string | undefined, content: boolean) => ({ ...(branchName ? { branchName } : {}), first: 1000, ...(content ? { content } : {}), ...(after ? { after } : {}) });
-  let listed: FileList | null = null;
+  const query = (after: string | undefined, content: boolean, first = 1000) => ({ ...(branchName ? { branchName } : {}), first, ...(content ? { content } : {}), ...(after ? { after } : {}) });
+  const list = async (after: string | undefined, content: boolean, first?: number) =>
+    (await api.call(getDataModelFiles, { params: { deploymentId }, query: query(after, content, first), signal })) as FileList;
+  const head = await list(undefined, false, 1);
   // The whole branch, however many files: views compiled from part of the model would be wrong.
-  const files = await fetchAllPages(async (after) => {
-    listed = (await api.call(getDataModelFiles, { params: { deploymentId }, query: query(after, false), signal })) as FileList;
-    return listed;
-  }, Infinity);
-  const head = listed as FileList | null;
-  const sources = files.filter((f: ListedFile) => isModelSourcePath(f.path));
-  const key = `${deploymentId}|${head?.branchName ?? branchName ?? ''}|${sources.map((f) => `${f.path}:${f.sha256}`).join(',')}`;
-  const hit = cache.get(key);
+  const known = head.hasUncommittedChanges ? hashKey(deploymentId, head.branchName, await fetchAllPages((after) => list(after, false), Infinity)) : commitKey(deploymentId, head);
+  const hit = cache.get(known);
   if (hit) return hit;
-  // Every file's text, a few pages for the whole branch.
-  const withContent = await fetchAllPages(async (after) => (await api.call(getDataModelFiles, { params: { deploymentId }, query: query(after, true), signal })) as FileList, Infinity);
+  // Every file's text, a few pages for the whole branch; the key says what these pages hold (the
+  // branch may have moved since the first page).
+  const pages: FileList[] = [];
+  const withContent = await fetchAllPages(async (after) => {
+    const page = await list(after, true);
+    pages.push(page);
+    return page;
+  }, Infinity);
+  const last = pages[pages.length - 1]!;
+  const clean = pages.every((page) => page.commit === last.commit && !page.hasUncommittedChanges);
+  const key = clean ? commitKey(deploymentId, last) : hashKey(deploymentId, last.branchName, withContent);
   const contents = withContent.filter((f) => isModelSourcePath(f.path) && f.content !== undefined);
   const compiled = await compileViews(contents.map((c) => ({ path: c.path, content: c.content! })), signal);
-  const result: ModelViews = { branchName: head?.branchName ?? branchName ?? '', commit: head?.commit ?? '', ...compiled };
+  const result: ModelViews = { branchName: last.branchName, commit: last.commit, ...compiled };
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
   cache.set(key, result);
   return result;
 }
+
+const commitKey = (deploymentId: number, page: FileList) => `${deploymentId}|${page.branchName}|commit:${page.commit}`;
+
+const hashKey = (deploymentId: number, branch: string, files: ListedFile[]) =>
+  `${deploymentId}|${branch}|${files
+    .filter((f) => isModelSourcePath(f.path))
+    .map((f) => `${f.path}:${f.sha256}`)
+    .join(',')}`;
 
 /** The views of `files` compiled on a worker of their own (one per compile; `signal` ends it). */
 function compileViews(files: ModelFile[], signal?: AbortSignal): Promise<{ views: ModelViewInfo[]; errorCount: number }> {
