@@ -436,7 +436,7 @@ export class GitRepository {
       const theirsTree = await this.treeOf(theirs);
       if (base === ours) {
         const changes = diffTrees(oursTree, theirsTree);
-        assertPortablePaths(oursTree, theirsTree);
+        assertPortablePaths(oursTree, theirsTree, changes);
         if (!options.dryRun) await this.moveRef(target, theirs, ours);
         return { outcome: 'fast-forward', commit: theirs, conflicts: [], changes };
       }
@@ -445,7 +445,7 @@ export class GitRepository {
       if (conflicts.length > 0) return { outcome: 'conflict', commit: ours, conflicts, changes: [] };
       const changes = diffTrees(oursTree, merged);
       // Each side may be fine alone and the two together not: "ok.yml" from one, "OK.yml" from the other.
-      assertPortablePaths(oursTree, merged);
+      assertPortablePaths(oursTree, merged, changes);
       if (options.dryRun) return { outcome: 'merged', commit: null, conflicts: [], changes };
       const commit = await this.writeCommitOf(merged, [ours, theirs], options.message, options.author);
       await this.moveRef(target, commit, ours);

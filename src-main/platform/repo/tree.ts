@@ -26,20 +26,20 @@ const sameFile = (a: TreeFile | undefined, b: TreeFile | undefined): boolean =>
  * when the caller knows them (the files a commit writes); the others are not compared.
  */
 export function diffTrees(before: FlatTree, after: FlatTree, among?: Iterable<string>): TreeChange[] {
-  const paths = new Set(among ?? [...before.keys(), ...after.keys()]);
   const changes: TreeChange[] = [];
-  for (const path of [...paths].sort()) {
-    const a = before.get(path);
-    const b = after.get(path);
-    if (sameFile(a, b)) continue;
-    changes.push({
-      path,
-      status: a === undefined ? 'added' : b === undefined ? 'deleted' : 'modified',
-      beforeOid: a?.oid ?? null,
-      afterOid: b?.oid ?? null,
-    });
+  const compare = (path: string, a: TreeFile | undefined, b: TreeFile | undefined) => {
+    if (sameFile(a, b)) return;
+    changes.push({ path, status: a === undefined ? 'added' : b === undefined ? 'deleted' : 'modified', beforeOid: a?.oid ?? null, afterOid: b?.oid ?? null });
+  };
+  if (among) {
+    for (const path of new Set(among)) compare(path, before.get(path), after.get(path));
+  } else {
+    // Each tree walked once and only the differences sorted: merging every path of two 12,500-file
+    // trees into one sorted list held the HTTP thread about 8 ms a merge (issue 28).
+    for (const [path, a] of before) compare(path, a, after.get(path));
+    for (const [path, b] of after) if (!before.has(path)) compare(path, undefined, b);
   }
-  return changes;
+  return changes.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
 }
 
 export interface ThreeWayMergeResult {

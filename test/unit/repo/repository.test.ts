@@ -160,6 +160,24 @@ describe('git repository per deployment', () => {
     expect(await repo.requireHead('main')).toBe(main.commit);
   });
 
+  it('refuses a merge, fast-forward or not, whose sides are fine alone and make case twins together, and moves nothing', async () => {
+    await repo.createBranch('dev', 'main');
+    await repo.commitChanges('dev', [{ path: 'model/ok.yml', content: 'dev' }], { message: 'd', author });
+    const main = await repo.commitChanges('main', [{ path: 'model/OK.yml', content: 'main' }], { message: 'm', author });
+    await expect(repo.merge('dev', 'main', { message: 'merge', author })).rejects.toMatchObject({ code: 'PATH_REFUSED', paths: ['model/ok.yml'] });
+    expect(await repo.requireHead('main')).toBe(main.commit);
+    // A branch made by plain git on top of main adds a twin: the fast-forward is refused too.
+    const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@x' };
+    const git = (args: string[], input?: string) => execFileSync('git', ['--git-dir', repo.gitdir, ...args], { encoding: 'utf8', input, env }).trim();
+    const blob = git(['hash-object', '-w', '--stdin'], 'feature');
+    const model = git(['mktree'], `${git(['ls-tree', `${main.commit}:model`])}\n100644 blob ${blob}\tOk.yml\n`);
+    const rootEntries = git(['ls-tree', main.commit]).split('\n').filter((e) => !e.endsWith('\tmodel'));
+    const root = git(['mktree'], `${[...rootEntries, `040000 tree ${model}\tmodel`].join('\n')}\n`);
+    git(['update-ref', 'refs/heads/feature', git(['commit-tree', root, '-p', main.commit, '-m', 'twin by plain git'])]);
+    await expect(repo.merge('feature', 'main', { message: 'merge', author })).rejects.toMatchObject({ code: 'PATH_REFUSED', paths: ['model/Ok.yml'] });
+    expect(await repo.requireHead('main')).toBe(main.commit);
+  });
+
   it('previews a merge without moving the target', async () => {
     await repo.createBranch('dev', 'main');
     await repo.commitChanges('dev', [{ path: 'model/a.yml', content: 'a' }], { message: 'a', author });

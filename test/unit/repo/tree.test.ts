@@ -14,6 +14,26 @@ describe('tree diff', () => {
     ]);
     expect(changes[1]).toMatchObject({ beforeOid: f('3').oid, afterOid: null });
   });
+
+  it('finds every difference of two random trees, in path order, as a comparison of every path would, and only among `among` when given', () => {
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    for (let round = 0; round < 50; round++) {
+      const names = Array.from({ length: 40 }, (_, i) => `m/${['a', 'B', 'é', 'z'][i % 4]}${random(30)}.yml`);
+      const before = new Map<string, TreeFile>();
+      const after = new Map<string, TreeFile>();
+      for (const name of names) {
+        if (random(3) > 0) before.set(name, f(String(random(3))));
+        if (random(3) > 0) after.set(name, random(4) === 0 ? { ...f(String(random(3))), mode: '100755' } : f(String(random(3))));
+      }
+      // The oracle: every path of either tree, sorted, compared one by one.
+      const every = [...new Set([...before.keys(), ...after.keys()])].sort();
+      const differs = (p: string) => before.get(p)?.oid !== after.get(p)?.oid || before.get(p)?.mode !== after.get(p)?.mode;
+      expect(diffTrees(before, after).map((c) => c.path)).toEqual(every.filter(differs));
+      const among = names.filter((_, i) => i % 3 === 0);
+      expect(diffTrees(before, after, among).map((c) => c.path)).toEqual(every.filter((p) => among.includes(p) && differs(p)));
+    }
+  });
 });
 
 describe('three-way merge', () => {
