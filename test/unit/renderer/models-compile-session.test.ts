@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { compileModel } from '../../../src-shared/model';
 import { mergeSymbols } from '../../../src-renderer/src/features/models/compiler';
 import { CompileSession, isModelSourcePath } from '../../../src-renderer/src/features/models/compile-session';
-import { applySymbolDelta, EMPTY_SYMBOLS, packEntity, symbolsOf, unpackEntity, type CompilerResult, type ModelSymbols } from '../../../src-renderer/src/features/models/protocol';
+import { applySymbolDelta, EMPTY_SYMBOLS, entityParts, packEntities, symbolsOf, unpackEntity, type CompilerResult, type ModelSymbols } from '../../../src-renderer/src/features/models/protocol';
 
 const SAMPLE = join(import.meta.dirname, '../../../resources/sample-project');
 
@@ -156,23 +156,33 @@ describe('symbol deltas', () => {
   it('replaces the index on a full delta and patches it otherwise', () => {
     const a = { kind: 'cube' as const, name: 'a', loc: { file: 'a.yml', line: 1, column: 1 }, members: [], joins: [] };
     const b = { ...a, name: 'b' };
-    const full = applySymbolDelta(EMPTY_SYMBOLS, { full: true, changed: [packEntity(a), packEntity(b)], removed: [] });
+    const full = applySymbolDelta(EMPTY_SYMBOLS, { full: true, ...packEntities([entityParts(a), entityParts(b)]), removed: [] });
     expect(Object.keys(full.entities)).toEqual(['a', 'b']);
-    const patched = applySymbolDelta(full, { full: false, changed: [packEntity({ ...a, title: 'A' })], removed: ['b'] });
+    const patched = applySymbolDelta(full, { full: false, ...packEntities([entityParts({ ...a, title: 'A' })]), removed: ['b'] });
     expect(patched.entities).toEqual({ a: { ...a, title: 'A' } });
   });
 
-  it('carries members as text and reads them once, on first use, into the symbols the worker made', () => {
-    const members = [
-      { name: 'count', kind: 'measure' as const, type: 'count', title: 'Count', loc: { file: 'a.yml', line: 3, column: 5 } },
-      { name: 'id', kind: 'dimension' as const, type: 'number', source: 'b.id', loc: { file: 'v.yml', line: 9, column: 7 } },
-    ];
-    const entity = { kind: 'cube' as const, name: 'a', loc: { file: 'a.yml', line: 1, column: 1 }, members, joins: ['b'], table: 'public.a' };
-    const packed = packEntity(entity);
+  it('carries members as spans of one text and reads them once, on first use, into the symbols the worker made', () => {
+    const loc = (file: string, line: number) => ({ file, line, column: 5 });
+    const a = {
+      kind: 'cube' as const,
+      name: 'a',
+      loc: loc('a.yml', 1),
+      members: [
+        { name: 'count', kind: 'measure' as const, type: 'count', title: 'Nombre de «commandes»', loc: loc('a.yml', 3) },
+        { name: 'id', kind: 'dimension' as const, type: 'number', loc: loc('a.yml', 7) },
+      ],
+      joins: ['b'],
+      table: 'public.a',
+    };
+    const b = { kind: 'view' as const, name: 'b', loc: loc('b.yml', 1), members: [{ name: 'a_id', kind: 'dimension' as const, type: 'number', source: 'a.id', loc: loc('b.yml', 4) }], joins: [], sources: ['a'] };
+    const packed = packEntities([entityParts(a), entityParts(b)]);
     expect(typeof packed.members).toBe('string');
     // What crosses the worker boundary: a structured clone, as postMessage makes it.
-    const unpacked = unpackEntity(structuredClone(packed));
-    expect(unpacked).toEqual(entity);
-    expect(unpacked.members).toBe(unpacked.members);
+    const wire = structuredClone(packed);
+    const [unpackedA, unpackedB] = wire.changed.map((entity) => unpackEntity(entity, wire.members));
+    expect(unpackedA).toEqual(a);
+    expect(unpackedB).toEqual(b);
+    expect(unpackedA!.members).toBe(unpackedA!.members);
   });
 });

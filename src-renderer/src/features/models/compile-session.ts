@@ -2,7 +2,9 @@
 // the same compiler the service validates with, with the push/publish analyzers on.
 import { compileModel, createIncrementalCompiler, isModelSourcePath, type CompileOptions, type CompiledCube, type CompiledModel, type CompiledView, type IncrementalCompiler } from '../../../../src-shared/model';
 import { TestFileCheck } from './test-files';
-import { cubeSymbol, entitiesOf, packEntity, viewSymbol, type AnalyzerSources, type CompilerRequest, type CompilerResult, type PackedEntity, type SymbolDelta } from './protocol';
+import { cubeSymbol, entitiesOf, entityParts, packEntities, viewSymbol, type AnalyzerSources, type CompilerRequest, type CompilerResult, type SymbolDelta } from './protocol';
+
+type EntityParts = ReturnType<typeof entityParts>;
 
 /** The compile options for what is known of the data sources (see `AnalyzerSources`): while unknown, no analyzer runs. */
 export function analyzerOptions(sources: AnalyzerSources): CompileOptions {
@@ -21,7 +23,7 @@ export class CompileSession {
    */
   private incremental: IncrementalCompiler | null = null;
   /** Symbol of each compiled entity object (the compiler keeps the objects of entities it did not re-check). */
-  private readonly symbolCache = new WeakMap<CompiledCube | CompiledView, { packed: PackedEntity; json: string }>();
+  private readonly symbolCache = new WeakMap<CompiledCube | CompiledView, { parts: EntityParts; json: string }>();
   /** JSON of the symbol last sent for each name, to send only what changed. */
   private sent = new Map<string, string>();
   /** The analyzers as set for the deployment's data sources by the last reset (or sources message). */
@@ -95,21 +97,21 @@ export class CompileSession {
 
   private symbolDelta(model: CompiledModel, full: boolean): SymbolDelta {
     const next = new Map<string, string>();
-    const changed: PackedEntity[] = [];
+    const changed: EntityParts[] = [];
     for (const entity of entitiesOf(model)) {
       let cached = this.symbolCache.get(entity);
       if (!cached) {
-        const packed = packEntity(entity.kind === 'cube' ? cubeSymbol(entity) : viewSymbol(entity));
+        const parts = entityParts(entity.kind === 'cube' ? cubeSymbol(entity) : viewSymbol(entity));
         // What is compared with the last result sent: the entity's fields, then its members' text.
-        cached = { packed, json: `${JSON.stringify({ ...packed, members: '' })}${packed.members}` };
+        cached = { parts, json: `${JSON.stringify(parts.head)}${parts.members}` };
         this.symbolCache.set(entity, cached);
       }
       next.set(entity.name, cached.json);
-      if (full || this.sent.get(entity.name) !== cached.json) changed.push(cached.packed);
+      if (full || this.sent.get(entity.name) !== cached.json) changed.push(cached.parts);
     }
     const removed = full ? [] : [...this.sent.keys()].filter((name) => !next.has(name));
     this.sent = next;
-    return { full, changed, removed };
+    return { full, ...packEntities(changed), removed };
   }
 }
 export { isModelSourcePath };

@@ -90,24 +90,40 @@ export function symbolsOf(model: CompiledModel): ModelSymbols {
   return { entities };
 }
 
-/**
- * An entity symbol as it crosses the worker boundary: its members as JSON text, not objects. At
- * 10,000 cubes the index is some 400,000 members; cloned as objects, taking in the first result
- * held the window's thread about a second (half of it the collector). A string clones as one copy,
- * and the members are made when something first reads them (completion in that cube, references).
- */
-export type PackedEntity = Omit<EntitySymbol, 'members'> & { members: string };
+/** An entity symbol without its members. */
+export type EntityHead = Omit<EntitySymbol, 'members'>;
 
-export function packEntity(entity: EntitySymbol): PackedEntity {
-  return { ...entity, members: JSON.stringify(entity.members) };
+/**
+ * An entity symbol as it crosses the worker boundary: its members are a span of its delta's
+ * `members` text, JSON, not objects. At 10,000 cubes the index is some 400,000 members; cloned as
+ * objects, taking in the first result held the window's thread about a second (half of it the
+ * collector). One string clones as one copy, too big for the young generation to copy again, and
+ * the members are made when something first reads them (completion in that cube, references).
+ */
+export type PackedEntity = EntityHead & { members: [start: number, end: number] };
+
+/** An entity's fields, and its members as JSON text: what a delta is made of. */
+export function entityParts(entity: EntitySymbol): { head: EntityHead; members: string } {
+  const { members, ...head } = entity;
+  return { head, members: JSON.stringify(members) };
 }
 
-/** The entity of `packed`, its members read from their text on first use. */
-export function unpackEntity(packed: PackedEntity): EntitySymbol {
-  const { members: text, ...entity } = packed;
+/** Entities in the form a delta carries them: their fields, and their members' texts in one string. */
+export function packEntities(parts: readonly { head: EntityHead; members: string }[]): Pick<SymbolDelta, 'changed' | 'members'> {
+  let at = 0;
+  const changed = parts.map(({ head, members }): PackedEntity => ({ ...head, members: [at, (at += members.length)] }));
+  return { changed, members: parts.map((part) => part.members).join('') };
+}
+
+/** The entity of `packed`, its members read from their span of `text` on first use. */
+export function unpackEntity(packed: PackedEntity, text: string): EntitySymbol {
+  const {
+    members: [start, end],
+    ...entity
+  } = packed;
   let members: MemberSymbol[] | undefined;
   return Object.defineProperty(entity, 'members', {
-    get: () => (members ??= JSON.parse(text) as MemberSymbol[]),
+    get: () => (members ??= JSON.parse(text.slice(start, end)) as MemberSymbol[]),
     enumerable: true,
     configurable: true,
   }) as EntitySymbol;
@@ -121,15 +137,17 @@ export interface SymbolDelta {
   /** True: `changed` is the whole index (after a reset). */
   full: boolean;
   changed: PackedEntity[];
+  /** The members of the changed entities, their JSON texts one after another (see PackedEntity). */
+  members: string;
   removed: string[];
 }
 
 export function applySymbolDelta(symbols: ModelSymbols, delta: SymbolDelta): ModelSymbols {
-  if (delta.full) return { entities: Object.fromEntries(delta.changed.map((e) => [e.name, unpackEntity(e)])) };
+  if (delta.full) return { entities: Object.fromEntries(delta.changed.map((e) => [e.name, unpackEntity(e, delta.members)])) };
   if (delta.changed.length === 0 && delta.removed.length === 0) return symbols;
   const entities = { ...symbols.entities };
   for (const name of delta.removed) delete entities[name];
-  for (const entity of delta.changed) entities[entity.name] = unpackEntity(entity);
+  for (const entity of delta.changed) entities[entity.name] = unpackEntity(entity, delta.members);
   return { entities };
 }
 
