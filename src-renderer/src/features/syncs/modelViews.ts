@@ -14,8 +14,8 @@ const CACHE_LIMIT = 16;
 /**
  * Views of `branchName` (default: the service's default branch), compiled once per file set. A
  * branch without uncommitted changes is known by its commit, read from a one-file page; one with
- * them by every model file's hash. Keyed by hashes alone, a first visit read the branch's list and
- * then its text: at 10,000 cubes the service hashed 12,500 files only to name the compile.
+ * them by every model file's hash. Naming every compile by hashes would have the service hash each
+ * file of the branch (12,500 at 10,000 cubes) before the cache is even looked at.
  */
 export async function loadModelViews(deploymentId: number, branchName: string | undefined, signal?: AbortSignal): Promise<ModelViews> {
   const query = (after: string | undefined, content: boolean, first = 1000) => ({ ...(branchName ? { branchName } : {}), first, ...(content ? { content } : {}), ...(after ? { after } : {}) });
