@@ -1,6 +1,6 @@
 // Finding and reading the model files of a project folder, for `drydock validate`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { isModelSourcePath, MODEL_FOLDERS, MODEL_LIMITS, type ModelFile } from '../../../src-shared/model';
 import { CliError, ExitCodes } from '../output';
 
@@ -27,13 +27,14 @@ export function modelFoldersOf(root: string): string[] {
 /** Model source files (YAML, JS and TS) under `folders` of `root`, paths relative to it with `/`, sorted. */
 export function readModelFiles(root: string, folders: string[]): ModelFile[] {
   const files: ModelFile[] = [];
-  const walk = (dir: string) => {
+  // `path` is built on the way down: `relative` and a split per file were 15 % of reading 12,500.
+  const walk = (dir: string, prefix: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const full = join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
+      const path = `${prefix}${entry.name}`;
+      if (entry.isDirectory()) walk(full, `${path}/`);
       else if (entry.isFile()) {
-        const path = relative(root, full).split(sep).join('/');
         if (!isModelSourcePath(path)) continue;
         // A file that cannot fit the compiler's limit even at 3 bytes a character is refused unread (issue 23).
         const bytes = statSync(full).size;
@@ -42,7 +43,7 @@ export function readModelFiles(root: string, folders: string[]): ModelFile[] {
       }
     }
   };
-  for (const folder of folders) walk(join(root, folder));
+  for (const folder of folders) walk(join(root, folder), `${folder}/`);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return files;
 }
