@@ -6,6 +6,7 @@
 // them ready.
 import type { RouteDef } from '../../src-shared/api/contract';
 import type { Api, Router } from '../http/route';
+import { yieldToEventLoop } from '../platform/jobs/types';
 
 export interface Area {
   name: string;
@@ -88,7 +89,7 @@ export class AreaLoader {
     this.background ??= (async () => {
       await new Promise((resolve) => setTimeout(resolve, afterMs).unref());
       for (const area of this.areas) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await yieldToEventLoop();
         if (this.stopped) return;
         await this.ensure(area).catch((error: Error) => onError(area, error));
       }

@@ -25,6 +25,7 @@ import { assertFilePath, workingEdits } from './working';
 import { runCompute } from '../../workers/run';
 import type { StageResult, UploadPart } from '../../workers/upload-tasks';
 import type { DecodedBase64 } from '../../platform/json/base64-field';
+import { yieldToEventLoop } from '../../platform/jobs/types';
 
 interface ManifestFile {
   path: string;
@@ -398,7 +399,7 @@ async function stage(ctx: ServiceContext, upload: Upload, index: number, gitdir:
         parts.push({ offset: row.byte_offset, file: join(dir, row.part_file) });
         continue;
       }
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldToEventLoop();
       // A chunk dropped meanwhile leaves zeros, which the SHA-256 check then refuses.
       const chunk = legacy.get(upload.row.id, index, row.byte_offset) as { data: Buffer | null } | undefined;
       if (chunk?.data) parts.push({ offset: row.byte_offset, bytes: chunk.data });

@@ -36,6 +36,7 @@ import {
   writeFileDurably,
   writeFileDurablySync,
 } from './durable-fs';
+import { yieldToEventLoop } from '../jobs/types';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
@@ -86,7 +87,7 @@ export async function writeLooseObject(gitdir: string, type: ObjectType, content
   const header = headerOf(bytes.byteLength, type);
   const hash = createHash('sha1').update(header);
   for (let at = 0; at < bytes.byteLength; at += HASH_SLICE_BYTES) {
-    if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (at > 0) await yieldToEventLoop();
     hash.update(bytes.subarray(at, at + HASH_SLICE_BYTES));
   }
   const oid = hash.digest('hex');

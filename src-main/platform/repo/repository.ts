@@ -13,6 +13,7 @@ import { isValidBranchName } from './branch-names';
 import { caseTwinProblem, caseTwins, portablePathProblem, type CaseTwin, type PathRuleProblem } from '../../../src-shared/paths/portable-path';
 import { caseTwinsOfTreeChange } from './path-index';
 import { RepoError, RepositoryDamagedError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeResult, type Signature } from './repo-types';
+import { yieldToEventLoop } from '../jobs/types';
 
 export { branchNameProblem, isValidBranchName } from './branch-names';
 export { RepoError, RepositoryDamagedError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeOutcome, type MergeResult, type RepoErrorCode, type Signature } from './repo-types';
@@ -468,7 +469,7 @@ export class GitRepository {
     let sliceStarted = performance.now();
     const visit = async (oid: string, prefix: string): Promise<void> => {
       if (performance.now() - sliceStarted > TREE_READ_SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await yieldToEventLoop();
         sliceStarted = performance.now();
       }
       const tree = await this.readTreeEntries(oid);
