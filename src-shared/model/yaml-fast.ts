@@ -266,19 +266,28 @@ class FastReader {
       return this.counted({ kind: 'scalar', value, line: i + 1, column: this.column(i, at) });
     }
     // Indicators that start something other than a plain scalar (or need care we do not take).
-    if ('[]{}&*!|>%@`#,?:-'.includes(this.text[at]!)) {
-      if (!(ch === 45 && /[0-9.]/.test(this.text[at + 1] ?? ''))) throw BAIL;
+    if (ch < 128 && PLAIN_INDICATOR[ch] === 1) {
+      const after = this.text.charCodeAt(at + 1);
+      if (!(ch === 45 && ((after >= 48 && after <= 57) || after === 46))) throw BAIL;
     }
-    let end = this.end(i);
-    for (let k = at + 1; k < this.end(i); k++) {
-      if (this.text.charCodeAt(k) === 35 && this.text.charCodeAt(k - 1) === 32) {
+    // One pass to the line's end: where a comment starts (` #`), and whether `: ` comes before it,
+    // which a plain scalar cannot hold.
+    const lineEnd = this.end(i);
+    let end = lineEnd;
+    let colonSpace = false;
+    for (let k = at + 1, previous = ch; k < lineEnd; k++) {
+      const c = this.text.charCodeAt(k);
+      if (c === 32 /* space */) {
+        if (previous === 58 /* : */) colonSpace = true;
+      } else if (c === 35 /* # */ && previous === 32) {
         end = k - 1;
         break;
       }
+      previous = c;
     }
     while (end > at && this.text.charCodeAt(end - 1) === 32) end--;
+    if (colonSpace || this.text.charCodeAt(end - 1) === 58) throw BAIL;
     const raw = sharedSlice(this.text, at, end);
-    if (raw.includes(': ') || raw.endsWith(':') || raw.includes(' #')) throw BAIL;
     this.noContinuation(i);
     return this.counted({ kind: 'scalar', value: resolvePlain(raw), line: i + 1, column: this.column(i, at) });
   }
@@ -436,6 +445,10 @@ class FastReader {
     return this.counted({ kind: 'scalar', value, line: i + 1, column: at - this.start(i) + 1 });
   }
 }
+
+/** Characters that cannot start a plain scalar this reader takes (`-` only before a digit or `.`). */
+const PLAIN_INDICATOR = new Uint8Array(128);
+for (const c of '[]{}&*!|>%@`#,?:-') PLAIN_INDICATOR[c.charCodeAt(0)] = 1;
 
 /** Slots of the table of short strings (see `sharedSlice`): a power of two. */
 const SHORT_SLOTS = 1 << 16;

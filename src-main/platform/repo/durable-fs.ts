@@ -20,7 +20,7 @@
  *   `stat` says ENOENT, so the next write of the same content replaces it (isomorphic-git skips
  *   writing an object it believes present), and reading an empty one falls through to the packs.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -52,12 +52,25 @@ const notFound = (file: string): NodeJS.ErrnoException =>
  */
 export function isLooseObject(oid: string, inflated: Uint8Array): boolean {
   const nul = inflated.indexOf(0);
-  if (nul < 0) return false;
-  const header = Buffer.from(inflated.subarray(0, nul)).toString('latin1');
-  const match = /^(blob|tree|commit|tag) (\d+)$/.exec(header);
-  if (!match || Number(match[2]) !== inflated.byteLength - nul - 1) return false;
-  return createHash('sha1').update(inflated).digest('hex') === oid;
+  // The longest header is `commit ` and a size of 16 digits.
+  if (nul < 0 || nul > 24) return false;
+  const space = inflated.indexOf(0x20);
+  if (space < 0 || space > nul || !OBJECT_TYPES.has(latin1(inflated, 0, space))) return false;
+  let size = 0;
+  for (let k = space + 1; k < nul; k++) {
+    const digit = inflated[k]! - 48;
+    if (digit < 0 || digit > 9) return false;
+    size = size * 10 + digit;
+  }
+  if (nul === space + 1 || size !== inflated.byteLength - nul - 1) return false;
+  // The one-shot hash: a Hash object per object cost reading a 10,000-cube model's 12,500 blobs
+  // about 50 ms more (issue 28).
+  return hash('sha1', inflated, 'hex') === oid;
 }
+
+const OBJECT_TYPES: ReadonlySet<string> = new Set(['blob', 'tree', 'commit', 'tag']);
+
+const latin1 = (bytes: Uint8Array, start: number, end: number): string => String.fromCharCode(...bytes.subarray(start, end));
 
 /** Verified object files by path, size and mtime: an object rewritten or cut short is checked again. */
 const verified = new Map<string, true>();

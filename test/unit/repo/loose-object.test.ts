@@ -1,6 +1,7 @@
 // Objects are written by Drydock's own writer (hash in slices, deflate on the thread pool); they
 // must be exactly what git and isomorphic-git expect.
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,5 +76,25 @@ describe('reading loose objects natively', () => {
     expect(readLooseObjectSync(repo.gitdir, blob, 'blob')).toBeNull();
     writeFileSync(file, Buffer.alloc(0));
     expect(readLooseObjectSync(repo.gitdir, blob, 'blob')).toBeNull();
+  });
+
+  it('leaves to the repository’s reader an object whose header names another size, no size or no known type', () => {
+    const blob = git(repo.gitdir, 'rev-parse', 'main:a.txt').toString().trim();
+    const file = objectFile(blob);
+    chmodSync(file, 0o644);
+    for (const header of ['blob 3', 'blob ', 'blob 0x2', 'blobs 2', 'blob  2']) {
+      writeFileSync(file, deflateSync(Buffer.from(`${header}\0a\n`, 'latin1')));
+      expect(readLooseObjectSync(repo.gitdir, blob, 'blob'), header).toBeNull();
+    }
+  });
+
+  it('reads an object file larger than the thread’s read buffer whole, as git wrote it', () => {
+    // Random bytes deflate to about their own size: several times the 256 KiB read buffer.
+    const content = Buffer.concat([randomBytes(700 * 1024), Buffer.from('end\n')]);
+    writeFileSync(join(root, 'big.bin'), content);
+    const oid = git(repo.gitdir, 'hash-object', '-w', join(root, 'big.bin')).toString().trim();
+    expect(readFileSync(objectFile(oid)).byteLength).toBeGreaterThan(600 * 1024);
+    expect(Buffer.from(readLooseObjectSync(repo.gitdir, oid, 'blob')!).equals(content)).toBe(true);
+    expect(Buffer.from(readLooseObjectSync(repo.gitdir, git(repo.gitdir, 'rev-parse', 'main:a.txt').toString().trim(), 'blob')!).toString()).toBe('a\n');
   });
 });
