@@ -5,6 +5,7 @@ import { closeSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs
 import { dirname } from 'node:path';
 import { isBase64 } from '../platform/json/base64-field';
 import { writeLooseBlobSync } from '../platform/repo/loose-object';
+import { bufferView } from '../platform/files/buffer-view';
 
 export interface StoreChunkInput {
   /** The chunk as sent (base64), or its bytes when a compute thread already decoded the request body. */
@@ -61,7 +62,7 @@ export function stageUploadFile(input: StageInput): StageResult {
   const buffer = Buffer.alloc(input.size);
   for (const part of [...input.parts].sort((a, b) => a.offset - b.offset)) {
     if (part.bytes) {
-      Buffer.from(part.bytes.buffer, part.bytes.byteOffset, part.bytes.byteLength).copy(buffer, part.offset);
+      bufferView(part.bytes).copy(buffer, part.offset);
       continue;
     }
     let fd: number;

@@ -24,6 +24,7 @@ import { branchKey, shardOf } from './validation';
 import { assertBranchName, defaultBranch, loadBranch } from './branches';
 import { openRepository } from './repository';
 import { assertExistingPath, fileSummary, fileText, readWorkingFile, workingEdits, workingTree, workingTreeOf, type WorkingFile, type WorkingTree } from './working';
+import { bufferView } from '../../platform/files/buffer-view';
 
 
 async function branchView(ctx: ServiceContext, deploymentId: number, principal: Principal, requested?: string) {
@@ -147,7 +148,7 @@ export async function fileHashesJson(ctx: ServiceContext, deploymentId: number, 
   }
   json.write('}}');
   const bytes = json.result();
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return bufferView(bytes);
 }
 
 async function modelFilesOf(repo: Awaited<ReturnType<typeof openRepository>>['repo'], tree: WorkingTree): Promise<ModelFile[]> {

@@ -28,6 +28,7 @@ import { paginateArray } from '../../http/pagination';
 import type { ServiceContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { DEPLOYMENT_READ_CREDENTIALS, DEPLOYMENT_WRITE_CREDENTIALS } from '../../http/credentials';
+import { bufferView } from '../../platform/files/buffer-view';
 
 const READ = { access: ['deploymentRead' as const], credentials: DEPLOYMENT_READ_CREDENTIALS };
 const EDIT = { access: ['deploymentEdit' as const], credentials: DEPLOYMENT_WRITE_CREDENTIALS };
@@ -83,7 +84,7 @@ export function registerDataModelRoutes({ route, ctx }: Api): void {
   // The answer comes serialised from the model shard: its bytes are sent as they are (issue 28).
   route(api.validateDataModel, READ, async ({ params, query, principal, reply }): Promise<ReplySent> => {
     const { body } = await validateWithChecks(ctx, params.deploymentId, principal, query.branchName);
-    await reply.code(200).type('application/json; charset=utf-8').send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+    await reply.code(200).type('application/json; charset=utf-8').send(bufferView(body));
     return REPLY_SENT;
   });
 

@@ -9,6 +9,7 @@
  * `prototype`, is refused, and where it is said), plus the service's own two: a blank body is no
  * body, and nesting deeper than {@link MAX_JSON_DEPTH} is refused before anything parses it.
  */
+import { bufferView } from '../files/buffer-view';
 
 /** Deepest nesting of arrays and objects accepted in a JSON body (dashboards and contexts need far less). */
 export const MAX_JSON_DEPTH = 64;
@@ -85,7 +86,7 @@ function poisonedAt(root: object): string | null {
 
 /** Reads a request body: text, or the raw bytes (decoded as UTF-8, invalid sequences replaced). */
 export function parseJsonBody(body: string | Uint8Array): JsonBody {
-  let text = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  let text = typeof body === 'string' ? body : bufferView(body).toString('utf8');
   // `Content-Type: application/json` with no body (or only whitespace) is no body.
   if (text.trim() === '') return { kind: 'blank' };
   if (exceedsJsonDepth(text)) return { kind: 'too-deep' };

@@ -37,6 +37,7 @@ import {
   writeFileDurablySync,
 } from './durable-fs';
 import { yieldToEventLoop } from '../jobs/types';
+import { bufferView } from '../files/buffer-view';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
@@ -100,8 +101,6 @@ const deflateAsync = promisify(deflate);
 
 const headerOf = (size: number, type: ObjectType = 'blob'): Buffer => Buffer.from(`${type} ${size}\0`, 'latin1');
 
-const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-
 /** Writes `content` as a blob of the bare repository at `gitdir` (if it is not there yet); returns its id. */
 export function writeLooseBlob(gitdir: string, content: Uint8Array): Promise<string> {
   return writeLooseObject(gitdir, 'blob', content);
@@ -109,7 +108,7 @@ export function writeLooseBlob(gitdir: string, content: Uint8Array): Promise<str
 
 /** Writes `content` as an object of `type` of the bare repository at `gitdir` (if it is not there yet); returns its id. */
 export async function writeLooseObject(gitdir: string, type: ObjectType, content: Uint8Array): Promise<string> {
-  const bytes = asBuffer(content);
+  const bytes = bufferView(content);
   const header = headerOf(bytes.byteLength, type);
   const hash = createHash('sha1').update(header);
   for (let at = 0; at < bytes.byteLength; at += HASH_SLICE_BYTES) {
@@ -127,7 +126,7 @@ export async function writeLooseObject(gitdir: string, type: ObjectType, content
 
 /** `writeLooseBlob` for worker threads: the same object, written in one go. */
 export function writeLooseBlobSync(gitdir: string, content: Uint8Array): string {
-  const bytes = asBuffer(content);
+  const bytes = bufferView(content);
   const header = headerOf(bytes.byteLength);
   const oid = createHash('sha1').update(header).update(bytes).digest('hex');
   const file = looseObjectFile(gitdir, oid);

@@ -5,6 +5,7 @@
 // at all ('', `.`, `..`) are left out, which a next commit then drops from the tree.
 
 import { isAscii } from './object-format';
+import { bufferView } from '../files/buffer-view';
 
 export interface TreeObjectEntry {
   /** `100644`, `100755`, `120000`, `040000` or `160000`. */
@@ -23,7 +24,7 @@ const decoder = new TextDecoder();
  * a 10,000-cube model took 20 ms of the HTTP thread the first time (issue 28).
  */
 export function parseTreeObject(content: Uint8Array): TreeObjectEntry[] {
-  const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  const bytes = bufferView(content);
   const text = bytes.toString('latin1');
   const entries: TreeObjectEntry[] = [];
   let at = 0;

@@ -24,7 +24,10 @@ function SeverityIcon({ severity }: { severity: Severity }) {
   return <ModelsIcon name={severity} className={`sev sev-${severity}`} />;
 }
 
-function DiagnosticRow({ d, onOpen }: { d: ShownDiagnostic; onOpen: (file: string, at?: { line: number; column: number }) => void }) {
+/** Opens a file, at a place in it when given. */
+type OpenFile = (file: string, at?: { line: number; column: number }) => void;
+
+function DiagnosticRow({ d, onOpen }: { d: ShownDiagnostic; onOpen: OpenFile }) {
   const analyzer = analyzerOf(d);
   const message = analyzer ? d.message.replace(ANALYZER_PREFIX, '') : d.message;
   const at = { line: d.line, column: d.column };
@@ -180,9 +183,7 @@ export function ProblemsPanel() {
               )}
             </div>
           ) : (
-            <ul className="problem-list" aria-label="Diagnostics">
-              <SteppedRows rows={visible} render={(d, i) => <DiagnosticRow key={`${d.file}:${d.line}:${d.column}:${d.code}:${i}`} d={d} onOpen={open} />} />
-            </ul>
+            <DiagnosticList label="Diagnostics" rows={visible} onOpen={open} />
           )
         ) : (
           <ServerResult verdict={server} local={diagnostics} stale={stale} onOpen={open} />
@@ -197,7 +198,16 @@ function ServerBadge({ verdict, stale }: { verdict: ServerVerdict; stale: boolea
   return verdict.result.valid ? <span className="tab-count good">valid</span> : <span className="tab-count bad">{verdict.result.errorCount}</span>;
 }
 
-function ServerResult({ verdict, local, stale, onOpen }: { verdict: ServerVerdict | null; local: ShownDiagnostic[]; stale: string | null; onOpen: (file: string, at?: { line: number; column: number }) => void }) {
+/** A list of problems, drawn a step at a time (see SteppedRows). */
+function DiagnosticList({ label, rows, onOpen }: { label: string; rows: readonly ShownDiagnostic[]; onOpen: OpenFile }) {
+  return (
+    <ul className="problem-list" aria-label={label}>
+      <SteppedRows rows={rows} render={(d, i) => <DiagnosticRow key={`${d.file}:${d.line}:${d.column}:${d.code}:${i}`} d={d} onOpen={onOpen} />} />
+    </ul>
+  );
+}
+
+function ServerResult({ verdict, local, stale, onOpen }: { verdict: ServerVerdict | null; local: ShownDiagnostic[]; stale: string | null; onOpen: OpenFile }) {
   const validating = useModels((s) => s.validating);
   if (!verdict) {
     return (
@@ -232,9 +242,7 @@ function ServerResult({ verdict, local, stale, onOpen }: { verdict: ServerVerdic
         <span className="muted server-agree">{comparison(local, result.diagnostics, unsavedAtCheck, stale)}</span>
       </div>
       {result.diagnostics.length > 0 && (
-        <ul className="problem-list" aria-label="Service diagnostics">
-          <SteppedRows rows={result.diagnostics} render={(d, i) => <DiagnosticRow key={`${d.file}:${d.line}:${d.column}:${d.code}:${i}`} d={d} onOpen={onOpen} />} />
-        </ul>
+        <DiagnosticList label="Service diagnostics" rows={result.diagnostics} onOpen={onOpen} />
       )}
     </div>
   );
