@@ -7,6 +7,7 @@ import { writeLooseBlob, writeLooseObject } from './loose-object';
 import { commitObjectOf, treeObjectOf, type EntryToWrite } from './object-format';
 import { readObjectSync } from './packed-object';
 import { parseTreeObject } from './tree-object';
+import { treeWithChanges } from './tree-rewrite';
 import { KeyedMutex } from './mutex';
 import { diffTrees, pathsShadowedByFiles, threeWayMerge, type FlatTree, type TreeChange, type TreeFile } from './tree';
 import { isValidBranchName } from './branch-names';
@@ -65,23 +66,11 @@ function assertPortablePaths(before: FlatTree, after: FlatTree, changes?: readon
   throw new RepoError('PATH_REFUSED', `${shown}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`, problems.map((p) => p.path), problems);
 }
 
-/**
- * Where the id of entry `name` starts in tree object `tree` (a folder's entry when `folder`), or -1.
- * An entry is `<mode> <name>\0<20-byte id>`: the name with the space before it and the NUL after
- * it is searched for, and taken where a mode of its kind stands before it, at the start of the
- * object or after the NUL and id of the entry before (bytes of an id never pass for all that).
- */
-function entryIdAt(tree: Buffer, name: string, folder: boolean): number {
-  const needle = Buffer.from(` ${name}\0`, 'utf8');
-  const modes = folder ? ['40000'] : ['100644', '100755', '120000'];
-  for (let at = tree.indexOf(needle); at >= 0; at = tree.indexOf(needle, at + 1)) {
-    for (const mode of modes) {
-      const start = at - mode.length;
-      if (start < 0 || tree.toString('latin1', start, at) !== mode) continue;
-      if (start === 0 || (start >= 21 && tree[start - 21] === 0)) return at + needle.byteLength;
-    }
-  }
-  return -1;
+/** The tree a commit is written from: its id, its files, and what makes the new files from them. */
+interface ParentTree {
+  rootOid: string;
+  files: FlatTree;
+  changes: readonly TreeChange[];
 }
 
 /** `fn` over `items` with at most `lanes` calls under way; results in the order of `items`. */
@@ -376,7 +365,7 @@ export class GitRepository {
       const changes = diffTrees(before, after, writes.map((w) => w.path));
       if (changes.length === 0) return { commit: head, changed: false, changes };
       assertPortablePaths(before, after, changes);
-      const tree = (await this.treeWithModifiedFiles(rootTree, changes, after)) ?? (await this.writeFlatTree(after));
+      const tree = await this.treeOfFiles(after, { rootOid: rootTree, files: before, changes });
       const commit = await this.writeCommitObject(tree, [head], options.message, options.author);
       await this.moveRef(branch, commit, head);
       return { commit, changed: true, changes };
@@ -448,7 +437,7 @@ export class GitRepository {
       // Each side may be fine alone and the two together not: "ok.yml" from one, "OK.yml" from the other.
       assertPortablePaths(oursTree, merged, changes);
       if (options.dryRun) return { outcome: 'merged', commit: null, conflicts: [], changes };
-      const commit = await this.writeCommitOf(merged, [ours, theirs], options.message, options.author);
+      const commit = await this.writeCommitOf(merged, [ours, theirs], options.message, options.author, changes);
       await this.moveRef(target, commit, ours);
       return { outcome: 'merged', commit, conflicts: [], changes };
     });
@@ -522,58 +511,27 @@ export class GitRepository {
     return oid;
   }
 
-  /**
-   * The tree of commit tree `rootOid` with the files `changes` modifies given their new blobs, when
-   * every change is such a modification: each folder on the way to a changed file is its object
-   * with the file's (or the subfolder's) id replaced, which git finds by a search of the bytes. A
-   * commit in a 10,000-cube model wrote every folder again from the flat file list, the
-   * 10,000-entry one included, on the HTTP thread (issue 28). Null when a change adds or removes a
-   * file, or a folder on the way cannot be read or does not hold the file as `before` had it: the
-   * whole tree is then written from `after` (writeFlatTree).
-   */
-  private async treeWithModifiedFiles(rootOid: string, changes: readonly TreeChange[], after: ReadonlyMap<string, TreeFile>): Promise<string | null> {
-    if (changes.some((c) => c.status !== 'modified')) return null;
-    /** Folder (`''`, `model/`, `model/cubes/`) → its files to change (name → old and new id) and its subfolders to rewrite. */
-    const plans = new Map<string, { files: Map<string, { before: string; after: string }>; folders: Set<string> }>();
-    const planOf = (folder: string) => {
-      let plan = plans.get(folder);
-      if (!plan) plans.set(folder, (plan = { files: new Map(), folders: new Set() }));
-      return plan;
-    };
-    for (const change of changes) {
-      const slash = change.path.lastIndexOf('/');
-      planOf(change.path.slice(0, slash + 1)).files.set(change.path.slice(slash + 1), { before: change.beforeOid!, after: change.afterOid! });
-      for (let end = slash; end > 0; end = change.path.lastIndexOf('/', end - 1)) {
-        const parent = change.path.lastIndexOf('/', end - 1);
-        planOf(change.path.slice(0, parent + 1)).folders.add(change.path.slice(parent + 1, end));
-      }
+  /** A commit of `files`: its tree written from its first parent's (see treeOfFiles). */
+  private async writeCommitOf(files: ReadonlyMap<string, TreeFile>, parents: string[], message: string, author: Signature, changes?: readonly TreeChange[]): Promise<string> {
+    let parentTree: ParentTree | undefined;
+    if (parents.length > 0) {
+      const rootOid = await this.treeIdOf(parents[0]!);
+      const parentFiles = await this.flattenTree(rootOid);
+      parentTree = { rootOid, files: parentFiles, changes: changes ?? diffTrees(parentFiles, files) };
     }
-    const rewrite = async (treeOid: string, folder: string): Promise<string | null> => {
-      const plan = plans.get(folder)!;
-      const read = readObjectSync(this.gitdir, treeOid, 'tree');
-      if (!read) return null;
-      const tree = Buffer.from(read);
-      for (const [name, file] of plan.files) {
-        const at = entryIdAt(tree, name, false);
-        if (at < 0 || tree.toString('hex', at, at + 20) !== file.before) return null;
-        tree.write(file.after, at, 'hex');
-      }
-      for (const name of plan.folders) {
-        const at = entryIdAt(tree, name, true);
-        if (at < 0) return null;
-        const written = await rewrite(tree.toString('hex', at, at + 20), `${folder}${name}/`);
-        if (written === null) return null;
-        tree.write(written, at, 'hex');
-      }
-      return writeLooseObject(this.gitdir, 'tree', tree);
-    };
-    const oid = await rewrite(rootOid, '');
-    if (oid !== null) treeCache.set(oid, after);
-    return oid;
+    return this.writeCommitObject(await this.treeOfFiles(files, parentTree), parents, message, author);
   }
 
-  private async writeCommitOf(tree: ReadonlyMap<string, TreeFile>, parents: string[], message: string, author: Signature): Promise<string> {
-    return this.writeCommitObject(await this.writeFlatTree(tree), parents, message, author);
+  /**
+   * The tree object holding exactly `files`: from `parent`'s tree, writing only the folders on the
+   * way to what changed (tree-rewrite.ts), or whole when that cannot be done.
+   */
+  private async treeOfFiles(files: ReadonlyMap<string, TreeFile>, parent?: ParentTree): Promise<string> {
+    const oid = parent ? await treeWithChanges(this.gitdir, parent.rootOid, parent.changes, parent.files, files) : null;
+    if (oid === null) return this.writeFlatTree(files);
+    // Kept as it is: every caller made `files` for this commit and changes it no more.
+    treeCache.set(oid, files);
+    return oid;
   }
 
   private async writeCommitObject(treeOid: string, parents: string[], message: string, author: Signature): Promise<string> {

@@ -158,7 +158,7 @@ describe('a commit that only changes files', () => {
     gitBytes(repo.gitdir, 'fsck', '--strict');
   });
 
-  it('adding or removing a file writes the folders from the list of files, as before', async () => {
+  it('adding or removing a file gives the tree git lists with the file added and the other gone', async () => {
     const repo = GitRepository.at(join(root, 'adds'));
     await repo.initialize({ branch: 'main', files: Object.entries(files).map(([path, content]) => ({ path, content })), author: { name: 'A', email: 'a@example.com' }, message: 'init' });
     const { commit } = await repo.commitChanges('main', [{ path: 'model/cubes/b.yml', content: 'two\n' }, { path: 'x.yml', content: null }, { path: 'a.txt', content: 'A\n' }], { message: 'add', author: { name: 'A', email: 'a@example.com' } });
