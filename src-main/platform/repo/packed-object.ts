@@ -305,11 +305,16 @@ function findPacked(gitdir: string, oid: string, depth: number): GitObject | nul
   return packedIn(gitdir, oid, depth, false) ?? packedIn(gitdir, oid, depth, true);
 }
 
+/** `object` when its id is `oid`; null otherwise. */
+function checkedAny(object: GitObject | null, oid: string): GitObject | null {
+  if (!object) return null;
+  const hash = createHash('sha1').update(`${object.type} ${object.content.byteLength}\0`).update(object.content).digest('hex');
+  return hash === oid ? object : null;
+}
+
 /** `object`'s content when it is a `type` and its id is `oid`; null otherwise. */
 function checked(object: GitObject | null, oid: string, type: ObjectType): Buffer | null {
-  if (!object || object.type !== type) return null;
-  const hash = createHash('sha1').update(`${type} ${object.content.byteLength}\0`).update(object.content).digest('hex');
-  return hash === oid ? object.content : null;
+  return object?.type === type ? (checkedAny(object, oid)?.content ?? null) : null;
 }
 
 /**
@@ -328,4 +333,21 @@ export function readPackedObjectSync(gitdir: string, oid: string, type: ObjectTy
  */
 export function readObjectSync(gitdir: string, oid: string, type: ObjectType): Buffer | null {
   return checked(packedIn(gitdir, oid, 0, false), oid, type) ?? readLooseObjectSync(gitdir, oid, type) ?? checked(packedIn(gitdir, oid, 0, true), oid, type);
+}
+
+/** Object `oid` of whatever type, loose or packed, checked against its id (see readObjectSync). */
+export function readAnyObjectSync(gitdir: string, oid: string): GitObject | null {
+  return checkedAny(packedIn(gitdir, oid, 0, false), oid) ?? readLooseAnySync(gitdir, oid) ?? checkedAny(packedIn(gitdir, oid, 0, true), oid);
+}
+
+/**
+ * Whether a pack file of `gitdir` lists an object (its index says so; the object is not read), by
+ * the packs there are now: the pack folder is listed once, not again for each object asked about.
+ */
+export function packedObjectsOf(gitdir: string): (oid: string) => boolean {
+  const packs = packsOf(gitdir, true);
+  return (oid) => {
+    const id = Buffer.from(oid, 'hex');
+    return id.byteLength === 20 && packs.some((pack) => pack.offsetOf(id) >= 0);
+  };
 }
