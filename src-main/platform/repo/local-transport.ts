@@ -12,7 +12,7 @@ import { GitRepository } from './repository';
  * between the two object stores, refs moved with the same compare-and-set as any local write.
  *
  * Objects are read and written natively (packed-object.ts, loose-object.ts): through
- * isomorphic-git, which inflates and deflates in JavaScript, copying a 10,000-cube model's 12,506
+ * isomorphic-git, which inflates and deflates in JavaScript, copying a 10,000-cube model's 12,507
  * objects took 21 s of the HTTP thread (issue 28).
  */
 
@@ -68,9 +68,10 @@ function referencedBy(type: ObjectType, object: Uint8Array): string[] {
 /**
  * Copies into `to` every object reachable from `head` that `to` lacks. An object is written only
  * after everything it points at, so an interrupted copy never leaves a commit without its history
- * (and "present" keeps meaning "present with everything below it").
+ * (and "present" keeps meaning "present with everything below it"). `signal` stops it between two
+ * objects; what was copied by then stays, each object whole with everything below it.
  */
-export async function copyMissingObjects(from: string, to: string, head: string): Promise<number> {
+export async function copyMissingObjects(from: string, to: string, head: string, signal?: AbortSignal): Promise<number> {
   let copied = 0;
   const done = new Set<string>();
   const packed = packedObjectsOf(to);
@@ -84,6 +85,7 @@ export async function copyMissingObjects(from: string, to: string, head: string)
   };
   try {
     while (stack.length > 0) {
+      signal?.throwIfAborted();
       const frame = stack[stack.length - 1]!;
       if (done.has(frame.oid)) {
         stack.pop();
@@ -131,10 +133,10 @@ export async function copyMissingObjects(from: string, to: string, head: string)
 }
 
 /** Fast-forwards (or creates) `branch` of the repository at `target` to `oid`. Returns the head before. */
-export async function pushLocal(source: string, target: string, oid: string, branch: string): Promise<string | null> {
+export async function pushLocal(source: string, target: string, oid: string, branch: string, signal?: AbortSignal): Promise<string | null> {
   const remote = GitRepository.at(target);
   if (!remote.exists()) throw new RemoteError('UPSTREAM_NOT_FOUND', `The repository ${target} does not exist.`);
-  await copyMissingObjects(source, target, oid);
+  await copyMissingObjects(source, target, oid, signal);
   return remote.exclusive(async () => {
     const before = await remote.head(branch);
     if (before === oid) return before;

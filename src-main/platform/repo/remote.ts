@@ -180,7 +180,7 @@ export async function fetchRemote(gitdir: string, endpoint: RemoteEndpoint, opti
       const source = await listLocalHeads(endpoint.gitdir);
       for (const oid of source.heads.values()) {
         signal.throwIfAborted();
-        await copyMissingObjects(endpoint.gitdir, gitdir, oid);
+        await copyMissingObjects(endpoint.gitdir, gitdir, oid, signal);
       }
       await setRemoteTrackingHeads(gitdir, source.heads);
       return source;
@@ -230,7 +230,7 @@ export async function pushBranch(gitdir: string, endpoint: RemoteEndpoint, branc
   return transfer(endpoint, options, 'Pushing to', async (signal) => {
     const oid = await git.resolveRef({ fs: gitFs, gitdir, ref: `refs/heads/${branch}` });
     if (endpoint.kind === 'local') {
-      const before = await pushLocal(gitdir, endpoint.gitdir, oid, remoteBranch);
+      const before = await pushLocal(gitdir, endpoint.gitdir, oid, remoteBranch, signal);
       await git.writeRef({ fs: gitFs, gitdir, ref: `refs/remotes/${REMOTE}/${remoteBranch}`, value: oid, force: true });
       notifyRefChange({ gitdir, remote: true });
       return { before, after: oid };

@@ -75,4 +75,21 @@ describe('copying objects to a repository on this disk', () => {
     execFileSync('git', ['--git-dir', target, 'update-ref', 'refs/heads/main', head]);
     expect(gitFsck(target).status).toBe(0);
   });
+
+  it('stops between two objects when its signal is aborted, leaving no object without what it points at', async () => {
+    // Enough objects that the copy is still going when the signal comes.
+    const many = Array.from({ length: 600 }, (_, i) => ({ path: `model/more/m${i}.yml`, content: `m${i}\n` }));
+    const { commit: head } = await source.commitChanges('main', many, { message: 'more', author });
+    const stop = new AbortController();
+    const copying = copyMissingObjects(source.gitdir, target, head, stop.signal);
+    // Stopped a few turns of the event loop in, with writes under way.
+    setTimeout(() => stop.abort(), 5);
+    await expect(copying).rejects.toMatchObject({ name: 'AbortError' });
+    // Whatever is there is whole, and everything it points at is there too.
+    const present = objectsIn(target);
+    expect(present.length).toBeLessThan(reachable(source.gitdir, head).length);
+    for (const oid of present) {
+      if (gitText(target, 'cat-file', '-t', oid) === 'tree') for (const line of gitText(target, 'ls-tree', oid).split('\n')) expect(present).toContain(line.split(/\s+/)[2]);
+    }
+  });
 });
