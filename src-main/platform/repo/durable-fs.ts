@@ -163,11 +163,13 @@ export function flushDirectories(): Promise<void> {
   const previous = flushing;
   // A flush started earlier must be done too: its files were taken out of the sets.
   const current = previous.catch(() => undefined).then(async () => {
-    await inLanes(files, (file) => fsyncFile(file).catch((error: NodeJS.ErrnoException) => {
-      // An object removed meanwhile (a check removed it as damaged) needs nothing.
+    // An object removed meanwhile (a check removed it as damaged), or a folder (its repository
+    // was deleted), needs nothing; a flush for another repository must not fail for it.
+    const unlessGone = (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
-    }));
-    await inLanes(dirs, fsyncDirectory);
+    };
+    await inLanes(files, (file) => fsyncFile(file).catch(unlessGone));
+    await inLanes(dirs, (dir) => fsyncDirectory(dir).catch(unlessGone));
   });
   flushing = current;
   return current;

@@ -4,6 +4,8 @@ import git from 'isomorphic-git';
 import { isAncestor } from './divergence';
 import { writeLooseObject, type ObjectType } from './loose-object';
 import { packedObjectsOf, readAnyObjectSync } from './packed-object';
+import { writePack, type PackObject } from './pack-writer';
+import { yieldToEventLoop } from '../jobs/types';
 import { RemoteError } from './remote-error';
 import { GitRepository } from './repository';
 
@@ -11,13 +13,20 @@ import { GitRepository } from './repository';
  * The transport to a bare repository on this disk (the local repository host): objects are copied
  * between the two object stores, refs moved with the same compare-and-set as any local write.
  *
- * Objects are read and written natively (packed-object.ts, loose-object.ts): through
- * isomorphic-git, which inflates and deflates in JavaScript, copying a 10,000-cube model's 12,507
- * objects took 21 s of the HTTP thread (issue 28).
+ * Objects are read natively (packed-object.ts) and written loose or as a pack (loose-object.ts,
+ * pack-writer.ts): through isomorphic-git, which inflates and deflates in JavaScript, copying a
+ * 10,000-cube model's 12,507 objects took 21 s of the HTTP thread (issue 28).
  */
 
-/** Blobs written at once; a folder, commit or tag is written once everything before it is. */
-const WRITE_LANES = 8;
+/** Fewer objects than this are written loose, more as a pack (git's `transfer.unpackLimit`). */
+const UNPACK_LIMIT = 100;
+/**
+ * Bytes of objects a copy holds before it writes them as a pack: its memory stays bounded, and
+ * indexing one pack's objects stays a short stretch of the thread (8–20 ms for 8,000 objects).
+ */
+const PACK_BYTES = 16 * 1024 * 1024;
+/** Most of a thread's time the walk takes before other work gets a turn. */
+const SLICE_MS = 8;
 
 /** Whether the repository at `gitdir` holds object `oid` whole, loose or in a pack listed in `packed`. */
 async function has(gitdir: string, oid: string, packed: (oid: string) => boolean): Promise<boolean> {
@@ -35,8 +44,8 @@ async function readObject(gitdir: string, oid: string): Promise<{ type: ObjectTy
   return { type: read.type as ObjectType, object: read.object as Uint8Array };
 }
 
-async function writeObject(gitdir: string, oid: string, type: ObjectType, object: Uint8Array): Promise<void> {
-  const written = await writeLooseObject(gitdir, type, object);
+async function writeObject(gitdir: string, { oid, type, content }: PackObject): Promise<void> {
+  const written = await writeLooseObject(gitdir, type, content);
   if (written !== oid) throw new Error(`Object ${oid} was written as ${written}: its bytes changed in the copy.`);
 }
 
@@ -68,67 +77,59 @@ function referencedBy(type: ObjectType, object: Uint8Array): string[] {
 /**
  * Copies into `to` every object reachable from `head` that `to` lacks. An object is written only
  * after everything it points at, so an interrupted copy never leaves a commit without its history
- * (and "present" keeps meaning "present with everything below it"). `signal` stops it between two
- * objects; what was copied by then stays, each object whole with everything below it.
+ * (and "present" keeps meaning "present with everything below it"). As git keeps a fetch, a few
+ * objects are written loose and more as a pack (pack-writer.ts), one pack for every PACK_BYTES of
+ * them so the copy holds no more than that. `signal` stops it between two objects; what was
+ * copied by then stays, each object whole with everything below it.
  */
 export async function copyMissingObjects(from: string, to: string, head: string, signal?: AbortSignal): Promise<number> {
   let copied = 0;
   const done = new Set<string>();
   const packed = packedObjectsOf(to);
   const stack: { oid: string; expanded: boolean; type?: ObjectType; object?: Uint8Array }[] = [{ oid: head, expanded: false }];
-  // Blob writes under way; the first failure among them, thrown at the next wait.
-  const writing = new Set<Promise<void>>();
-  let failure: { error: unknown } | null = null;
-  const settle = async (which: 'one' | 'all') => {
-    if (writing.size > 0) await (which === 'one' ? Promise.race(writing) : Promise.all(writing));
-    if (failure) throw failure.error;
+  // Objects read and not written yet, each after what it points at.
+  let waiting: PackObject[] = [];
+  let waitingBytes = 0;
+  const write = async () => {
+    if (waiting.length >= UNPACK_LIMIT || waitingBytes >= PACK_BYTES) await writePack(to, waiting, signal);
+    else for (const object of waiting) await writeObject(to, object);
+    waiting = [];
+    waitingBytes = 0;
   };
-  try {
-    while (stack.length > 0) {
-      signal?.throwIfAborted();
-      const frame = stack[stack.length - 1]!;
-      if (done.has(frame.oid)) {
+  let sliceStarted = performance.now();
+  while (stack.length > 0) {
+    // Objects are read synchronously: other work gets a turn every SLICE_MS.
+    if (performance.now() - sliceStarted > SLICE_MS) {
+      await yieldToEventLoop();
+      sliceStarted = performance.now();
+    }
+    signal?.throwIfAborted();
+    const frame = stack[stack.length - 1]!;
+    if (done.has(frame.oid)) {
+      stack.pop();
+      continue;
+    }
+    if (!frame.expanded) {
+      if (await has(to, frame.oid, packed)) {
+        done.add(frame.oid);
         stack.pop();
         continue;
       }
-      if (!frame.expanded) {
-        if (await has(to, frame.oid, packed)) {
-          done.add(frame.oid);
-          stack.pop();
-          continue;
-        }
-        const read = await readObject(from, frame.oid);
-        frame.type = read.type;
-        frame.object = read.object;
-        frame.expanded = true;
-        for (const child of referencedBy(frame.type, frame.object)) if (!done.has(child)) stack.push({ oid: child, expanded: false });
-        continue;
-      }
-      const { oid, type, object } = frame as Required<typeof frame>;
-      if (type === 'blob') {
-        if (writing.size >= WRITE_LANES) await settle('one');
-        const write: Promise<void> = writeObject(to, oid, type, object).then(
-          () => void writing.delete(write),
-          (error: unknown) => {
-            writing.delete(write);
-            failure ??= { error };
-          },
-        );
-        writing.add(write);
-      } else {
-        // Everything it points at is written first.
-        await settle('all');
-        await writeObject(to, oid, type, object);
-      }
-      done.add(oid);
-      copied++;
-      stack.pop();
+      const read = await readObject(from, frame.oid);
+      frame.type = read.type;
+      frame.object = read.object;
+      frame.expanded = true;
+      for (const child of referencedBy(frame.type, frame.object)) if (!done.has(child)) stack.push({ oid: child, expanded: false });
+      continue;
     }
-    await settle('all');
-  } finally {
-    // A failure leaves no write running unseen.
-    await Promise.all(writing);
+    waiting.push({ oid: frame.oid, type: frame.type!, content: frame.object! });
+    waitingBytes += frame.object!.byteLength;
+    done.add(frame.oid);
+    copied++;
+    stack.pop();
+    if (waitingBytes >= PACK_BYTES) await write();
   }
+  await write();
   return copied;
 }
 

@@ -31,6 +31,18 @@ function leaveEmptyObject(oid: string): void {
 }
 
 describe('an empty or cut-off object file is not the object', () => {
+  it('a repository deleted with objects not yet flushed does not fail the next commit of another', async () => {
+    const other = GitRepository.at(join(root, 'other'));
+    await other.initialize({ branch: 'main', files: [{ path: 'x.yml', content: 'x\n' }], author, message: 'init' });
+    // Written, not yet made durable (that comes before the next ref moves)...
+    await other.writeBlob('waiting for a flush\n');
+    // ...when the repository goes, as a deleted deployment's does.
+    rmSync(other.gitdir, { recursive: true, force: true });
+    const { changed } = await repo.commitChanges('main', [{ path: 'model/b.yml', content: 'b: 1\n' }], { message: 'b', author });
+    expect(changed).toBe(true);
+    expect(git(repo.gitdir, 'cat-file', 'blob', 'main:model/b.yml')).toBe('b: 1');
+  });
+
   it('the next write of the same content replaces an empty object file, and git fsck passes', async () => {
     const content = 'cubes:\n  - name: orders\n';
     const oid = await GitRepository.blobIdOf(content);

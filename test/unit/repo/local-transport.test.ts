@@ -2,7 +2,7 @@
 // (local-transport.ts): every object the head reaches and the target lacks, read loose or packed,
 // written so that git finds the same objects under the same ids.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -91,5 +91,23 @@ describe('copying objects to a repository on this disk', () => {
     for (const oid of present) {
       if (gitText(target, 'cat-file', '-t', oid) === 'tree') for (const line of gitText(target, 'ls-tree', oid).split('\n')) expect(present).toContain(line.split(/\s+/)[2]);
     }
+  });
+
+  it('writes a copy of many objects as one pack whose index is the one git’s index-pack makes of it', async () => {
+    const many = Array.from({ length: 300 }, (_, i) => ({ path: `model/more/m${i}.yml`, content: `m${i}\n`.repeat(i + 1) }));
+    const { commit } = await source.commitChanges('main', many, { message: 'more', author });
+    const copied = await copyMissingObjects(source.gitdir, target, commit);
+    expect(copied).toBe(reachable(source.gitdir, commit).length);
+    const packs = readdirSync(join(target, 'objects', 'pack'));
+    expect(packs.filter((name) => name.endsWith('.pack'))).toHaveLength(1);
+    expect(gitText(target, 'count-objects', '-v')).toMatch(new RegExp(`in-pack: ${copied}\\b`));
+    const pack = join(target, 'objects', 'pack', packs.find((name) => name.endsWith('.pack'))!);
+    // git reads the pack whole and, indexing it itself, writes the very same index.
+    gitText(target, 'verify-pack', pack.replace(/\.pack$/, '.idx'));
+    execFileSync('git', ['index-pack', '-o', join(root, 'git.idx'), pack]);
+    expect(readFileSync(join(root, 'git.idx')).equals(readFileSync(pack.replace(/\.pack$/, '.idx')))).toBe(true);
+    execFileSync('git', ['--git-dir', target, 'update-ref', 'refs/heads/main', commit]);
+    expect(gitFsck(target).status).toBe(0);
+    expect(gitText(target, 'show', `${commit}:model/more/m2.yml`)).toBe('m2\nm2\nm2');
   });
 });
