@@ -2,6 +2,7 @@
 // 5–6) or published as a lakehouse metric view (spec "Lakehouse metric view publication", rules 6–7)?
 
 import { DiagnosticCodes as C } from './codes';
+import { sqlLocOf } from './types';
 import { modelIdentifier, resolvedName } from './generate/semantic-view/identifiers';
 import { plainColumn, scanSql } from './references';
 import type { CompiledCube, CompiledModel, CompiledView, Diagnostic, Join, Measure, Severity, SourceLocation, ViewMember } from './types';
@@ -217,7 +218,7 @@ export function analyzeWarehousePushWith(lookup: ModelLookup, viewName: string):
     for (const member of Object.values(view.members)) {
       if (member.cube !== cube.name) continue;
       const src = member.kind === 'dimension' ? cube.dimensions[member.member] : member.kind === 'measure' ? cube.measures[member.member] : undefined;
-      if (src) sqls.push([src.sql, src.sqlLoc ?? src.loc, `${cube.name}.${src.name}`]);
+      if (src) sqls.push([src.sql, sqlLocOf(src), `${cube.name}.${src.name}`]);
     }
     for (const [sql, loc, member] of sqls) {
       if (!sql) continue;

@@ -6,6 +6,7 @@
 // `extends` chains that resolve.
 
 import { DiagnosticCodes as C } from './codes';
+import { sqlLocOf } from './types';
 import { parseEquiJoin, plainColumn, scanSql, selfMemberReference } from './references';
 import type { EquiSide } from './references';
 import { STANDARD_GRANULARITIES } from './query/types';
@@ -250,7 +251,7 @@ export function checkCube(cube: CompiledCube, def: CubeDef, env: CheckEnv): { cu
   const dims = Object.values(cube.dimensions);
   for (let i = 0; i < dims.length; i++) {
     const dim = dims[i]!;
-    refs.sql(dim.sql, site.at('dimension', cube.name, dim.name), dim.sqlLoc ?? dim.loc);
+    refs.sql(dim.sql, site.at('dimension', cube.name, dim.name), sqlLocOf(dim));
     if (dim.latitude) refs.sql(dim.latitude, site.at('dimension', cube.name, dim.name), dim.loc);
     if (dim.longitude) refs.sql(dim.longitude, site.at('dimension', cube.name, dim.name), dim.loc);
     if (dim.case) forEachCaseSql(dim.case, (sql) => refs.sql(sql, site.at('dimension', cube.name, dim.name), dim.loc));
@@ -259,13 +260,13 @@ export function checkCube(cube: CompiledCube, def: CubeDef, env: CheckEnv): { cu
   const measures = Object.values(cube.measures);
   for (let i = 0; i < measures.length; i++) {
     const m = measures[i]!;
-    refs.sql(m.sql, site.at('measure', cube.name, m.name), m.sqlLoc ?? m.loc);
+    refs.sql(m.sql, site.at('measure', cube.name, m.name), sqlLocOf(m));
     if (m.filters.length > 0) for (const f of m.filters) refs.sql(f.sql, site.at('measure', cube.name, m.name, 'a filter of '), f.loc);
     if (m.drillMembers.length > 0) for (const d of m.drillMembers) refs.path(d.split('.'), site.at('measure', cube.name, m.name, 'drill_members of '), m.loc);
     if (m.props.case) forEachCaseSql(m.props.case, (sql) => refs.sql(sql, site.at('measure', cube.name, m.name), m.loc));
   }
   const segments = Object.values(cube.segments);
-  for (let i = 0; i < segments.length; i++) refs.sql(segments[i]!.sql, site.at('segment', cube.name, segments[i]!.name), segments[i]!.sqlLoc ?? segments[i]!.loc);
+  for (let i = 0; i < segments.length; i++) refs.sql(segments[i]!.sql, site.at('segment', cube.name, segments[i]!.name), sqlLocOf(segments[i]!));
 
   // A level is any reference the platform resolves (a measure, a segment, a time dimension's
   // granularity, another cube's member: issue 27); one that does not resolve is refused as in SQL.
@@ -383,9 +384,9 @@ export function checkView(resolved: ResolvedView, env: CheckEnv): Diagnostic[] {
   const view = resolved.view;
   const refs = new ReferenceChecker(view, env, diagnostics);
   const site = new MemberSite();
-  for (const m of Object.values(view.measures)) refs.sql(m.sql, site.at('measure', view.name, m.name), m.sqlLoc ?? m.loc);
-  for (const d of Object.values(view.dimensions)) refs.sql(d.sql, site.at('dimension', view.name, d.name), d.sqlLoc ?? d.loc);
-  for (const s of Object.values(view.segments)) refs.sql(s.sql, site.at('segment', view.name, s.name), s.sqlLoc ?? s.loc);
+  for (const m of Object.values(view.measures)) refs.sql(m.sql, site.at('measure', view.name, m.name), sqlLocOf(m));
+  for (const d of Object.values(view.dimensions)) refs.sql(d.sql, site.at('dimension', view.name, d.name), sqlLocOf(d));
+  for (const s of Object.values(view.segments)) refs.sql(s.sql, site.at('segment', view.name, s.name), sqlLocOf(s));
   checkAccessPolicyMembers(view, view.accessPolicy, diagnostics);
 
   const folderNames = new Set<string>();

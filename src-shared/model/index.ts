@@ -51,4 +51,4 @@ export type {
   ViewMember,
   ViewMemberKind,
 } from './types';
-export { diagnosticJson } from './types';
+export { diagnosticJson, sqlLocOf } from './types';

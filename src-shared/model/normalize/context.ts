@@ -325,7 +325,8 @@ export interface MemberBase {
   format: PlainValue;
   dynamic: boolean;
   props: Record<string, PlainValue>;
-  sqlLoc: SourceLocation | undefined;
+  sqlLine: number;
+  sqlColumn: number;
 }
 
 /** Reads what every member has into `into`, which the caller copies from before it reads another member. */
@@ -339,7 +340,9 @@ export function readMemberBase<T extends MemberBase>(into: T, map: RawMap, name:
   into.format = f.has('format') ? plain(f.get('format')!.value) : undefined;
   into.dynamic = ctx.mayBeOpaque && hasOpaque(f);
   into.props = propsOf(f);
-  into.sqlLoc = f.has('sql') ? ctx.loc(f.get('sql')!.value) : undefined;
+  const sql = f.get('sql');
+  into.sqlLine = sql ? sql.value.line : 0;
+  into.sqlColumn = sql ? sql.value.column : 0;
   return into;
 }
 

@@ -89,7 +89,8 @@ const opening: MemberOpening = {
   format: undefined,
   dynamic: false,
   props: {},
-  sqlLoc: undefined,
+  sqlLine: 0,
+  sqlColumn: 0,
 };
 
 function openMember(map: RawMap, name: string, ctx: Ctx, mc: MemberContext, kind: 'dimension' | 'measure' | 'segment', keys: Set<string>): MemberOpening {
@@ -120,7 +121,8 @@ export function readDimension(map: RawMap, name: string, ctx: Ctx, mc: MemberCon
   const dim: Dimension = {
     kind: 'dimension',
     name: base.name,
-    sqlLoc: base.sqlLoc,
+    sqlLine: base.sqlLine,
+    sqlColumn: base.sqlColumn,
     loc: base.loc,
     title: base.title,
     description: base.description,
@@ -269,7 +271,8 @@ export function readMeasure(map: RawMap, name: string, ctx: Ctx, mc: MemberConte
   const measure: Measure = {
     kind: 'measure',
     name: base.name,
-    sqlLoc: base.sqlLoc,
+    sqlLine: base.sqlLine,
+    sqlColumn: base.sqlColumn,
     loc: base.loc,
     title: base.title,
     description: base.description,
@@ -383,7 +386,8 @@ export function readSegment(map: RawMap, name: string, ctx: Ctx, mc: MemberConte
   const segment: Segment = {
     kind: 'segment',
     name: base.name,
-    sqlLoc: base.sqlLoc,
+    sqlLine: base.sqlLine,
+    sqlColumn: base.sqlColumn,
     loc: base.loc,
     title: base.title,
     description: base.description,

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileModel, DiagnosticCodes as C, viewDataSources } from '../../../src-shared/model';
+import { compileModel, DiagnosticCodes as C, sqlLocOf, viewDataSources } from '../../../src-shared/model';
 import type { ModelFile } from '../../../src-shared/model';
 import { base, compile, CUSTOMERS, errors, ORDERS, withCode, yaml } from './helpers';
 
@@ -229,7 +229,11 @@ describe('compiled cubes', () => {
     const cube = compile(base()).model.cubes.orders!;
     expect(cube).toMatchObject({ name: 'orders', file: 'model/cubes/orders.yml', sqlTable: 'shop.orders', dataSource: 'default', primaryKey: 'id', primaryKeys: ['id'] });
     expect(cube.loc).toEqual({ file: 'model/cubes/orders.yml', line: 2, column: 11 });
-    expect(cube.measures.total).toMatchObject({ kind: 'measure', type: 'sum', sql: 'amount', loc: { line: 22, column: 9 }, sqlLoc: { line: 23, column: 14 } });
+    expect(cube.measures.total).toMatchObject({ kind: 'measure', type: 'sum', sql: 'amount', loc: { line: 22, column: 9 }, sqlLine: 23, sqlColumn: 14 });
+    expect(sqlLocOf(cube.measures.total!)).toEqual({ file: 'model/cubes/orders.yml', line: 23, column: 14 });
+    // A member without sql is found where it is defined.
+    expect(cube.measures.count).toMatchObject({ sqlLine: 0, sqlColumn: 0 });
+    expect(sqlLocOf(cube.measures.count!)).toBe(cube.measures.count!.loc);
     expect(cube.dimensions.created_at).toMatchObject({ kind: 'dimension', type: 'time', granularities: [] });
   });
 });
