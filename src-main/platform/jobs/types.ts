@@ -93,6 +93,19 @@ export interface JobContext {
  */
 export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/**
+ * For a loop of synchronous pieces of work: the function it returns, awaited between two pieces,
+ * gives the event loop a turn once `sliceMs` have passed since the last one.
+ */
+export function turnEvery(sliceMs: number): () => Promise<void> {
+  let started = performance.now();
+  return async () => {
+    if (performance.now() - started <= sliceMs) return;
+    await yieldToEventLoop();
+    started = performance.now();
+  };
+}
+
 export type JobHandler<I = unknown, R = unknown> = (job: Job<I, R>, ctx: JobContext) => Promise<R | JobOutcome<R>>;
 
 export interface JobKindOptions {

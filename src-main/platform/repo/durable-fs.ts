@@ -26,6 +26,7 @@ import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { inflate, inflateSync } from 'node:zlib';
 import { outsideStop } from '../workers/stop-gate';
+import { bufferView } from '../files/buffer-view';
 
 const inflateAsync = promisify(inflate);
 
@@ -55,7 +56,7 @@ export function isLooseObject(oid: string, inflated: Uint8Array): boolean {
   // The longest header is `commit ` and a size of 16 digits.
   if (nul < 0 || nul > 24) return false;
   const space = inflated.indexOf(0x20);
-  if (space < 0 || space > nul || !OBJECT_TYPES.has(latin1(inflated, 0, space))) return false;
+  if (space < 0 || space > nul || !OBJECT_TYPES.has(bufferView(inflated).toString('latin1', 0, space))) return false;
   let size = 0;
   for (let k = space + 1; k < nul; k++) {
     const digit = inflated[k]! - 48;
@@ -69,8 +70,6 @@ export function isLooseObject(oid: string, inflated: Uint8Array): boolean {
 }
 
 const OBJECT_TYPES: ReadonlySet<string> = new Set(['blob', 'tree', 'commit', 'tag']);
-
-const latin1 = (bytes: Uint8Array, start: number, end: number): string => String.fromCharCode(...bytes.subarray(start, end));
 
 /** Verified object files by path, size and mtime: an object rewritten or cut short is checked again. */
 const verified = new Map<string, true>();

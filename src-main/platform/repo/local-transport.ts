@@ -5,7 +5,7 @@ import { isAncestor } from './divergence';
 import { writeLooseObject, type ObjectType } from './loose-object';
 import { packedObjectsOf, readAnyObjectSync } from './packed-object';
 import { writePack, type PackObject } from './pack-writer';
-import { yieldToEventLoop } from '../jobs/types';
+import { turnEvery } from '../jobs/types';
 import { RemoteError } from './remote-error';
 import { GitRepository } from './repository';
 
@@ -96,13 +96,10 @@ export async function copyMissingObjects(from: string, to: string, head: string,
     waiting = [];
     waitingBytes = 0;
   };
-  let sliceStarted = performance.now();
+  // Objects are read synchronously: other work gets a turn every SLICE_MS.
+  const turn = turnEvery(SLICE_MS);
   while (stack.length > 0) {
-    // Objects are read synchronously: other work gets a turn every SLICE_MS.
-    if (performance.now() - sliceStarted > SLICE_MS) {
-      await yieldToEventLoop();
-      sliceStarted = performance.now();
-    }
+    await turn();
     signal?.throwIfAborted();
     const frame = stack[stack.length - 1]!;
     if (done.has(frame.oid)) {

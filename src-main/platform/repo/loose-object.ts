@@ -20,7 +20,7 @@
  * existing object file that is empty or damaged is written again. `writeLooseBlobSync` is the same
  * for worker threads, where blocking is fine.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
@@ -97,6 +97,15 @@ export function readLooseObjectSync(gitdir: string, oid: string, type: ObjectTyp
 /** Bytes hashed between two turns of the event loop. */
 const HASH_SLICE_BYTES = 1024 * 1024;
 
+/** Feeds `bytes` to `hash` a megabyte at a time, with a turn of the event loop between two. */
+export async function updateInSlices(hash: Hash, bytes: Uint8Array): Promise<Hash> {
+  for (let at = 0; at < bytes.byteLength; at += HASH_SLICE_BYTES) {
+    if (at > 0) await yieldToEventLoop();
+    hash.update(bytes.subarray(at, at + HASH_SLICE_BYTES));
+  }
+  return hash;
+}
+
 const deflateAsync = promisify(deflate);
 
 const headerOf = (size: number, type: ObjectType = 'blob'): Buffer => Buffer.from(`${type} ${size}\0`, 'latin1');
@@ -110,12 +119,7 @@ export function writeLooseBlob(gitdir: string, content: Uint8Array): Promise<str
 export async function writeLooseObject(gitdir: string, type: ObjectType, content: Uint8Array): Promise<string> {
   const bytes = bufferView(content);
   const header = headerOf(bytes.byteLength, type);
-  const hash = createHash('sha1').update(header);
-  for (let at = 0; at < bytes.byteLength; at += HASH_SLICE_BYTES) {
-    if (at > 0) await yieldToEventLoop();
-    hash.update(bytes.subarray(at, at + HASH_SLICE_BYTES));
-  }
-  const oid = hash.digest('hex');
+  const oid = (await updateInSlices(createHash('sha1').update(header), bytes)).digest('hex');
   const file = looseObjectFile(gitdir, oid);
   if (await isIntactLooseObject(file, oid)) return oid;
   const deflated = await deflateAsync(Buffer.concat([header, bytes]));

@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { crc32, deflate } from 'node:zlib';
 import { yieldToEventLoop } from '../jobs/types';
 import { makeDirectoryDurably, writeFileDurably } from './durable-fs';
-import type { ObjectType } from './loose-object';
+import { updateInSlices, type ObjectType } from './loose-object';
 
 const deflateAsync = promisify(deflate);
 
@@ -29,8 +29,6 @@ export interface PackObject {
 const TYPE_CODES: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
 /** Objects deflated at once (libuv's pool has four threads; a few more keep them busy). */
 const DEFLATE_LANES = 8;
-/** Bytes hashed between two turns of the event loop. */
-const HASH_SLICE_BYTES = 1024 * 1024;
 const INDEX_MAGIC = 0xff744f63; // "\377tOc"
 
 /** An entry's header: its type and its size, seven bits a byte after the first four. */
@@ -77,12 +75,7 @@ async function packBytesOf(objects: readonly PackObject[], signal?: AbortSignal)
   const pack = Buffer.allocUnsafe(size + 20);
   header.copy(pack, 0);
   for (let i = 0; i < entries.length; i++) entries[i]!.copy(pack, offsets[i]!);
-  const hash = createHash('sha1');
-  for (let from = 0; from < size; from += HASH_SLICE_BYTES) {
-    if (from > 0) await yieldToEventLoop();
-    hash.update(pack.subarray(from, Math.min(size, from + HASH_SLICE_BYTES)));
-  }
-  const checksum = hash.digest();
+  const checksum = (await updateInSlices(createHash('sha1'), pack.subarray(0, size))).digest();
   checksum.copy(pack, size);
   return { pack, offsets, crcs, checksum };
 }

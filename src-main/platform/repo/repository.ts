@@ -14,7 +14,7 @@ import { isValidBranchName } from './branch-names';
 import { caseTwinProblem, caseTwins, portablePathProblem, type CaseTwin, type PathRuleProblem } from '../../../src-shared/paths/portable-path';
 import { caseTwinsOfTreeChange } from './path-index';
 import { RepoError, RepositoryDamagedError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeResult, type Signature } from './repo-types';
-import { yieldToEventLoop } from '../jobs/types';
+import { turnEvery } from '../jobs/types';
 
 export { branchNameProblem, isValidBranchName } from './branch-names';
 export { RepoError, RepositoryDamagedError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeOutcome, type MergeResult, type RepoErrorCode, type Signature } from './repo-types';
@@ -455,12 +455,9 @@ export class GitRepository {
     const files = new Map<string, TreeFile>();
     // Folders are read synchronously when they are loose or packed: a 10,000-cube branch's took 20–27
     // ms of the HTTP thread in one turn (issue 28). Other work gets a turn between folders.
-    let sliceStarted = performance.now();
+    const turn = turnEvery(TREE_READ_SLICE_MS);
     const visit = async (oid: string, prefix: string): Promise<void> => {
-      if (performance.now() - sliceStarted > TREE_READ_SLICE_MS) {
-        await yieldToEventLoop();
-        sliceStarted = performance.now();
-      }
+      await turn();
       const tree = await this.readTreeEntries(oid);
       for (const entry of tree) {
         const path = prefix + entry.path;
