@@ -372,9 +372,12 @@ export class GitRepository {
     });
   }
 
-  /** Writes a commit holding exactly `files` with these parents; moves no branch (see `setHead`). */
-  async writeCommit(files: ReadonlyMap<string, TreeFile>, parents: string[], message: string, author: Signature): Promise<string> {
-    return this.writeCommitOf(files, parents, message, author);
+  /**
+   * Writes a commit holding exactly `files` with these parents; moves no branch (see `setHead`).
+   * `changes`: what makes `files` from the first parent's, when the caller has it already.
+   */
+  async writeCommit(files: ReadonlyMap<string, TreeFile>, parents: string[], message: string, author: Signature, changes?: readonly TreeChange[]): Promise<string> {
+    return this.writeCommitOf(files, parents, message, author, changes);
   }
 
   /** Creates `name` pointing at the head of `from` (or at commit `from` when it is an object id). */

@@ -91,12 +91,14 @@ export async function pullUpstream(ctx: ServiceContext, deploymentId: number, pr
       if (content === null) merged.delete(path);
       else merged.set(path, { oid: await repo.writeBlob(content), mode: oursTree.get(path)?.mode ?? theirsTree.get(path)?.mode ?? FILE_MODE });
     }
-    const refused = newPathProblems(oursTree, merged);
+    // What the merge changes, found once: for the path checks, the merge commit's tree and the answer.
+    const diff = diffTrees(oursTree, merged);
+    const refused = newPathProblems(oursTree, merged, diff);
     if (refused.length > 0) throw incomingRefused(upstream, refused, true);
     const message = input.message ?? `Merge branch '${upstream}' of the connected repository into '${branch}'`;
-    const commit = await guarded(() => repo.writeCommit(merged, [ours, theirs], message, authorOf(principal)));
+    const commit = await guarded(() => repo.writeCommit(merged, [ours, theirs], message, authorOf(principal), diff));
     await guarded(() => repo.setHead(branch, commit, ours));
-    const changes = diffTrees(oursTree, merged).map((c) => ({ path: c.path, status: c.status }));
+    const changes = diff.map((c) => ({ path: c.path, status: c.status }));
     logRepositoryEvent(
       ctx,
       deploymentId,
