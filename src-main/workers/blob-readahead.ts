@@ -8,7 +8,7 @@
 // what it needs itself and at most repeats a few blobs the reader claimed but had not sent.
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { CONSUMED, CONTROL_SLOTS, NEXT, readBlobSync, type ReaderBatch, type ReaderInput } from './blob-reader-protocol';
+import { BATCH_BLOBS, CONSUMED, CONTROL_SLOTS, NEXT, readBlobSync, type ReaderBatch, type ReaderInput } from './blob-reader-protocol';
 
 /** Fewer blobs are read on this thread alone: a thread's start (30–50 ms) would not pay. */
 export const READ_AHEAD_MIN = 256;
@@ -67,7 +67,8 @@ export class BlobTexts {
     const index = this.next++;
     if (index >= this.oids.length) throw new RangeError('Every blob has been read.');
     Atomics.store(this.control, CONSUMED, index);
-    Atomics.notify(this.control, CONSUMED);
+    // A reader as far ahead as it may be sleeps; woken for every blob taken, it would wake once a blob.
+    if (index % BATCH_BLOBS === 0) Atomics.notify(this.control, CONSUMED);
     const bytes = this.fromReader(index) ?? readBlobSync(this.gitdir, this.oids[index]!);
     if (bytes === null) throw new UnreadBlob(this.oids[index]!);
     return decoder.decode(bytes);
