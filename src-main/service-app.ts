@@ -21,7 +21,6 @@ import { WorkerPools } from './platform/workers/pools';
 import { flushCompileCache } from './platform/process/compile-cache';
 import computeEntry from './workers/compute-worker?modulePath';
 import modelEntry from './workers/model-worker?modulePath';
-import blobReaderEntry from './workers/blob-reader-thread?modulePath';
 import type { Service, ServiceOptions } from './service-types';
 
 /**
@@ -58,7 +57,7 @@ export async function assembleService({ options, clock, log, secrets, db, listen
   const jobs = new JobRunner({ db, clock, log, ...(jobLeaseMs ? { leaseMs: jobLeaseMs } : {}) });
   ctx.services.jobs = jobs;
   // CPU-heavy work runs on worker threads; they start on first use.
-  const workers = new WorkerPools({ computeEntry, modelEntry, blobReaderEntry });
+  const workers = new WorkerPools({ computeEntry, modelEntry });
   ctx.services.workers = workers;
   closers.push(() => workers.close());
   try {

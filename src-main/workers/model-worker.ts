@@ -6,7 +6,7 @@
 // commit and its uncommitted edits; the shard compares every model file's blob id with the one
 // it compiled and feeds only the differences to the incremental compiler. Writes, commits, pulls
 // and merges therefore invalidate exactly what they changed, whoever made them.
-import { resourceLimits, workerData, type ResourceLimits } from 'node:worker_threads';
+import { resourceLimits, type ResourceLimits } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
 import type { ValidationResult } from '../../src-shared/api/data-model';
 import {
@@ -24,11 +24,9 @@ import {
 import { markReading, type ReadMarker } from '../platform/workers/read-marker';
 import { checkTestFiles } from '../features/model-tests/tasks';
 import { gatedTask } from '../platform/workers/stop-gate';
-import type { ShardData } from '../platform/workers/pools';
 import { movedWith } from '../platform/workers/moved';
 import { blobIdOf, filePageWithin, modelFilesOfCommit, modelTreeOf, readBlobs, type FilePage, type PageEntry } from './model-source';
 import { GitRepository } from '../platform/repo';
-import { BlobTexts, UnreadBlob } from './blob-readahead';
 
 export { blobInfos } from './model-source';
 
@@ -84,9 +82,6 @@ interface BranchModel {
   /** The paths `skip` left out when `output` was made. */
   skipped: string;
 }
-
-/** The reader thread's entry, when the service gave one (see WorkerPoolsOptions.blobReaderEntry). */
-const readerEntry = (workerData as ShardData | null)?.blobReaderEntry ?? null;
 
 const MAX_BRANCHES = Number(process.env.DRYDOCK_MODEL_CACHE_BRANCHES) || 8;
 /**
@@ -173,15 +168,10 @@ function editsOf(input: ValidateInput): { ids: Map<string, string | null>; texts
   return { ids, texts };
 }
 
-/** Each of `items` through `map`, made when it is asked for. */
-function* mapped<T, U>(items: Iterable<T>, map: (item: T) => U): Generator<U> {
-  for (const item of items) yield map(item);
-}
-
 /** Compiles the branch as the user sees it (head commit plus edits), re-checking only what changed. */
 export const validate = gatedTask(validateBranch);
 
-async function validateBranch(input: ValidateInput, readAllFirst = false): Promise<ValidateOutput> {
+async function validateBranch(input: ValidateInput): Promise<ValidateOutput> {
   const tree = await modelTreeOf(input.gitdir, input.commit);
   const edits = editsOf(input);
   const skip = new Map(input.skip ?? []);
@@ -216,37 +206,26 @@ async function validateBranch(input: ValidateInput, readAllFirst = false): Promi
   }
 
   const changed = [...changes].filter((change): change is [string, string] => change[1] !== null);
-  const fromGit = changed.filter(([, id]) => !edits.texts.has(id)).map(([, id]) => id);
-  // Blobs read as the compiler asks for them, a reader thread reading ahead (see BlobTexts); all of
-  // them first, through the repository's reader too, after one could not be read natively.
-  const eager = readAllFirst ? await readBlobs(input.gitdir, fromGit) : null;
-  const blobs = eager ? null : new BlobTexts(input.gitdir, fromGit, readerEntry);
-  let taken = 0;
-  const lengths = new Map<string, number>();
-  const textOf = (path: string, id: string): string => {
-    const text = edits.texts.get(id) ?? (eager ? eager[taken++]! : blobs!.nextText());
-    lengths.set(path, text.length);
-    return text;
-  };
+  const fromGit = changed.filter(([, id]) => !edits.texts.has(id));
+  const texts = new Map<string, string>(edits.texts);
+  const read = await readBlobs(input.gitdir, fromGit.map(([, id]) => id));
+  fromGit.forEach(([, id], i) => texts.set(id, read[i]!));
 
-  let result: CompileVerdict | null = null;
+  let result: CompileVerdict;
   reading.marker = input.marker ?? null;
   reading.ids = new Map(changed);
   try {
-    result = model.compiler.check(mapped(changes, ([path, id]) => ({ path, content: id === null ? null : textOf(path, id) })));
+    result = model.compiler.check([...changes].map(([path, id]) => ({ path, content: id === null ? null : texts.get(id)! })));
   } catch (error) {
     // A compiler that failed half-way is not trusted again: the next request starts afresh.
     branches.delete(input.key);
-    if (!(error instanceof UnreadBlob)) throw error;
+    throw error;
   } finally {
-    blobs?.close();
     reading.marker = null;
     reading.ids = new Map();
   }
-  // A blob could not be read natively: again from the start, every blob read first.
-  if (result === null) return validateBranch(input, true);
   for (const [path, id] of changes) {
-    const length = id === null ? 0 : lengths.get(path)!;
+    const length = id === null ? 0 : texts.get(id)!.length;
     model.bytes += length - (held.get(path)?.length ?? 0);
     if (id === null) held.delete(path);
     else held.set(path, { id, length });

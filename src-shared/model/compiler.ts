@@ -24,18 +24,14 @@ const GROUP_PREFIX = '#group:';
 export interface IncrementalCompiler {
   update(file: ModelFile): CompileResult;
   remove(path: string): CompileResult;
-  /**
-   * Several files at once (`content: null` removes one), re-checking once for all of them. The
-   * changes are taken in order, each file read as soon as it is taken, so an iterable may make each
-   * file's text when it is asked for. One that throws leaves the compiler half-updated: start anew.
-   */
-  apply(changes: Iterable<FileChange>): CompileResult;
+  /** Several files at once (`content: null` removes one), re-checking once for all of them. */
+  apply(changes: FileChange[]): CompileResult;
   /**
    * Like `apply`, but answers only the verdict (diagnostics and validity) without assembling the
    * compiled model: what a validation needs, and at 1,000 cubes most of the cost of a one-file
    * re-check is building that model object.
    */
-  check(changes: Iterable<FileChange>): CompileVerdict;
+  check(changes: FileChange[]): CompileVerdict;
   result(): CompileResult;
   stats(): { lastRecheckedEntities: number };
 }
@@ -94,13 +90,8 @@ class Engine {
   }
 
   /** Replace (or, with null content, remove) files, then bring every cache up to date. */
-  apply(changes: Iterable<FileChange>): void {
+  apply(changes: FileChange[]): void {
     const touched = new Set<string>();
-    // Files read as they are taken in, while the model is within its limits so far; the limits,
-    // known once every change is in, may still leave one out. This way a caller can make each
-    // file's text as it is asked for: a model shard reads its blobs on a reader thread meanwhile,
-    // instead of all of them first (issue 28).
-    const early = new Map<string, { source: Source; state: FileState }>();
     for (const { path, content, unreadBytes } of changes) {
       if (modelFormatOf(path) === null) continue;
       const old = this.sources.get(path);
@@ -111,10 +102,6 @@ class Engine {
         const source: Source = unreadBytes === undefined ? { content } : { content, unreadBytes };
         this.sources.set(path, source);
         this.sourceChars += countedSize(source);
-        if (this.sources.size <= MODEL_LIMITS.modelFiles && this.sourceChars <= MODEL_LIMITS.modelChars) {
-          this.hooks.onRead?.(path);
-          early.set(path, { source, state: loadModelFile({ path, ...source }) });
-        }
       }
       touched.add(path);
     }
@@ -136,11 +123,8 @@ class Engine {
       }
       const source = this.sources.get(path);
       if (!source || leftOut.paths.has(path)) continue;
-      let state = early.get(path)?.source === source ? early.get(path)!.state : undefined;
-      if (!state) {
-        this.hooks.onRead?.(path);
-        state = loadModelFile({ path, ...source });
-      }
+      this.hooks.onRead?.(path);
+      const state = loadModelFile({ path, ...source });
       this.files.set(path, state);
       if (state.facts.opaqueDefinitions) this.opaqueFiles++;
       this.register(state, changed);

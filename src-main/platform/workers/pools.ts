@@ -34,11 +34,6 @@ export interface WorkerPoolsOptions {
   computeEntry: string;
   /** Bundled entry of the model shard threads. */
   modelEntry: string;
-  /**
-   * Bundled entry of the thread a model shard starts to read a model's blobs ahead of its compile
-   * (workers/blob-reader-thread.ts); without it a shard reads alone.
-   */
-  blobReaderEntry?: string;
   /** Compute threads at most (default: the cores, between 2 and 4). */
   computeThreads?: number;
   /** Model shards (default 2). */
@@ -71,11 +66,6 @@ export const YOUNG_GENERATION_MB = 6;
  * (medians 2,584 and 2,930 ms) for 10–15 MB more peak memory (issue 28).
  */
 export const MODEL_SHARD_YOUNG_GENERATION_MB = 24;
-
-/** What a model shard thread is given at its start. */
-export interface ShardData {
-  blobReaderEntry: string | null;
-}
 
 /** True for the rejection of a task whose thread ran out of heap. */
 export const isOutOfMemory = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
@@ -167,10 +157,14 @@ export class WorkerPools {
       maxThreads: 1,
       idleTimeout: this.options.modelIdleMs ?? 10 * 60_000,
       youngGenerationMb: MODEL_SHARD_YOUNG_GENERATION_MB,
-      workerData: { blobReaderEntry: this.options.blobReaderEntry ?? null } satisfies ShardData,
     }));
     const [task, signal] = gated(input, options.signal);
     return pool.run(task, { name, signal, transferList: options.transferList }) as Promise<O>;
+  }
+
+  /** Whether shard `shard` has a thread now. */
+  shardStarted(shard: number): boolean {
+    return (this.shards[shard]?.threads.length ?? 0) > 0;
   }
 
   /** Tasks queued or running on a shard (for choosing the least busy one). */

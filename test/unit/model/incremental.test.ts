@@ -124,22 +124,6 @@ describe('incremental compile', () => {
     );
   });
 
-  it('reads each file of an iterable as it is taken in, before the next file is made, with the same verdict as a list', () => {
-    const files = generateProject();
-    const events: string[] = [];
-    const compiler = createIncrementalCompiler({}, { onRead: (path) => events.push(`read ${path ?? '(all)'}`) });
-    function* made(): Generator<ModelFile> {
-      for (const f of files) {
-        events.push(`made ${f.path}`);
-        yield f;
-      }
-    }
-    const verdict = compiler.check(made());
-    expect(events).toEqual([...files.flatMap((f) => [`made ${f.path}`, `read ${f.path}`]), 'read (all)']);
-    const full = compileModel(files);
-    expect(verdict).toEqual({ diagnostics: full.diagnostics, valid: full.valid });
-  });
-
   it('re-checks only the entities that depend on the edited file', () => {
     const files = generateProject();
     const compiler = createIncrementalCompiler();

@@ -152,11 +152,6 @@ describe('sizes of files and of the model', () => {
     expect(compileModel(files(MODEL_LIMITS.modelFiles)).diagnostics).toEqual([]);
     const over = compileModel(files(MODEL_LIMITS.modelFiles + 2));
     expect(over.diagnostics).toMatchObject([{ code: C.TOO_LARGE, file: `model/f/${String(MODEL_LIMITS.modelFiles).padStart(6, '0')}.yml`, message: expect.stringContaining('2 files') }]);
-    // Given one by one, files are read as they come while the model is within its limits: the same ones are left out.
-    function* oneByOne() {
-      yield* files(MODEL_LIMITS.modelFiles + 2).reverse();
-    }
-    expect(createIncrementalCompiler().check(oneByOne()).diagnostics).toEqual(over.diagnostics);
   });
 
   it(`compiles ${MODEL_LIMITS.modelChars / 1024 / 1024} MiB of source, leaves out what is past it, and takes it back in when the model shrinks`, () => {
