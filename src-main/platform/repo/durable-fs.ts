@@ -23,12 +23,11 @@
 import { hash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { inflate, inflateSync } from 'node:zlib';
+import { inflateSync } from 'node:zlib';
 import { outsideStop } from '../workers/stop-gate';
 import { bufferView } from '../files/buffer-view';
+import { inflateAsync } from './zlib-async';
 
-const inflateAsync = promisify(inflate);
 
 /** `…/objects/ab/cdef…` → `abcdef…`, or null for any other file. */
 export function looseObjectIdOf(file: string): string | null {

@@ -23,8 +23,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { promisify } from 'node:util';
-import { deflate, deflateSync, inflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { outsideStop } from '../workers/stop-gate';
 import {
   isIntactLooseObject,
@@ -38,6 +37,7 @@ import {
 } from './durable-fs';
 import { yieldToEventLoop } from '../jobs/types';
 import { bufferView } from '../files/buffer-view';
+import { deflateAsync } from './zlib-async';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
@@ -106,7 +106,6 @@ export async function updateInSlices(hash: Hash, bytes: Uint8Array): Promise<Has
   return hash;
 }
 
-const deflateAsync = promisify(deflate);
 
 const headerOf = (size: number, type: ObjectType = 'blob'): Buffer => Buffer.from(`${type} ${size}\0`, 'latin1');
 

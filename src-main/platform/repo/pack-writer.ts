@@ -12,13 +12,12 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { crc32, deflate } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import { yieldToEventLoop } from '../jobs/types';
 import { makeDirectoryDurably, writeFileDurably } from './durable-fs';
 import { updateInSlices, type ObjectType } from './loose-object';
+import { deflateAsync } from './zlib-async';
 
-const deflateAsync = promisify(deflate);
 
 export interface PackObject {
   oid: string;

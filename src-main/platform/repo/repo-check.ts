@@ -17,13 +17,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { inflate } from 'node:zlib';
 import { fsyncDirectory, isLooseObject, looseObjectFile, writeFileDurably } from './durable-fs';
 import { writeLooseBlob } from './loose-object';
 import { parseTreeObject } from './tree-object';
+import { inflateAsync } from './zlib-async';
 
-const inflateAsync = promisify(inflate);
 const ZERO_OID = '0'.repeat(40);
 const OID = /^[0-9a-f]{40}$/;
 /** Files changed this long before `since` are still checked (coarse file-system clocks). */

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { getDataModelFiles, type FileList, type ListedFile } from '../../../../src-shared/api/data-model';
 import { isModelSourcePath, type ModelFile } from '../../../../src-shared/model';
 import { api } from '../../app/session';
@@ -7,9 +8,8 @@ import ViewsWorker from './views.worker?worker';
 
 export type { ModelViewInfo, ModelViews } from './views';
 
-/** Compiled views by what they were compiled from; the oldest goes first past `CACHE_LIMIT`. */
-const cache = new Map<string, ModelViews>();
-const CACHE_LIMIT = 16;
+/** Compiled views by what they were compiled from; the least recently used go first. */
+const cache = new LRUCache<string, ModelViews>({ max: 16 });
 
 /**
  * Views of `branchName` (default: the service's default branch), compiled once per file set. A
@@ -40,7 +40,6 @@ export async function loadModelViews(deploymentId: number, branchName: string | 
   const contents = withContent.filter((f) => isModelSourcePath(f.path) && f.content !== undefined);
   const compiled = await compileViews(contents.map((c) => ({ path: c.path, content: c.content! })), signal);
   const result: ModelViews = { branchName: last.branchName, commit: last.commit, ...compiled };
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
   cache.set(key, result);
   return result;
 }
