@@ -105,9 +105,6 @@ export async function assembleService({ options, clock, log, secrets, db, listen
         if (!closing) {
           prepareCompilers();
           workers.prepare();
-          workers.startFirstShard().catch((error: Error) => {
-            if (!closing) log.warn('the first model shard did not start', { error: error.message });
-          });
         }
         // Every area's code is compiled now: keep it for the next start (a no-op without the cache).
         flushCompileCache();

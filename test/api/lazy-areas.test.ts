@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getWorkerPools } from '../../src-main/workers/run';
 import { createDeployment } from '../support/deployments';
 import { D, deployFiles } from '../support/lakehouse';
 import { startTestService, type TestResponse, type TestService } from '../support/service';
@@ -122,21 +121,6 @@ describe('events between areas loaded on first use', () => {
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
-});
-
-describe('the idle moment after a start', () => {
-  it('starts the first model shard, and no other thread, once the areas have loaded in the background', async () => {
-    const fresh = await startTestService({ areas: 'on-first-use', loadRestAfterMs: 0 });
-    try {
-      const pools = getWorkerPools(fresh.ctx);
-      const deadline = Date.now() + 20_000;
-      while (!pools.shardStarted(0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(pools.shardStarted(0)).toBe(true);
-      expect(pools.shardStarted(1)).toBe(false);
-    } finally {
-      await fresh.stop();
     }
   });
 });

@@ -8,8 +8,7 @@
  *   validations (see `features/data-model/validation.ts`). A branch always goes to the same shard,
  *   so its state stays where it was built and never crosses threads.
  *
- * Threads start on first use and end after a while without work, so an idle service holds none;
- * the first model shard alone is started at an idle moment after the service's start.
+ * Threads start on first use and end after a while without work, so an idle service holds none.
  * A task aborted through its signal leaves the queue, or, when already running, its thread is
  * terminated and replaced (the work stops at once), never inside a zlib call (stop-gate.ts).
  *
@@ -121,16 +120,6 @@ export class WorkerPools {
     loadPiscina();
   }
 
-  /**
-   * Starts the first model shard's thread, which the first branch validated goes to (the shards
-   * are idle and none holds a branch): its start, 70–110 ms on 2 cores with the compiler's code
-   * loaded, is then not part of the first validate after a start (issue 28). It ends after
-   * `modelIdleMs` without work, like any shard.
-   */
-  async startFirstShard(): Promise<void> {
-    await this.runOnShard(0, WARM_UP_EXPORT, undefined);
-  }
-
   get shardCount(): number {
     return this.shards.length;
   }
@@ -160,11 +149,6 @@ export class WorkerPools {
     }));
     const [task, signal] = gated(input, options.signal);
     return pool.run(task, { name, signal, transferList: options.transferList }) as Promise<O>;
-  }
-
-  /** Whether shard `shard` has a thread now. */
-  shardStarted(shard: number): boolean {
-    return (this.shards[shard]?.threads.length ?? 0) > 0;
   }
 
   /** Tasks queued or running on a shard (for choosing the least busy one). */
