@@ -1,5 +1,5 @@
-// zlib on libuv's thread pool, as promises: what the repository code inflates and deflates off the
-// calling thread (a thread terminated in such a call is the stop gate's concern: workers/stop-gate.ts).
+// zlib on libuv's thread pool, as promises: the repository code's inflates and deflates that do
+// not hold the calling thread while they run.
 import { promisify } from 'node:util';
 import { deflate, inflate } from 'node:zlib';
 
