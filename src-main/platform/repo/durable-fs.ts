@@ -28,7 +28,6 @@ import { outsideStop } from '../workers/stop-gate';
 import { bufferView } from '../files/buffer-view';
 import { inflateAsync } from './zlib-async';
 
-
 /** `…/objects/ab/cdef…` → `abcdef…`, or null for any other file. */
 export function looseObjectIdOf(file: string): string | null {
   const match = /[\\/]objects[\\/]([0-9a-f]{2})[\\/]([0-9a-f]{38})$/.exec(file);

@@ -106,7 +106,6 @@ export async function updateInSlices(hash: Hash, bytes: Uint8Array): Promise<Has
   return hash;
 }
 
-
 const headerOf = (size: number, type: ObjectType = 'blob'): Buffer => Buffer.from(`${type} ${size}\0`, 'latin1');
 
 /** Writes `content` as a blob of the bare repository at `gitdir` (if it is not there yet); returns its id. */

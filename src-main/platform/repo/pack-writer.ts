@@ -18,7 +18,6 @@ import { makeDirectoryDurably, writeFileDurably } from './durable-fs';
 import { updateInSlices, type ObjectType } from './loose-object';
 import { deflateAsync } from './zlib-async';
 
-
 export interface PackObject {
   oid: string;
   type: ObjectType;
