@@ -12,24 +12,33 @@
 // samples: it lasts while the thread is found running or waiting for a CPU (not asleep), and
 // `onCpuMax` is the most run time one turn took inside a window — what a quiet machine would make
 // a request wait, without the time the thread waited for a core.
-import { readFileSync } from 'node:fs';
+import { openSync, readSync } from 'node:fs';
 import http from 'node:http';
 import { createInterface } from 'node:readline';
 
 const pid = Number(process.argv[2]);
 const port = Number(process.argv[3]);
-const schedstat = `/proc/${pid}/task/${pid}/schedstat`;
-const stat = `/proc/${pid}/task/${pid}/stat`;
+// The watcher shares the machine's 2 cores with the service it measures, so it costs as little as
+// it can: the two /proc files stay open and are read again from their start (a file opened, read and
+// closed each millisecond was most of its CPU), and the health requests share one kept-alive
+// connection (a connection each cost the service's HTTP thread an accept and a close per answer).
+// Together the watcher and the answers it asks for took 29 % of a core that way (880 and 570 ms of
+// CPU in 5 s of an idle service).
+const schedstat = openSync(`/proc/${pid}/task/${pid}/schedstat`, 'r');
+const stat = openSync(`/proc/${pid}/task/${pid}/stat`, 'r');
+const page = Buffer.alloc(1024);
+const readProc = (fd: number): string => page.toString('latin1', 0, readSync(fd, page, 0, page.length, 0));
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 let open = false;
 let healthMax = 0;
 let onCpuMax = 0;
 let failure: string | null = null;
 
-const runNs = () => Number(readFileSync(schedstat, 'utf8').split(' ')[0]);
+const runNs = () => Number(readProc(schedstat).split(' ')[0]);
 /** Whether the thread is running or waiting for a CPU (state R), not asleep in the event loop. */
 const busy = () => {
-  const text = readFileSync(stat, 'utf8');
+  const text = readProc(stat);
   return text[text.lastIndexOf(')') + 2] === 'R';
 };
 let last = runNs();
@@ -53,7 +62,7 @@ const sampler = setInterval(() => {
 function health(): Promise<number | string> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const req = http.get({ host: '127.0.0.1', port, path: '/api/v1/health', agent: false }, (res) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/api/v1/health', agent }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - started : `health: ${res.statusCode}`));
     });
@@ -85,3 +94,4 @@ for await (const line of createInterface({ input: process.stdin })) {
 running = false;
 clearInterval(sampler);
 await prober;
+agent.destroy();
