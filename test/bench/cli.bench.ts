@@ -9,13 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { compileModel, type ModelFile } from '../../src-shared/model';
 import { generateProject } from './model.bench';
 import { writeProject } from '../support/project-dir';
+import { median } from './stats';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'drydock.js');
 const RUNS = 7;
 const TIME = '/usr/bin/time';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (v: number) => `${v.toFixed(0)} ms`;
 
 const writeModel = (files: ModelFile[]) => writeProject(Object.fromEntries(files.map((f) => [f.path, f.content])), 'drydock-bench-cli-');

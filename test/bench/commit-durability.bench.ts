@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import git, { type TreeEntry } from 'isomorphic-git';
 import { GitRepository } from '../../src-main/platform/repo';
+import { median } from './stats';
 
 const ROUNDS = Number(process.env.ROUNDS) || 7;
 const FILES = 400;
@@ -60,7 +61,6 @@ async function plainCommit(root: string): Promise<number> {
   return performance.now() - t;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const range = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
 
 export async function run(): Promise<void> {

@@ -12,12 +12,12 @@ import { createService, silentLogger } from '../../src-main/service';
 import { MemorySecretStore } from '../../src-main/platform/secrets';
 import { compileModel } from '../../src-shared/model';
 import { bigProject, editedCube } from '../support/big-models';
+import { median } from './stats';
 
 const KEY = 'dd_bench_edit_validate_key_abcdefghijklmnopqrstuvwxyz01';
 const AUTHOR = { name: 'Bench', email: 'bench@localhost' };
 const EDIT_RUNS = Number(process.env.EDIT_RUNS) || 41;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 const f = (n: number) => n.toFixed(n < 10 ? 1 : 0);
 

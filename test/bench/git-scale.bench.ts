@@ -13,13 +13,13 @@ import { join } from 'node:path';
 import { GitRepository } from '../../src-main/platform/repo';
 import { copyMissingObjects } from '../../src-main/platform/repo/local-transport';
 import { generateProject } from './model.bench';
+import { median } from './stats';
 
 const CUBES = Number(process.env.CUBES) || 10_000;
 const ROUNDS = Number(process.env.ROUNDS) || 5;
 const author = { name: 'Bench', email: 'bench@localhost' };
 const cube = (name: string) => `cubes:\n  - name: ${name}\n    sql_table: t_${name}\n    measures:\n      - name: count\n        type: count\n`;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
 
 async function timed(fn: () => Promise<unknown>): Promise<{ ms: number; cpuMs: number }> {

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createService, silentLogger } from '../../src-main/service';
 import { cpuOf, freePort, rssMb } from './process-stats';
+import { median } from './stats';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const KEY = 'dd_bench_http_key_abcdefghijklmnopqrstuvwxyz0123456789';
@@ -33,7 +34,6 @@ const SLICE_MS = 500;
 const START_RUNS = 5;
 const IDLE_WAIT_MS = 3_000;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -124,9 +124,6 @@ const server = http.createServer((req, res) => {
 server.listen(Number(process.env.BENCH_PORT), '127.0.0.1');
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
-
-
-
 
 function probe(port: number): Promise<boolean> {
   return new Promise((resolve) => {

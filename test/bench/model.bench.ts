@@ -11,6 +11,7 @@ import { loadavg } from 'node:os';
 import { compileModel, createIncrementalCompiler } from '../../src-shared/model';
 import type { ModelFile } from '../../src-shared/model';
 import { platformCompile } from '../conformance/platform-compiler';
+import { median } from './stats';
 
 export const CUBES = 200;
 export const VIEWS = 50;
@@ -89,11 +90,6 @@ export function generateProject(cubes = CUBES, views = VIEWS, described = false)
   for (let i = 0; i < cubes; i++) files.push(cubeFile(i, 0, described));
   for (let k = 0; k < views; k++) files.push(viewFile(k, cubes));
   return files;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 const ms = (v: number) => `${v.toFixed(1)} ms`;

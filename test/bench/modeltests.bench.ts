@@ -8,13 +8,13 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testProject } from '../../src-main/cli/model-tests/project';
+import { median } from './stats';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'drydock.js');
 const RUNS = 5;
 const TIME = '/usr/bin/time';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (v: number) => `${v.toFixed(0)} ms`;
 
 /** 100 tests over the sample model: counts and totals by each status, country and month, through cubes and views. */

@@ -12,12 +12,12 @@ import { emulatorData } from '../../src-main/features/queries/engines';
 import { readModelFiles } from '../../src-main/features/data-model';
 import { createService, silentLogger } from '../../src-main/service';
 import { MemorySecretStore } from '../../src-main/platform/secrets';
+import { median } from './stats';
 
 const ORDERS = 1_000_000;
 const RUNS = 9;
 const KEY = 'dd_bench_query_key_abcdefghijklmnopqrstuvwxyz012345';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 0)} ms`;
 
 export async function run(): Promise<void> {

@@ -7,13 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GitRepository } from '../../src-main/platform/repo';
 import { checkRepository } from '../../src-main/platform/repo/repo-check';
+import { median } from './stats';
 
 const COMMITS = 60;
 const FILES = 40;
 const ROUNDS = Number(process.env.ROUNDS) || 5;
 const author = { name: 'Bench', email: 'bench@localhost' };
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function run(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'drydock-bench-check-'));

@@ -37,6 +37,7 @@ import { MemorySecretStore } from '../../src-main/platform/secrets';
 import { compileModel } from '../../src-shared/model';
 import { bigProject, editedCube, lakehouseViews } from '../support/big-models';
 import { cubeFile } from './model.bench';
+import { median } from './stats';
 
 const KEY = 'dd_bench_responsive_key_abcdefghijklmnopqrstuvwxyz0123';
 const AUTHOR = { name: 'Bench', email: 'bench@localhost' };
@@ -344,7 +345,6 @@ async function measure(name: string, call: Call, work: () => Promise<string>): P
   return { name, wallMs, p99Ms: histogram.percentile(99) / 1e6, maxMs: histogram.max / 1e6, healthMaxMs, healthProbes, onCpuMaxMs, gc, load: loadavg()[0]!, note };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 const f = (n: number) => n.toFixed(n < 10 ? 1 : 0).padStart(6);
 

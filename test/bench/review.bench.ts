@@ -11,6 +11,7 @@ import { commitFiles } from '../../src-main/features/data-model';
 import { emulatorData } from '../../src-main/features/queries/engines';
 import { createService, silentLogger } from '../../src-main/service';
 import { MemorySecretStore } from '../../src-main/platform/secrets';
+import { median } from './stats';
 
 const ORDERS = 1_000_000;
 const RUNS = Number(process.env.BENCH_RUNS) || 3;
@@ -18,7 +19,6 @@ const KEY = 'dd_bench_review_key_abcdefghijklmnopqrstuvwxyz012';
 const AUTHOR = { name: 'Bench', email: 'bench@example.com' };
 const SAMPLE = new URL('../../resources/sample-project/model/', import.meta.url).pathname;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 
 /** Views like orders_overview under other names: with it, order_funnel and product_sales, the 10 views the change reaches. */

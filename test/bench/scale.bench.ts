@@ -36,6 +36,7 @@ import { createIncrementalCompiler, type ModelFile } from '../../src-shared/mode
 import { writeProject } from '../support/project-dir';
 import { cubeFile, generateProject } from './model.bench';
 import { cpuOf, freePort, rssMb } from './process-stats';
+import { median } from './stats';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'drydock.js');
@@ -47,7 +48,6 @@ const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`
 const SIZES = (arg('sizes') ?? '1000,10000').split(',').map(Number);
 const EDITS = Number(arg('edits') ?? 21);
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const cpuMs = (since: NodeJS.CpuUsage) => {

@@ -18,18 +18,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createService, silentLogger } from '../../src-main/service';
 import { cpuOf, freePort, rssMb } from './process-stats';
+import { median } from './stats';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const KEY = 'dd_bench_start_key_abcdefghijklmnopqrstuvwxyz0123456789';
 const RUNS = Number(process.env.BENCH_START_RUNS) || 5;
 const IDLE_WAIT_MS = 3_000;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const load1 = () => `load average ${loadavg()[0]!.toFixed(1)}`;
-
-
-
 
 /** One GET; null when the connection is refused (the port is not open yet). */
 function get(port: number, path: string, headers: http.OutgoingHttpHeaders = {}): Promise<{ status: number; body: string } | null> {

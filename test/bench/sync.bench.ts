@@ -12,6 +12,7 @@ import { commitFiles } from '../../src-main/features/data-model';
 import { getLocalWarehouse } from '../../src-main/features/warehouse-sync';
 import { createService, silentLogger } from '../../src-main/service';
 import { MemorySecretStore } from '../../src-main/platform/secrets';
+import { median } from './stats';
 
 export const VIEWS = 128;
 const RUNS = 3;
@@ -63,7 +64,6 @@ export function benchModel(views = VIEWS): string {
   return `${lines.join('\n')}\n`;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 0)} ms`;
 
 export async function run(): Promise<void> {
