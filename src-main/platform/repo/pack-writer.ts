@@ -16,6 +16,7 @@ import { crc32 } from 'node:zlib';
 import { yieldToEventLoop } from '../jobs/types';
 import { makeDirectoryDurably, writeFileDurably } from './durable-fs';
 import { updateInSlices, type ObjectType } from './loose-object';
+import { INDEX_MAGIC, PACK_TYPES } from './packed-object';
 import { deflateAsync } from './zlib-async';
 
 export interface PackObject {
@@ -24,15 +25,13 @@ export interface PackObject {
   content: Uint8Array;
 }
 
-const TYPE_CODES: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
 /** Objects deflated at once (libuv's pool has four threads; a few more keep them busy). */
 const DEFLATE_LANES = 8;
-const INDEX_MAGIC = 0xff744f63; // "\377tOc"
 
 /** An entry's header: its type and its size, seven bits a byte after the first four. */
 function entryHeader(type: ObjectType, size: number): Buffer {
   const bytes: number[] = [];
-  let byte = (TYPE_CODES[type] << 4) | (size & 0x0f);
+  let byte = (PACK_TYPES.indexOf(type) << 4) | (size & 0x0f);
   let rest = Math.floor(size / 16);
   while (rest > 0) {
     bytes.push(byte | 0x80);

@@ -18,10 +18,11 @@ import { outsideStop } from '../workers/stop-gate';
 import { LRUCache } from 'lru-cache';
 import { readLooseAnySync, readLooseObjectSync, type GitObject, type ObjectType } from './loose-object';
 
-const TYPES: (ObjectType | null)[] = [null, 'commit', 'tree', 'blob', 'tag', null, null, null];
+/** The object type of each type code of a pack entry (6 and 7 are deltas). */
+export const PACK_TYPES: readonly (ObjectType | null)[] = [null, 'commit', 'tree', 'blob', 'tag', null, null, null];
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
-const INDEX_MAGIC = 0xff744f63; // "\377tOc"
+export const INDEX_MAGIC = 0xff744f63; // "\377tOc"
 /** Deepest chain of deltas followed (git's default is 50; a chain that loops ends here). */
 const MAX_DELTA_DEPTH = 1000;
 /** An open pack file is closed after this long unused (a thread that ends does not close its files). */
@@ -269,7 +270,7 @@ function objectAt(gitdir: string, pack: PackFile, offset: number, depth: number)
     if (at + 20 > entry.byteLength) return null;
     base = readPackedOrLoose(gitdir, entry.toString('hex', at, at + 20), depth + 1);
     at += 20;
-  } else if (TYPES[kind] === null) return null;
+  } else if (PACK_TYPES[kind] === null) return null;
   let data: Buffer;
   try {
     data = outsideStop(() => inflateSync(entry.subarray(at)));
@@ -282,7 +283,7 @@ function objectAt(gitdir: string, pack: PackFile, offset: number, depth: number)
     const content = applyDelta(base.content, data);
     return content ? { type: base.type, content } : null;
   }
-  return { type: TYPES[kind]!, content: data };
+  return { type: PACK_TYPES[kind]!, content: data };
 }
 
 /** A base named by its id (a thin pack's delta may build on a loose object). */

@@ -6,7 +6,7 @@ import { flushDirectories, fsyncDirectory, gitFs, isIntactLooseObject, looseObje
 import { writeLooseBlob, writeLooseObject } from './loose-object';
 import { commitObjectOf, treeObjectOf, type EntryToWrite } from './object-format';
 import { readObjectSync } from './packed-object';
-import { parseTreeObject } from './tree-object';
+import { parseTreeObject, TREE_MODE } from './tree-object';
 import { treeWithChanges } from './tree-rewrite';
 import { KeyedMutex } from './mutex';
 import { diffTrees, pathsShadowedByFiles, threeWayMerge, type FlatTree, type TreeChange, type TreeFile } from './tree';
@@ -20,7 +20,6 @@ export { branchNameProblem, isValidBranchName } from './branch-names';
 export { RepoError, RepositoryDamagedError, type BlobWrite, type CommitInfo, type CommitResult, type FileWrite, type MergeOutcome, type MergeResult, type RepoErrorCode, type Signature } from './repo-types';
 
 const FILE_MODE = '100644';
-const TREE_MODE = '040000';
 const STALE_LOCK_MS = 10_000;
 const ZERO_OID = '0'.repeat(40);
 /** Most of a thread's time a flat tree read takes before other work gets a turn. */

@@ -15,6 +15,9 @@ export interface TreeObjectEntry {
   type: 'blob' | 'tree' | 'commit';
 }
 
+/** A folder's mode as entries are read here (a tree object may spell it `40000`). */
+export const TREE_MODE = '040000';
+
 const decoder = new TextDecoder();
 
 /**
@@ -39,7 +42,7 @@ export function parseTreeObject(content: Uint8Array): TreeObjectEntry[] {
     const oid = bytes.toString('hex', nul + 1, nul + 21);
     at = nul + 21;
     if (path === '' || path === '.' || path === '..' || path.includes('/')) continue;
-    const type = mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
+    const type = mode === TREE_MODE ? 'tree' : mode === '160000' ? 'commit' : 'blob';
     entries.push({ mode, path, oid, type });
   }
   return entries;
@@ -49,7 +52,7 @@ export function parseTreeObject(content: Uint8Array): TreeObjectEntry[] {
 function modeAt(text: string, at: number, space: number): string {
   const length = space - at;
   if (length === 6 && text.startsWith('100644', at)) return '100644';
-  if (length === 5 && text.startsWith('40000', at)) return '040000';
+  if (length === 5 && text.startsWith('40000', at)) return TREE_MODE;
   const mode = text.slice(at, space);
-  return mode === '40000' ? '040000' : mode;
+  return mode === '40000' ? TREE_MODE : mode;
 }

@@ -14,7 +14,7 @@ import { writeLooseObject } from './loose-object';
 import { treeObjectOf, type EntryToWrite } from './object-format';
 import { readObjectSync } from './packed-object';
 import type { FlatTree, TreeChange } from './tree';
-import { parseTreeObject } from './tree-object';
+import { parseTreeObject, TREE_MODE } from './tree-object';
 
 /** What a commit changes in one folder: its files by name, and the subfolders with changes inside. */
 interface FolderPlan {
@@ -24,9 +24,6 @@ interface FolderPlan {
 
 /** A folder every entry of which is gone: its parent drops it. */
 const EMPTIED = Symbol('emptied');
-
-const TREE_MODE = '40000';
-const isFolderMode = (mode: string): boolean => mode === '40000' || mode === '040000';
 
 /**
  * The tree holding `after`, written from tree `rootOid` (which holds `before`) and `changes` (what
@@ -100,14 +97,14 @@ function rebuild(tree: Buffer, plan: FolderPlan, subfolders: ReadonlyMap<string,
   for (const entry of parseTreeObject(tree)) entries.set(entry.path, { mode: entry.mode, name: entry.path, oid: entry.oid });
   for (const [name, change] of plan.files) {
     const current = entries.get(name);
-    const asBefore = change.beforeOid === null ? current === undefined : current !== undefined && !isFolderMode(current.mode) && current.oid === change.beforeOid;
+    const asBefore = change.beforeOid === null ? current === undefined : current !== undefined && current.mode !== TREE_MODE && current.oid === change.beforeOid;
     if (!asBefore) return null;
     if (change.afterOid === null) entries.delete(name);
     else entries.set(name, { mode: after.get(change.path)!.mode, name, oid: change.afterOid });
   }
   for (const [name, oid] of subfolders) {
     const current = entries.get(name);
-    if (current !== undefined && !isFolderMode(current.mode)) return null;
+    if (current !== undefined && current.mode !== TREE_MODE) return null;
     if (oid === EMPTIED) entries.delete(name);
     else entries.set(name, { mode: TREE_MODE, name, oid });
   }
