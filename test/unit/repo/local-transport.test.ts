@@ -1,15 +1,14 @@
 // Fetch and push with a repository on this disk copy objects between the two object stores
 // (local-transport.ts): every object the head reaches and the target lacks, read loose or packed,
 // written so that git finds the same objects under the same ids.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitRepository } from '../../../src-main/platform/repo';
 import { looseObjectFile } from '../../../src-main/platform/repo/durable-fs';
 import { copyMissingObjects } from '../../../src-main/platform/repo/local-transport';
-import { gitFsck, gitText } from '../../support/git-cli';
+import { gitFsck, gitIn, gitText } from '../../support/git-cli';
 
 const author = { name: 'A', email: 'a@example.com' };
 let root: string;
@@ -22,7 +21,7 @@ beforeEach(async () => {
   const files = Array.from({ length: 30 }, (_, i) => ({ path: `model/cubes/c${i}.yml`, content: `cubes:\n  - name: c${i}\n` }));
   await source.initialize({ branch: 'main', files: [...files, { path: 'README.md', content: 'r\n' }], author, message: 'init' });
   target = join(root, 'target');
-  execFileSync('git', ['init', '-q', '--bare', target]);
+  gitIn(root, 'init', '-q', '--bare', target);
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -43,13 +42,13 @@ describe('copying objects to a repository on this disk', () => {
   it('copies every object the head reaches, loose and packed alike, under the ids git gives them', async () => {
     const first = (await source.head('main'))!;
     // The first commit's objects in a pack, as a fetch or `git gc` leaves them; the next commit's loose.
-    execFileSync('git', ['--git-dir', source.gitdir, 'repack', '-a', '-d', '-q']);
+    gitText(source.gitdir, 'repack', '-a', '-d', '-q');
     const { commit } = await source.commitChanges('main', [{ path: 'model/cubes/c3.yml', content: 'cubes:\n  - name: c3b\n' }, { path: 'model/views/v.yml', content: 'views: []\n' }], { message: 'next', author });
     expect(gitText(source.gitdir, 'count-objects', '-v')).toMatch(/in-pack: [1-9]/);
     const copied = await copyMissingObjects(source.gitdir, target, commit);
     expect(copied).toBe(reachable(source.gitdir, commit).length);
     expect(objectsIn(target)).toEqual(reachable(source.gitdir, commit));
-    execFileSync('git', ['--git-dir', target, 'update-ref', 'refs/heads/main', commit]);
+    gitText(target, 'update-ref', 'refs/heads/main', commit);
     expect(gitFsck(target).status).toBe(0);
     expect(gitText(target, 'show', `${commit}:model/cubes/c3.yml`)).toBe('cubes:\n  - name: c3b');
     expect(gitText(target, 'rev-parse', `${commit}^`)).toBe(first);
@@ -68,11 +67,11 @@ describe('copying objects to a repository on this disk', () => {
   it('writes again an object the target holds damaged (an empty file) and keeps it whole', async () => {
     const head = (await source.head('main'))!;
     const blob = gitText(source.gitdir, 'rev-parse', `${head}:README.md`);
-    execFileSync('mkdir', ['-p', join(target, 'objects', blob.slice(0, 2))]);
+    mkdirSync(join(target, 'objects', blob.slice(0, 2)), { recursive: true });
     writeFileSync(looseObjectFile(target, blob), Buffer.alloc(0));
     await copyMissingObjects(source.gitdir, target, head);
     expect(gitText(target, 'cat-file', 'blob', blob)).toBe('r');
-    execFileSync('git', ['--git-dir', target, 'update-ref', 'refs/heads/main', head]);
+    gitText(target, 'update-ref', 'refs/heads/main', head);
     expect(gitFsck(target).status).toBe(0);
   });
 
@@ -104,9 +103,9 @@ describe('copying objects to a repository on this disk', () => {
     const pack = join(target, 'objects', 'pack', packs.find((name) => name.endsWith('.pack'))!);
     // git reads the pack whole and, indexing it itself, writes the very same index.
     gitText(target, 'verify-pack', pack.replace(/\.pack$/, '.idx'));
-    execFileSync('git', ['index-pack', '-o', join(root, 'git.idx'), pack]);
+    gitText(target, 'index-pack', '-o', join(root, 'git.idx'), pack);
     expect(readFileSync(join(root, 'git.idx')).equals(readFileSync(pack.replace(/\.pack$/, '.idx')))).toBe(true);
-    execFileSync('git', ['--git-dir', target, 'update-ref', 'refs/heads/main', commit]);
+    gitText(target, 'update-ref', 'refs/heads/main', commit);
     expect(gitFsck(target).status).toBe(0);
     expect(gitText(target, 'show', `${commit}:model/more/m2.yml`)).toBe('m2\nm2\nm2');
   });
