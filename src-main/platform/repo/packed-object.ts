@@ -293,9 +293,13 @@ function readPackedOrLoose(gitdir: string, oid: string, depth: number): GitObjec
 
 /** Object `oid` from the packs listed already, or (`refresh`) from those of a pack folder changed since. */
 function packedIn(gitdir: string, oid: string, depth: number, refresh: boolean): GitObject | null {
+  const packs = packsOf(gitdir, refresh);
+  // Most repositories have no packs: the id is made bytes only when there is one to search (12,500
+  // conversions were 40–60 ms of a 10,000-cube first validate, issue 28).
+  if (packs.length === 0) return null;
   const id = Buffer.from(oid, 'hex');
   if (id.byteLength !== 20) return null;
-  for (const pack of packsOf(gitdir, refresh)) {
+  for (const pack of packs) {
     const offset = pack.offsetOf(id);
     if (offset >= 0) return objectAt(gitdir, pack, offset, depth);
   }
