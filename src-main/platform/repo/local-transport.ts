@@ -5,6 +5,7 @@ import { isAncestor } from './divergence';
 import { writeLooseObject, type ObjectType } from './loose-object';
 import { packedObjectsOf, readAnyObjectSync } from './packed-object';
 import { writePack, type PackObject } from './pack-writer';
+import { consolidatePacksWhenMany } from './pack-consolidation';
 import { turnEvery } from '../jobs/types';
 import { RemoteError } from './remote-error';
 import { GitRepository } from './repository';
@@ -90,9 +91,12 @@ export async function copyMissingObjects(from: string, to: string, head: string,
   // Objects read and not written yet, each after what it points at.
   let waiting: PackObject[] = [];
   let waitingBytes = 0;
+  let packs = 0;
   const write = async () => {
-    if (waiting.length >= UNPACK_LIMIT || waitingBytes >= PACK_BYTES) await writePack(to, waiting, signal);
-    else for (const object of waiting) await writeObject(to, object);
+    if (waiting.length >= UNPACK_LIMIT || waitingBytes >= PACK_BYTES) {
+      await writePack(to, waiting, signal);
+      packs++;
+    } else for (const object of waiting) await writeObject(to, object);
     waiting = [];
     waitingBytes = 0;
   };
@@ -127,6 +131,7 @@ export async function copyMissingObjects(from: string, to: string, head: string,
     if (waitingBytes >= PACK_BYTES) await write();
   }
   await write();
+  if (packs > 0) await consolidatePacksWhenMany(to);
   return copied;
 }
 

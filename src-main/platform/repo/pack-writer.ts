@@ -30,8 +30,13 @@ const DEFLATE_LANES = 8;
 
 /** An entry's header: its type and its size, seven bits a byte after the first four. */
 function entryHeader(type: ObjectType, size: number): Buffer {
+  return entryHeaderOfKind(PACK_TYPES.indexOf(type), size);
+}
+
+/** The header of an entry of type code `kind` (deltas included) whose object or delta is `size` bytes. */
+export function entryHeaderOfKind(kind: number, size: number): Buffer {
   const bytes: number[] = [];
-  let byte = (PACK_TYPES.indexOf(type) << 4) | (size & 0x0f);
+  let byte = (kind << 4) | (size & 0x0f);
   let rest = Math.floor(size / 16);
   while (rest > 0) {
     bytes.push(byte | 0x80);

@@ -20,8 +20,8 @@ import { readLooseAnySync, readLooseObjectSync, type GitObject, type ObjectType 
 
 /** The object type of each type code of a pack entry (6 and 7 are deltas). */
 export const PACK_TYPES: readonly (ObjectType | null)[] = [null, 'commit', 'tree', 'blob', 'tag', null, null, null];
-const OFS_DELTA = 6;
-const REF_DELTA = 7;
+export const OFS_DELTA = 6;
+export const REF_DELTA = 7;
 export const INDEX_MAGIC = 0xff744f63; // "\377tOc"
 /** Deepest chain of deltas followed (git's default is 50; a chain that loops ends here). */
 const MAX_DELTA_DEPTH = 1000;
@@ -107,26 +107,29 @@ class PackFile {
   }
 }
 
-/** The pack index `idx` (version 2) with its pack, or null when it is not one this reader knows. */
-function loadPack(idxPath: string, packPath: string): PackFile | null {
-  let idx: Buffer;
-  let packSize: number;
-  try {
-    idx = readFileSync(idxPath);
-    packSize = statSync(packPath).size;
-  } catch {
-    return null;
-  }
+/** What a pack's index (version 2) says: each object's id (20 bytes each, sorted), offset and CRC-32. */
+export interface PackIndex {
+  fanout: Uint32Array;
+  ids: Buffer;
+  offsets: Float64Array;
+  crcs: Uint32Array;
+}
+
+/** The index (version 2) in `idx`, or null when it is not one this reader knows. */
+export function parsePackIndex(idx: Buffer): PackIndex | null {
   if (idx.byteLength < 8 + 1024 + 40 || idx.readUInt32BE(0) !== INDEX_MAGIC || idx.readUInt32BE(4) !== 2) return null;
   const fanout = new Uint32Array(256);
   for (let i = 0; i < 256; i++) fanout[i] = idx.readUInt32BE(8 + i * 4);
   const count = fanout[255]!;
   const idsAt = 8 + 1024;
-  const offsetsAt = idsAt + count * 24; // ids (20 bytes each), then CRC-32s (4 bytes each)
+  const crcsAt = idsAt + count * 20;
+  const offsetsAt = crcsAt + count * 4;
   const largeAt = offsetsAt + count * 4;
   if (idx.byteLength < largeAt + 40) return null;
   const offsets = new Float64Array(count);
+  const crcs = new Uint32Array(count);
   for (let i = 0; i < count; i++) {
+    crcs[i] = idx.readUInt32BE(crcsAt + i * 4);
     const small = idx.readUInt32BE(offsetsAt + i * 4);
     if (small < 0x80000000) offsets[i] = small;
     else {
@@ -135,8 +138,21 @@ function loadPack(idxPath: string, packPath: string): PackFile | null {
       offsets[i] = Number(idx.readBigUInt64BE(at));
     }
   }
+  return { fanout, ids: idx.subarray(idsAt, crcsAt), offsets, crcs };
+}
+
+/** The pack index `idx` (version 2) with its pack, or null when it is not one this reader knows. */
+function loadPack(idxPath: string, packPath: string): PackFile | null {
+  let index: PackIndex | null;
+  let packSize: number;
+  try {
+    index = parsePackIndex(readFileSync(idxPath));
+    packSize = statSync(packPath).size;
+  } catch {
+    return null;
+  }
   // The pack ends with the 20-byte checksum of what precedes it.
-  return new PackFile(packPath, fanout, idx.subarray(idsAt, idsAt + count * 20), offsets, packSize - 20);
+  return index && new PackFile(packPath, index.fanout, index.ids, index.offsets, packSize - 20);
 }
 
 interface PackSet {
@@ -234,11 +250,20 @@ export function applyDelta(content: Buffer, delta: Buffer): Buffer | null {
   return written === out.byteLength ? out : null;
 }
 
-/** The object whose entry starts at `offset` of `pack`, its deltas applied; null when it cannot be read. */
-function objectAt(gitdir: string, pack: PackFile, offset: number, depth: number): GitObject | null {
-  if (depth > MAX_DELTA_DEPTH) return null;
-  const entry = pack.entryAt(offset);
-  if (!entry) return null;
+/** What a pack entry starts with: its type code, the size of its object (or delta), and a delta's base. */
+export interface EntryHeader {
+  kind: number;
+  size: number;
+  /** Where the deflated data starts. */
+  dataAt: number;
+  /** An OFS_DELTA's base: how many bytes before this entry it starts (0 for any other entry). */
+  back: number;
+  /** A REF_DELTA's base id (null for any other entry). */
+  baseId: string | null;
+}
+
+/** The header of the pack entry whose bytes `entry` starts with; null when it is cut short. */
+export function readEntryHeader(entry: Buffer): EntryHeader | null {
   let at = 0;
   let byte = entry[at++]!;
   const kind = (byte >> 4) & 7;
@@ -250,16 +275,34 @@ function objectAt(gitdir: string, pack: PackFile, offset: number, depth: number)
     size += (byte & 0x7f) * 2 ** shift;
     shift += 7;
   }
-  let base: GitObject | null = null;
+  let back = 0;
+  let baseId: string | null = null;
   if (kind === OFS_DELTA) {
     byte = entry[at++]!;
-    let back = byte & 0x7f;
+    back = byte & 0x7f;
     while (byte & 0x80) {
       if (at >= entry.byteLength) return null;
       byte = entry[at++]!;
       back = (back + 1) * 128 + (byte & 0x7f);
     }
-    const baseOffset = offset - back;
+  } else if (kind === REF_DELTA) {
+    if (at + 20 > entry.byteLength) return null;
+    baseId = entry.toString('hex', at, at + 20);
+    at += 20;
+  }
+  return { kind, size, dataAt: at, back, baseId };
+}
+
+/** The object whose entry starts at `offset` of `pack`, its deltas applied; null when it cannot be read. */
+function objectAt(gitdir: string, pack: PackFile, offset: number, depth: number): GitObject | null {
+  if (depth > MAX_DELTA_DEPTH) return null;
+  const entry = pack.entryAt(offset);
+  const header = entry && readEntryHeader(entry);
+  if (!entry || !header) return null;
+  const { kind, size } = header;
+  let base: GitObject | null = null;
+  if (kind === OFS_DELTA) {
+    const baseOffset = offset - header.back;
     const key = `${pack.path}:${baseOffset}`;
     base = bases.get(key) ?? null;
     if (!base) {
@@ -267,13 +310,11 @@ function objectAt(gitdir: string, pack: PackFile, offset: number, depth: number)
       if (base) keepBase(key, base);
     }
   } else if (kind === REF_DELTA) {
-    if (at + 20 > entry.byteLength) return null;
-    base = readPackedOrLoose(gitdir, entry.toString('hex', at, at + 20), depth + 1);
-    at += 20;
+    base = readPackedOrLoose(gitdir, header.baseId!, depth + 1);
   } else if (PACK_TYPES[kind] === null) return null;
   let data: Buffer;
   try {
-    data = outsideStop(() => inflateSync(entry.subarray(at)));
+    data = outsideStop(() => inflateSync(entry.subarray(header.dataAt)));
   } catch {
     return null;
   }

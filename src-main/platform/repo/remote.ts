@@ -4,6 +4,7 @@ import git from 'isomorphic-git';
 import nodeHttp from 'isomorphic-git/http/node';
 import type { GitHttpRequest, HttpClient } from 'isomorphic-git';
 import { copyMissingObjects, deleteLocalBranch, pushLocal } from './local-transport';
+import { consolidatePacksWhenMany } from './pack-consolidation';
 import { RemoteError } from './remote-error';
 import { notifyRefChange } from './repository';
 
@@ -201,6 +202,8 @@ export async function fetchRemote(gitdir: string, endpoint: RemoteEndpoint, opti
       result = refs.length > 0 ? await fetchAll(refs[0].ref) : { fetchHead: null, defaultBranch: null };
     }
     await held.release();
+    // Each fetch keeps what it brings as a pack of its own: past 50, they become one (as git's gc --auto).
+    await consolidatePacksWhenMany(gitdir);
     signal.throwIfAborted();
     // An empty repository sends nothing and prunes nothing: it has no branches.
     if (result.fetchHead === null) await setRemoteTrackingHeads(gitdir, new Map());

@@ -1,6 +1,7 @@
 // Fetch and push with a repository on this disk copy objects between the two object stores
 // (local-transport.ts): every object the head reaches and the target lacks, read loose or packed,
 // written so that git finds the same objects under the same ids.
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitRepository } from '../../../src-main/platform/repo';
 import { looseObjectFile } from '../../../src-main/platform/repo/durable-fs';
 import { copyMissingObjects } from '../../../src-main/platform/repo/local-transport';
+import { writePack } from '../../../src-main/platform/repo/pack-writer';
 import { gitFsck, gitIn, gitText } from '../../support/git-cli';
 
 const author = { name: 'A', email: 'a@example.com' };
@@ -108,5 +110,20 @@ describe('copying objects to a repository on this disk', () => {
     gitText(target, 'update-ref', 'refs/heads/main', commit);
     expect(gitFsck(target).status).toBe(0);
     expect(gitText(target, 'show', `${commit}:model/more/m2.yml`)).toBe('m2\nm2\nm2');
+  });
+
+  it('consolidates the target’s packs once a copy takes them past 50, as git gc --auto after a fetch', async () => {
+    for (let i = 0; i < 50; i++) {
+      const content = Buffer.from(`views: [] # ${i}\n`);
+      await writePack(target, [{ oid: createHash('sha1').update(`blob ${content.byteLength}\0`).update(content).digest('hex'), type: 'blob', content }]);
+    }
+    const files = Array.from({ length: 120 }, (_, i) => ({ path: `model/cubes/d${i}.yml`, content: `cubes:\n  - name: d${i}\n` }));
+    const { commit } = await source.commitChanges('main', files, { message: 'many', author });
+    await copyMissingObjects(source.gitdir, target, commit);
+    const packs = readdirSync(join(target, 'objects', 'pack')).filter((name) => name.endsWith('.pack'));
+    expect(packs).toHaveLength(1);
+    expect(objectsIn(target)).toHaveLength(50 + reachable(source.gitdir, commit).length);
+    gitText(target, 'update-ref', 'refs/heads/main', commit);
+    expect(gitFsck(target).status).toBe(0);
   });
 });
