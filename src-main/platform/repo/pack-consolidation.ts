@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { turnEvery } from '../jobs/types';
 import { fsyncDirectory, temporaryNameFor, writeFileDurably } from './durable-fs';
-import { entryHeaderOfKind, packIndexOf } from './pack-writer';
+import { entryHeaderOfKind, packHeader, packIndexOf } from './pack-writer';
 import { GitRepository } from './repository';
 import { OFS_DELTA, PACK_TYPES, parsePackIndex, readAnyObjectSync, readEntryHeader, REF_DELTA, type PackIndex } from './packed-object';
 import { deflateAsync } from './zlib-async';
@@ -86,11 +86,7 @@ class PackSink {
 
   static async open(path: string, count: number): Promise<PackSink> {
     const sink = new PackSink(await fs.promises.open(path, 'wx', 0o666));
-    const header = Buffer.alloc(12);
-    header.write('PACK', 0, 'latin1');
-    header.writeUInt32BE(2, 4);
-    header.writeUInt32BE(count, 8);
-    await sink.write([header]);
+    await sink.write([packHeader(count)]);
     return sink;
   }
 

@@ -47,12 +47,18 @@ export function entryHeaderOfKind(kind: number, size: number): Buffer {
   return Buffer.from(bytes);
 }
 
-/** The bytes of a pack holding `objects` (in their order), with each entry's offset and CRC-32. */
-async function packBytesOf(objects: readonly PackObject[], signal?: AbortSignal): Promise<{ pack: Buffer; offsets: number[]; crcs: number[]; checksum: Buffer }> {
+/** The first 12 bytes of a pack (version 2) of `count` objects. */
+export function packHeader(count: number): Buffer {
   const header = Buffer.alloc(12);
   header.write('PACK', 0, 'latin1');
   header.writeUInt32BE(2, 4);
-  header.writeUInt32BE(objects.length, 8);
+  header.writeUInt32BE(count, 8);
+  return header;
+}
+
+/** The bytes of a pack holding `objects` (in their order), with each entry's offset and CRC-32. */
+async function packBytesOf(objects: readonly PackObject[], signal?: AbortSignal): Promise<{ pack: Buffer; offsets: number[]; crcs: number[]; checksum: Buffer }> {
+  const header = packHeader(objects.length);
   const entries = new Array<Buffer>(objects.length);
   const crcs = new Array<number>(objects.length);
   let next = 0;

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitRepository } from '../../../src-main/platform/repo';
 import { writeLooseObject } from '../../../src-main/platform/repo/loose-object';
 import { consolidatePacks, consolidatePacksWhenMany, PackNotConsolidated } from '../../../src-main/platform/repo/pack-consolidation';
-import { entryHeaderOfKind, packIndexOf, writePack } from '../../../src-main/platform/repo/pack-writer';
+import { entryHeaderOfKind, packHeader, packIndexOf, writePack } from '../../../src-main/platform/repo/pack-writer';
 import { readAnyObjectSync, REF_DELTA } from '../../../src-main/platform/repo/packed-object';
 import { gitBytes, gitFsck, gitText } from '../../support/git-cli';
 
@@ -159,11 +159,7 @@ describe('consolidating packs', () => {
 
 /** Writes a pack of the one entry given (a delta on an object outside it), with its index. */
 function writeThinPack(gitdir: string, oid: string, entry: Buffer): void {
-  const header = Buffer.alloc(12);
-  header.write('PACK', 0, 'latin1');
-  header.writeUInt32BE(2, 4);
-  header.writeUInt32BE(1, 8);
-  const body = Buffer.concat([header, entry]);
+  const body = Buffer.concat([packHeader(1), entry]);
   const checksum = createHash('sha1').update(body).digest();
   mkdirSync(join(gitdir, 'objects', 'pack'), { recursive: true });
   const name = `pack-${checksum.toString('hex')}`;
