@@ -8,8 +8,8 @@
  *
  * Entries are copied as they are, deflated data and deltas alike; nothing is inflated or deflated
  * again. A delta on a base at an offset of its own pack (OFS_DELTA) names its base by id in the
- * new pack (REF_DELTA), which git reads too; a delta on a base none of the packs holds (a thin
- * pack's) is written whole. Each entry is checked against the CRC-32 its index gives before it is
+ * new pack (REF_DELTA), which git reads too; a delta on a base outside its own pack (a thin pack's)
+ * is written whole. Each entry is checked against the CRC-32 its index gives before it is
  * copied: a damaged pack stops the consolidation and stays as it is.
  *
  * The new pack is written to a temporary file one old pack at a time (memory: the largest old pack),
@@ -169,7 +169,7 @@ export async function consolidatePacks(gitdir: string): Promise<{ replaced: numb
   try {
     const copied = new Set<string>();
     for (const pack of chosen) {
-      await copyEntries(gitdir, pack, everyId, copied, sink, { oids, offsets, crcs }, turn);
+      await copyEntries(gitdir, pack, copied, sink, { oids, offsets, crcs }, turn);
     }
     const checksum = await sink.finish();
     await turn();
@@ -201,7 +201,6 @@ export async function consolidatePacks(gitdir: string): Promise<{ replaced: numb
 async function copyEntries(
   gitdir: string,
   pack: OldPack,
-  everyId: ReadonlySet<string>,
   copied: Set<string>,
   sink: PackSink,
   out: { oids: string[]; offsets: number[]; crcs: number[] },
@@ -211,7 +210,11 @@ async function copyEntries(
   const data = await fs.promises.readFile(pack.packPath);
   if (data.byteLength < 32 || data.toString('latin1', 0, 4) !== 'PACK') throw new PackNotConsolidated(`${pack.packPath} is not a pack.`);
   const byOffset = new Map<number, number>();
-  for (let i = 0; i < index.offsets.length; i++) byOffset.set(index.offsets[i]!, i);
+  const inPack = new Set<string>();
+  for (let i = 0; i < index.offsets.length; i++) {
+    byOffset.set(index.offsets[i]!, i);
+    inPack.add(idAt(index, i));
+  }
   const order = [...byOffset.keys()].sort((a, b) => a - b);
   const dataEnd = data.byteLength - 20;
   for (let k = 0; k < order.length; k++) {
@@ -231,7 +234,9 @@ async function copyEntries(
       const base = byOffset.get(offset - header.back);
       if (base === undefined) throw new PackNotConsolidated(`Object ${oid} of ${pack.packPath} builds on an entry the pack does not have.`);
       entry = [entryHeaderOfKind(REF_DELTA, header.size), index.ids.subarray(base * 20, base * 20 + 20), raw.subarray(header.dataAt)];
-    } else if (header.kind === REF_DELTA && !everyId.has(header.baseId!)) {
+    } else if (header.kind === REF_DELTA && !inPack.has(header.baseId!)) {
+      // On a base outside its own pack: written whole, so that no delta of the new pack depends on an
+      // object another pack gave (two such could build on each other).
       entry = [await wholeEntry(gitdir, oid)];
     } else if (header.kind === REF_DELTA || PACK_TYPES[header.kind]) {
       entry = [raw];

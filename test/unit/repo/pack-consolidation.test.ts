@@ -91,7 +91,7 @@ describe('consolidating packs', () => {
     expect(Buffer.from((await repo.readFile('main', 'model/cube_3.yml'))!).toString()).toBe(cube(3, 6));
   });
 
-  it('writes whole an object whose delta builds on a base no pack holds (a thin pack), and keeps an object two packs hold once', async () => {
+  it('writes whole an object whose delta builds on a base outside its pack (a thin pack), and keeps an object two packs hold once', async () => {
     await repo.initialize({ branch: 'main', files: [], author, message: 'init' });
     const base = Buffer.from('cubes:\n  - name: orders\n');
     const baseId = await writeLooseObject(repo.gitdir, 'blob', base);
