@@ -1,9 +1,9 @@
 // The index of a pack (version 2) as git reads it: offsets past 2 GiB go to its table of large
 // offsets, which no pack written in a test reaches, so the index is checked on its own here.
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { packIndexOf } from '../../../src-main/platform/repo/pack-writer';
+import { gitFed } from '../../support/git-cli';
 
 const oidOf = (n: number) => createHash('sha1').update(String(n)).digest('hex');
 
@@ -13,8 +13,7 @@ describe('a pack index', () => {
     const offsets = [12, 2 ** 31 + 7, 40_000, 2 ** 32 + 123_456];
     const crcs = [0x01020304, 0xdeadbeef, 0, 0xffffffff];
     const index = packIndexOf(oids, offsets, crcs, Buffer.alloc(20, 7));
-    const listed = execFileSync('git', ['show-index'], { input: index, encoding: 'utf8' })
-      .trim()
+    const listed = gitFed(index, 'show-index')
       .split('\n')
       .map((line) => line.split(' '));
     const expected = oids

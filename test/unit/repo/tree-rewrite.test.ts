@@ -1,14 +1,13 @@
 // A commit's tree is written from its first parent's, folder by folder along the changed paths
 // (tree-rewrite.ts): whatever a commit, merge or pull changes, the tree must be the one git makes of
 // the same files, and no more than the folders on the way are written.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GitRepository } from '../../../src-main/platform/repo';
-import { gitFsck, gitText } from '../../support/git-cli';
+import { gitFsck, gitText, gitWithIndex } from '../../support/git-cli';
 
 const author = { name: 'A', email: 'a@example.com' };
 let root: string;
@@ -24,9 +23,8 @@ afterEach(() => {
 /** The tree git writes for the files of `commit` (read into an index of its own, written back). */
 function gitsTreeOf(gitdir: string, commit: string): string {
   const index = join(root, `index-${Math.random().toString(36).slice(2)}`);
-  const env = { ...process.env, GIT_INDEX_FILE: index, GIT_CONFIG_NOSYSTEM: '1' };
-  execFileSync('git', ['--git-dir', gitdir, 'read-tree', commit], { env });
-  const tree = execFileSync('git', ['--git-dir', gitdir, 'write-tree'], { env, encoding: 'utf8' }).trim();
+  gitWithIndex(gitdir, index, 'read-tree', commit);
+  const tree = gitWithIndex(gitdir, index, 'write-tree');
   rmSync(index, { force: true });
   return tree;
 }
@@ -65,9 +63,7 @@ describe('a commit’s tree written from its parent’s', () => {
     await repo.createBranch('dev', 'main');
     await repo.commitChanges('dev', [{ path: 'model/cubes/b.yml', content: 'b\n' }, { path: 'old/x.yml', content: null }], { message: 'dev', author });
     // The other side makes a script executable, as `git update-index --chmod=+x` does.
-    const index = join(root, 'index');
-    const env = { ...process.env, GIT_INDEX_FILE: index, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@e' };
-    const run = (...args: string[]) => execFileSync('git', ['--git-dir', repo.gitdir, ...args], { env, encoding: 'utf8' }).trim();
+    const run = (...args: string[]) => gitWithIndex(repo.gitdir, join(root, 'index'), ...args);
     run('read-tree', 'dev');
     run('update-index', '--cacheinfo', `100755,${run('rev-parse', 'dev:model/run.sh')},model/run.sh`);
     const devHead = (await repo.head('dev'))!;
