@@ -3,17 +3,18 @@
 // byte for byte, by git and natively, deltas stay deltas, and a pack that cannot be copied as it
 // is leaves every pack as it was.
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import fs, { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GitRepository } from '../../../src-main/platform/repo';
 import { writeLooseObject } from '../../../src-main/platform/repo/loose-object';
 import { consolidatePacks, consolidatePacksWhenMany, PackNotConsolidated } from '../../../src-main/platform/repo/pack-consolidation';
 import { entryHeaderOfKind, packHeader, packIndexOf, writePack } from '../../../src-main/platform/repo/pack-writer';
 import { readAnyObjectSync, REF_DELTA } from '../../../src-main/platform/repo/packed-object';
-import { gitBytes, gitFsck, gitText } from '../../support/git-cli';
+import { checkRepository } from '../../../src-main/platform/repo/repo-check';
+import { gitBytes, gitFed, gitFsck, gitText } from '../../support/git-cli';
 
 const author = { name: 'Ada Lovelace', email: 'ada@example.com' };
 
@@ -134,6 +135,38 @@ describe('consolidating packs', () => {
     await expect(consolidatePacks(repo.gitdir)).rejects.toBeInstanceOf(PackNotConsolidated);
 
     expect(readdirSync(packFolder()).sort()).toEqual(names);
+  });
+
+  it('leaves every object readable, and the start check a sound repository, when it stops dead at any step', async () => {
+    await repositoryOfPacks();
+    const template = join(root, 'template');
+    cpSync(repo.gitdir, template, { recursive: true });
+    const oids = gitText(template, 'cat-file', '--batch-all-objects', '--batch-check=%(objectname)').split('\n');
+    const contents = gitFed(Buffer.from(`${oids.join('\n')}\n`), '--git-dir', template, 'cat-file', '--batch');
+    let finished = false;
+    for (let step = 0; !finished; step++) {
+      const gitdir = join(root, `step-${step}`);
+      cpSync(template, gitdir, { recursive: true });
+      // Every open, rename and removal from the step on fails, as if the process had died there.
+      let calls = 0;
+      const dying = <T extends (...args: never[]) => Promise<unknown>>(original: T) =>
+        ((...args: Parameters<T>) => (calls++ >= step ? Promise.reject(new Error('killed')) : original(...args))) as T;
+      const spies = (['open', 'rename', 'rm'] as const).map((name) => {
+        const original = fs.promises[name].bind(fs.promises);
+        return vi.spyOn(fs.promises, name).mockImplementation(dying(original) as never);
+      });
+      finished = await consolidatePacks(gitdir).then(
+        () => true,
+        () => false,
+      );
+      for (const spy of spies) spy.mockRestore();
+      await checkRepository(gitdir, { since: null });
+      expect(gitFed(Buffer.from(`${oids.join('\n')}\n`), '--git-dir', gitdir, 'cat-file', '--batch'), `stopped at step ${step}`).toBe(contents);
+      expect(gitFsck(gitdir).status, `stopped at step ${step}`).toBe(0);
+      expect(readdirSync(join(gitdir, 'objects', 'pack')).filter((name) => !/^pack-[0-9a-f]{40}\.(pack|idx)$/.test(name))).toEqual([]);
+      for (const oid of oids) expect(readAnyObjectSync(gitdir, oid), `${oid} after step ${step}`).not.toBeNull();
+    }
+    expect(readdirSync(join(root, 'step-0', 'objects', 'pack')).filter((name) => name.endsWith('.pack'))).toHaveLength(3);
   });
 
   it('leaves a kept pack (.keep) alone and does nothing with fewer than two others', async () => {
