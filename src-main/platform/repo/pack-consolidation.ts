@@ -156,8 +156,10 @@ export async function consolidatePacks(gitdir: string): Promise<{ replaced: numb
   const turn = turnEvery(SLICE_MS);
   const everyId = new Set<string>();
   for (const pack of chosen) {
-    await turn();
-    for (let i = 0; i < pack.index.offsets.length; i++) everyId.add(idAt(pack.index, i));
+    for (let i = 0; i < pack.index.offsets.length; i++) {
+      if (i % 4096 === 0) await turn();
+      everyId.add(idAt(pack.index, i));
+    }
   }
 
   const temp = temporaryNameFor(join(folder, 'consolidated.pack'));
