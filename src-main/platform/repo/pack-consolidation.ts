@@ -214,6 +214,7 @@ async function copyEntries(
   const byOffset = new Map<number, number>();
   const inPack = new Set<string>();
   for (let i = 0; i < index.offsets.length; i++) {
+    if (i % 4096 === 0) await turn();
     byOffset.set(index.offsets[i]!, i);
     inPack.add(idAt(index, i));
   }
