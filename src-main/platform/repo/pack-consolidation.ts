@@ -4,7 +4,8 @@
  * (isomorphic-git stores the pack it receives; a copy from a repository on this disk writes packs
  * of up to 16 MB, local-transport.ts), so a branch pulled every day gains a pack a day, and so does
  * the repository a local host keeps for each push. Every object read looks through the index of
- * each pack (packed-object.ts), and isomorphic-git reads every index again for each object it reads.
+ * each pack (packed-object.ts), and isomorphic-git reads every pack's index again in each operation
+ * (a log, a merge base): 28–34 ms for the first object of one from 300 packs, 9 ms from 60.
  *
  * Entries are copied as they are, deflated data and deltas alike; nothing is inflated or deflated
  * again. A delta on a base at an offset of its own pack (OFS_DELTA) names its base by id in the
