@@ -30,7 +30,7 @@ import { OFS_DELTA, PACK_TYPES, parsePackIndex, readAnyObjectSync, readEntryHead
 import { deflateAsync } from './zlib-async';
 
 /** Packs a repository may hold before they are consolidated (git's `gc.autoPackLimit`). */
-export const AUTO_PACK_LIMIT = 50;
+const AUTO_PACK_LIMIT = 50;
 /** Bytes of packs consolidated at once, smallest first: a bigger one is left as it is. */
 const MAX_PACK_BYTES = 1024 * 1024 * 1024;
 /** Most of the HTTP thread's time a stretch of copying takes before other work gets a turn. */
@@ -69,7 +69,7 @@ async function packsIn(folder: string): Promise<Omit<OldPack, 'index'>[]> {
 }
 
 /** How many packs `gitdir` holds (each pack file with its index). */
-export async function packCount(gitdir: string): Promise<number> {
+async function packCount(gitdir: string): Promise<number> {
   return (await packsIn(join(gitdir, 'objects', 'pack'))).length;
 }
 
@@ -230,10 +230,8 @@ async function copyEntries(
     const end = k + 1 < order.length ? order[k + 1]! : dataEnd;
     const raw = data.subarray(offset, end);
     const header = raw.byteLength > 0 ? readEntryHeader(raw) : null;
-    if (!header || end <= offset || crc32(raw) !== index.crcs[i]) throw new PackNotConsolidated(`Object ${oid} of ${pack.packPath} is damaged.`);
-    // An entry copied as it is keeps its CRC-32; one rewritten gets its own.
+    if (!header || crc32(raw) !== index.crcs[i]) throw new PackNotConsolidated(`Object ${oid} of ${pack.packPath} is damaged.`);
     let entry: Buffer[];
-    let crc = index.crcs[i]!;
     if (header.kind === OFS_DELTA) {
       const base = byOffset.get(offset - header.back);
       if (base === undefined) throw new PackNotConsolidated(`Object ${oid} of ${pack.packPath} builds on an entry the pack does not have.`);
@@ -249,14 +247,14 @@ async function copyEntries(
     }
     out.oids.push(oid);
     out.offsets.push(sink.offset);
-    if (entry[0] !== raw) crc = entry.reduce((sum, piece) => crc32(piece, sum), 0);
-    out.crcs.push(crc);
+    // An entry copied as it is keeps its CRC-32; one rewritten gets its own.
+    out.crcs.push(entry[0] === raw ? index.crcs[i]! : entry.reduce((sum, piece) => crc32(piece, sum), 0));
     await sink.write(entry);
     copied.add(oid);
   }
 }
 
-/** The entry of object `oid` written whole (for a delta whose base is in none of the packs). */
+/** The entry of object `oid` written whole (for a delta whose base is outside its own pack). */
 async function wholeEntry(gitdir: string, oid: string): Promise<Buffer> {
   const object = readAnyObjectSync(gitdir, oid);
   if (!object) throw new PackNotConsolidated(`Object ${oid} cannot be read whole.`);

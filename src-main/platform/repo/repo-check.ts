@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fsyncDirectory, isLooseObject, looseObjectFile, writeFileDurably } from './durable-fs';
 import { writeLooseBlob } from './loose-object';
+import { INDEX_MAGIC } from './packed-object';
 import { parseTreeObject } from './tree-object';
 import { inflateAsync } from './zlib-async';
 
@@ -217,7 +218,7 @@ function packedObjects(gitdir: string): Set<string> {
   for (const name of safeReaddir(packs)) {
     if (!name.endsWith('.idx')) continue;
     const idx = fs.readFileSync(join(packs, name));
-    if (idx.length < 8 + 256 * 4 || idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) continue;
+    if (idx.length < 8 + 256 * 4 || idx.readUInt32BE(0) !== INDEX_MAGIC || idx.readUInt32BE(4) !== 2) continue;
     const count = idx.readUInt32BE(8 + 255 * 4);
     const start = 8 + 256 * 4;
     for (let i = 0; i < count && start + (i + 1) * 20 <= idx.length; i++) ids.add(idx.toString('hex', start + i * 20, start + (i + 1) * 20));
