@@ -53,6 +53,5 @@ function modeAt(text: string, at: number, space: number): string {
   const length = space - at;
   if (length === 6 && text.startsWith('100644', at)) return '100644';
   if (length === 5 && text.startsWith('40000', at)) return TREE_MODE;
-  const mode = text.slice(at, space);
-  return mode === '40000' ? TREE_MODE : mode;
+  return text.slice(at, space);
 }
